@@ -1,0 +1,110 @@
+package resolve
+
+import "strings"
+
+// uriRef is a URI reference split into the five components of RFC 3986 §3
+// (the same five as RFC 2396 §3), by the rule of RFC 3986 Appendix B. Each
+// component remembers whether it was defined, because §5.2.2 and §5.3 tell
+// an empty query or fragment from an undefined one.
+type uriRef struct {
+	scheme, authority, path, query, fragment string
+
+	hasScheme, hasAuthority, hasQuery, hasFragment bool
+}
+
+// splitURIRef splits s by RFC 3986 Appendix B:
+//
+//	^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?
+//
+// except that a scheme must match the scheme production (ALPHA *( ALPHA /
+// DIGIT / "+" / "-" / "." ), RFC 3986 §3.1, RFC 2396 §3.1); otherwise the
+// text is a relative-path reference whose first segment has a colon
+// (RFC 3986 §4.2).
+func splitURIRef(s string) uriRef {
+	var u uriRef
+	if i := schemeEnd3986(s); i > 0 {
+		u.scheme, u.hasScheme = s[:i], true
+		s = s[i+1:]
+	}
+	if strings.HasPrefix(s, "//") {
+		s = s[2:]
+		i := strings.IndexAny(s, "/?#")
+		if i < 0 {
+			i = len(s)
+		}
+		u.authority, u.hasAuthority = s[:i], true
+		s = s[i:]
+	}
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		u.fragment, u.hasFragment = s[i+1:], true
+		s = s[:i]
+	}
+	if i := strings.IndexByte(s, '?'); i >= 0 {
+		u.query, u.hasQuery = s[i+1:], true
+		s = s[:i]
+	}
+	u.path = s
+	return u
+}
+
+// schemeEnd3986 returns the index of the ":" that ends an RFC 3986 scheme
+// at the start of s, or -1.
+func schemeEnd3986(s string) int {
+	if s == "" || !isAlpha(s[0]) {
+		return -1
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			return i
+		case isAlpha(c) || isDigit(c) || c == '+' || c == '-' || c == '.':
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// opaque reports whether u cannot serve as a base for relative references:
+// it has no authority and its path does not start with "/" (RFC 2396 §3's
+// opaque_part; the draft's §2.3 "does not follow the generic-RL syntax").
+func (u *uriRef) opaque() bool {
+	return !u.hasAuthority && !strings.HasPrefix(u.path, "/")
+}
+
+// fragmentOnly reports whether u is a same-document reference: nothing but
+// a fragment (RFC 3986 §4.4).
+func (u *uriRef) fragmentOnly() bool {
+	return !u.hasScheme && !u.hasAuthority && u.path == "" && !u.hasQuery
+}
+
+// appendRecomposed appends u to b by RFC 3986 §5.3.
+func (u *uriRef) appendRecomposed(b []byte) []byte {
+	if u.hasScheme {
+		b = append(b, u.scheme...)
+		b = append(b, ':')
+	}
+	if u.hasAuthority {
+		b = append(b, "//"...)
+		b = append(b, u.authority...)
+	}
+	b = append(b, u.path...)
+	if u.hasQuery {
+		b = append(b, '?')
+		b = append(b, u.query...)
+	}
+	if u.hasFragment {
+		b = append(b, '#')
+		b = append(b, u.fragment...)
+	}
+	return b
+}
+
+func (u *uriRef) String() string {
+	return string(u.appendRecomposed(make([]byte, 0, len(u.scheme)+len(u.authority)+len(u.path)+len(u.query)+len(u.fragment)+5)))
+}
+
+// sameScheme reports whether two schemes are equal; schemes are case-
+// insensitive (RFC 3986 §3.1).
+func sameScheme(a, b string) bool { return strings.EqualFold(a, b) }

@@ -1,0 +1,93 @@
+package resolve
+
+// A Resolver resolves references against one base URL under one Spec. The
+// base is parsed once, when the Resolver is made, so a document's links cost
+// only the parsing of each reference. A Resolver is immutable and safe for
+// concurrent use.
+type Resolver struct {
+	spec Spec
+	opts Options
+	base string
+	// The base as each family of modes parses it; only the one for spec is
+	// set.
+	draft   URL         // RFC1808: the draft's six components (§2.4)
+	generic uriRef      // RFC2396, RFC3986: the five components of RFC 3986 §3
+	web     *whatwgBase // WHATWG; nil when base is empty
+}
+
+// NewResolver parses base under spec and returns a Resolver for it.
+//
+// An empty base is the draft's §3.4 default: absolute references still
+// resolve (to themselves, or as the mode normalizes them) and relative ones
+// fail with ErrNoBase. A base without a scheme fails with ErrRelativeBase,
+// because the result of resolving against it would not be absolute.
+func NewResolver(spec Spec, base string, opts Options) (*Resolver, error) {
+	r := &Resolver{spec: spec, opts: opts, base: base}
+	fail := func(err error) (*Resolver, error) {
+		return nil, &Error{Op: "parse base", Spec: spec, Ref: base, Err: err}
+	}
+	switch spec {
+	case RFC1808:
+		r.draft = Parse(base)
+		if base != "" && !r.draft.HasScheme {
+			return fail(ErrRelativeBase)
+		}
+	case RFC2396, RFC3986:
+		r.generic = splitURIRef(base)
+		if base != "" && !r.generic.hasScheme {
+			return fail(ErrRelativeBase)
+		}
+	case WHATWG:
+		if base != "" {
+			w, err := parseWHATWGBase(base, opts)
+			if err != nil {
+				return fail(err)
+			}
+			r.web = w
+		}
+	default:
+		return fail(ErrInvalidSpec)
+	}
+	return r, nil
+}
+
+// Spec returns the mode r resolves under.
+func (r *Resolver) Spec() Spec { return r.spec }
+
+// Base returns the base URL r was made with, as given.
+func (r *Resolver) Base() string { return r.base }
+
+// Reference resolves ref against r's base and returns the absolute URL.
+// Errors are of type *Error.
+func (r *Resolver) Reference(ref string) (string, error) {
+	var (
+		s   string
+		err error
+	)
+	switch r.spec {
+	case RFC1808:
+		s, err = r.reference1808(ref)
+	case RFC2396:
+		s, err = r.reference2396(ref)
+	case RFC3986:
+		s, err = r.reference3986(ref)
+	case WHATWG:
+		s, err = r.web.reference(ref, r.opts)
+	default:
+		err = ErrInvalidSpec
+	}
+	if err != nil {
+		return "", &Error{Op: "resolve", Spec: r.spec, Base: r.base, Ref: ref, Err: err}
+	}
+	return s, nil
+}
+
+// Reference resolves ref against base under spec with default Options. To
+// resolve many references against one base, make a [Resolver] once instead.
+func Reference(spec Spec, base, ref string) (string, error) {
+	r, err := NewResolver(spec, base, Options{})
+	if err != nil {
+		return "", err
+	}
+	return r.Reference(ref)
+}
