@@ -48,8 +48,6 @@ func ParseSpec(name string) (Spec, error) {
 	return 0, fmt.Errorf("resolve: unknown spec %q (want rfc1808, rfc2396, rfc3986 or whatwg)", name)
 }
 
-func (s Spec) valid() bool { return s >= RFC1808 && s <= WHATWG }
-
 // Options adjusts a mode within what its standard allows. The zero value is
 // each standard's strict reading.
 type Options struct {

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/relurl/relurl/resolve"
+)
+
+// defaultSpec is the mode of resolve and relativize when --spec is not
+// given.
+const defaultSpec = resolve.RFC3986
+
+// specFlag binds --spec and --backward-compatible to fs.
+func specFlag(fs *flag.FlagSet, def resolve.Spec) (*resolve.Spec, *resolve.Options) {
+	spec := def
+	opts := new(resolve.Options)
+	fs.Func("spec", "resolution rules: rfc1808, rfc2396, rfc3986 or whatwg (default "+def.String()+")", func(v string) error {
+		s, err := resolve.ParseSpec(v)
+		if err != nil {
+			return err
+		}
+		spec = s
+		return nil
+	})
+	fs.BoolVar(&opts.BackwardCompatible, "backward-compatible", false, "rfc2396, rfc3986: resolve \"http:g\" as \"g\" against an http base")
+	return &spec, opts
+}
+
+// optionalString is a string flag that knows whether it was given, so that
+// an empty --base (the draft's §3.4) differs from a missing one.
+type optionalString struct {
+	value string
+	set   bool
+}
+
+func (o *optionalString) String() string     { return o.value }
+func (o *optionalString) Set(s string) error { o.value, o.set = s, true; return nil }
+
+func runResolve(args []string, s stdio) int {
+	fs := newFlagSet("resolve", "[--spec S] --base BASE REF... | --spec S --jsonl", s)
+	spec, opts := specFlag(fs, defaultSpec)
+	var base optionalString
+	fs.Var(&base, "base", "the base URL to resolve against")
+	jsonl := fs.Bool("jsonl", false, `read {"base": ..., "ref": ...} lines from stdin, write {"href": ...} or {"error": ...} lines`)
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if *jsonl {
+		if fs.NArg() > 0 || base.set {
+			s.errorf("resolve: --jsonl takes its bases and references from stdin")
+			return exitUsage
+		}
+		return resolveJSONL(*spec, *opts, s)
+	}
+	if !base.set || fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	r, err := resolve.NewResolver(*spec, base.value, *opts)
+	if err != nil {
+		s.errorf("%v", err)
+		return exitFailure
+	}
+	w := bufio.NewWriter(s.out)
+	defer w.Flush()
+	for _, ref := range fs.Args() {
+		href, err := r.Reference(ref)
+		if err != nil {
+			w.Flush()
+			s.errorf("%v", err)
+			return exitFailure
+		}
+		fmt.Fprintln(w, href)
+	}
+	return exitOK
+}
+
+// resolveJSONL streams JSON Lines from stdin to stdout. A line that is not
+// valid JSON, or whose reference does not resolve, gets an "error" line of
+// its own; the stream goes on.
+func resolveJSONL(spec resolve.Spec, opts resolve.Options, s stdio) int {
+	type request struct {
+		Base *string `json:"base"`
+		Ref  *string `json:"ref"`
+	}
+	type response struct {
+		Href  *string `json:"href,omitempty"`
+		Error string  `json:"error,omitempty"`
+	}
+	var (
+		r      *resolve.Resolver // the last base's resolver: documents send many refs per base
+		rErr   error
+		rBase  string
+		out    = bufio.NewWriter(s.out)
+		enc    = json.NewEncoder(out)
+		lines  = newLineReader(s.in)
+		answer = func(href string, err error) {
+			if err != nil {
+				enc.Encode(response{Error: err.Error()})
+			} else {
+				enc.Encode(response{Href: &href})
+			}
+		}
+	)
+	enc.SetEscapeHTML(false)
+	defer out.Flush()
+	for {
+		line, err := lines.next()
+		if errors.Is(err, io.EOF) {
+			return exitOK
+		}
+		if err != nil {
+			answer("", err)
+			if errors.Is(err, errLineTooLong) {
+				continue
+			}
+			out.Flush()
+			s.errorf("resolve: reading stdin: %v", err)
+			return exitFailure
+		}
+		var req request
+		if err := json.Unmarshal(line, &req); err != nil {
+			answer("", fmt.Errorf("invalid JSON line: %v", err))
+			continue
+		}
+		if req.Base == nil || req.Ref == nil {
+			answer("", errors.New(`a line needs "base" and "ref"`))
+			continue
+		}
+		if r == nil && rErr == nil || rBase != *req.Base {
+			rBase = *req.Base
+			r, rErr = resolve.NewResolver(spec, rBase, opts)
+		}
+		if rErr != nil {
+			answer("", rErr)
+			continue
+		}
+		answer(r.Reference(*req.Ref))
+	}
+}
+
+func runRelativize(args []string, s stdio) int {
+	fs := newFlagSet("relativize", "[--spec S] --base BASE TARGET...", s)
+	spec, opts := specFlag(fs, defaultSpec)
+	var base optionalString
+	fs.Var(&base, "base", "the base URL the references will be resolved against")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if !base.set || fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	r, err := resolve.NewResolver(*spec, base.value, *opts)
+	if err != nil {
+		s.errorf("%v", err)
+		return exitFailure
+	}
+	w := bufio.NewWriter(s.out)
+	defer w.Flush()
+	for _, target := range fs.Args() {
+		ref, err := r.Relativize(target)
+		if err != nil {
+			w.Flush()
+			s.errorf("%v", err)
+			return exitFailure
+		}
+		fmt.Fprintln(w, ref)
+	}
+	return exitOK
+}

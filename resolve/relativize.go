@@ -1,0 +1,123 @@
+package resolve
+
+import "strings"
+
+// Relativize returns the shortest reference that r resolves to target
+// exactly: the inverse of [Resolver.Reference].
+//
+// In order of preference (shorter first; the first of equal length wins):
+// the empty reference or a fragment when target is the base document (as
+// the mode allows: RFC 1808's empty reference keeps the base fragment,
+// RFC 3986's does not), a query, a path relative to the base's directory
+// with as many "../" as needed (with "./" in front of a first segment that
+// holds a ":", §5.3 of the draft), an absolute path, a network-path
+// "//net_loc/...", and target itself. Every candidate is checked by
+// resolving it, so the result is right by construction; when no candidate
+// resolves to target (say, a target with "/./" that RFC 3986 would
+// remove), the error wraps ErrNotRelativizable.
+func (r *Resolver) Relativize(target string) (string, error) {
+	fail := func(err error) (string, error) {
+		return "", &Error{Op: "relativize", Spec: r.spec, Base: r.base, Ref: target, Err: err}
+	}
+	T := splitURIRef(target)
+	if !T.hasScheme {
+		return fail(ErrRelativeBase)
+	}
+	best, found := "", false
+	try := func(c string) {
+		if found && len(c) >= len(best) {
+			return
+		}
+		if got, err := r.Reference(c); err == nil && got == target {
+			best, found = c, true
+		}
+	}
+	for _, c := range r.relativeCandidates(&T) {
+		try(c)
+	}
+	try(target)
+	if !found {
+		return fail(ErrNotRelativizable)
+	}
+	return best, nil
+}
+
+// relativeCandidates lists the references that may resolve to T, shortest
+// kinds first. It only proposes; Relativize checks.
+func (r *Resolver) relativeCandidates(T *uriRef) []string {
+	if r.base == "" {
+		return nil
+	}
+	B := splitURIRef(r.base)
+	if !sameScheme(B.scheme, T.scheme) {
+		return nil
+	}
+	tail := queryFragment(T)
+	frag := ""
+	if T.hasFragment {
+		frag = "#" + T.fragment
+	}
+	var cs []string
+	if B.hasAuthority != T.hasAuthority || B.authority != T.authority {
+		if T.hasAuthority {
+			cs = append(cs, "//"+T.authority+T.path+tail)
+		}
+		return cs
+	}
+	if B.path == T.path {
+		cs = append(cs, "", frag)
+		if T.hasQuery {
+			cs = append(cs, "?"+T.query+frag)
+		}
+	}
+	if strings.HasPrefix(T.path, "/") && strings.HasPrefix(B.path, "/") {
+		rel := relativePath(B.path, T.path)
+		cs = append(cs, rel+tail)
+		if rel == "" || rel[0] == '/' || colonInFirstSegment(rel) {
+			cs = append(cs, "./"+rel+tail)
+		}
+		if rel == "" {
+			cs = append(cs, "."+tail)
+		}
+	}
+	cs = append(cs, T.path+tail)
+	if T.hasAuthority {
+		cs = append(cs, "//"+T.authority+T.path+tail)
+	}
+	return cs
+}
+
+// relativePath returns the path that, merged with the directory of base
+// (RFC 3986 §5.2.3) and cleaned of dot segments, gives target. Both paths
+// start with "/".
+func relativePath(base, target string) string {
+	dir := base[:strings.LastIndexByte(base, '/')+1]
+	// The longest common prefix that ends with "/".
+	n := 0
+	for i := 0; i < len(dir) && i < len(target) && dir[i] == target[i]; i++ {
+		if dir[i] == '/' {
+			n = i + 1
+		}
+	}
+	ups := strings.Count(dir[n:], "/")
+	return strings.Repeat("../", ups) + target[n:]
+}
+
+func colonInFirstSegment(p string) bool {
+	i := strings.IndexByte(p, '/')
+	if i < 0 {
+		i = len(p)
+	}
+	return strings.IndexByte(p[:i], ':') >= 0
+}
+
+func queryFragment(u *uriRef) string {
+	s := ""
+	if u.hasQuery {
+		s += "?" + u.query
+	}
+	if u.hasFragment {
+		s += "#" + u.fragment
+	}
+	return s
+}
