@@ -16,10 +16,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := e.Spec.String() + " " + e.Op
-	if e.Base != "" || e.Op != "parse base" {
-		s += " " + strconv.Quote(e.Ref)
-	}
+	s := e.Spec.String() + " " + e.Op + " " + strconv.Quote(e.Ref)
 	if e.Base != "" {
 		s += " against " + strconv.Quote(e.Base)
 	}

@@ -19,10 +19,8 @@ func (r *Resolver) Relativize(target string) (string, error) {
 	fail := func(err error) (string, error) {
 		return "", &Error{Op: "relativize", Spec: r.spec, Base: r.base, Ref: target, Err: err}
 	}
+	// A relative target fails below: no reference resolves to it.
 	T := splitURIRef(target)
-	if !T.hasScheme {
-		return fail(ErrRelativeBase)
-	}
 	best, found := "", false
 	try := func(c string) {
 		if found && len(c) >= len(best) {
@@ -64,14 +62,18 @@ func (r *Resolver) relativeCandidates(T *uriRef) []string {
 		}
 		return cs
 	}
-	if B.path == T.path {
-		cs = append(cs, "", frag)
-		if T.hasQuery {
-			cs = append(cs, "?"+T.query+frag)
-		}
+	// Same document, or a new query: cheap to try whatever the paths, as
+	// modes differ on what an empty path inherits.
+	cs = append(cs, "", frag)
+	if T.hasQuery {
+		cs = append(cs, "?"+T.query+frag)
 	}
-	if strings.HasPrefix(T.path, "/") && strings.HasPrefix(B.path, "/") {
-		rel := relativePath(B.path, T.path)
+	bpath := B.path
+	if bpath == "" && B.hasAuthority {
+		bpath = "/" // RFC 3986 §5.2.3: an authority and no path merge as "/"
+	}
+	if strings.HasPrefix(T.path, "/") && strings.HasPrefix(bpath, "/") {
+		rel := relativePath(bpath, T.path)
 		cs = append(cs, rel+tail)
 		if rel == "" || rel[0] == '/' || colonInFirstSegment(rel) {
 			cs = append(cs, "./"+rel+tail)
@@ -79,8 +81,23 @@ func (r *Resolver) relativeCandidates(T *uriRef) []string {
 		if rel == "" {
 			cs = append(cs, "."+tail)
 		}
+		// RFC 1808 keeps ";params" out of the path: "d;x" against "d;p"
+		// can be ";x".
+		if i := strings.IndexByte(rel, ';'); i > 0 && !strings.Contains(rel[:i], "/") {
+			cs = append(cs, rel[i:]+tail)
+		}
+		// "../" and ".." name the same directory.
+		if strings.HasSuffix(rel, "../") {
+			cs = append(cs, rel[:len(rel)-1]+tail)
+		}
 	}
 	cs = append(cs, T.path+tail)
+	if strings.HasPrefix(T.path, "//") {
+		// An absolute path that starts with "//" would read as a
+		// net_loc: hide it behind a "." segment, or (RFC 1808, whose
+		// empty net_loc is inherited) behind an empty one.
+		cs = append(cs, "/."+T.path+tail, "//"+T.path+tail)
+	}
 	if T.hasAuthority {
 		cs = append(cs, "//"+T.authority+T.path+tail)
 	}
