@@ -2,25 +2,114 @@
 // stream to absolute form, or extracts the links, leaving every other byte
 // as it was.
 //
-// CONTRACT STUB: the types and functions below are the seams other
-// packages build against; the htmlrewrite issue fills them in (and may add
-// to them, but keeps these signatures).
+// It follows the HTML Living Standard: the URL-bearing attributes of its
+// elements (plus the HTML 4.01 %URI attributes and the legacy ones browsers
+// still honour), "parse a srcset attribute", the "shared declarative
+// refresh steps" of <meta http-equiv=refresh>, CSS url() and @import in
+// style attributes and <style> elements, and the document base URL: one
+// base, the first <base href> in tree order, for the whole document,
+// including the links written before it (see [Rewrite]).
+//
+// The document runs through golang.org/x/net/html's Tokenizer. Every token
+// is copied from its raw bytes; in a start tag only the bytes of a changed
+// attribute value are replaced, keeping its quote character, so a document
+// in which nothing needs resolving comes out byte for byte as it went in.
+// Values are read the way the tokenizer decodes attributes (so
+// "?a=1&copy=2" stays as written), resolved with one [resolve.Resolver] per
+// document, and written back escaped for their context.
 package htmlrewrite
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/resolve"
 )
 
-// Options control a rewrite or an extraction.
+// Options control a rewrite or an extraction. The zero value of every
+// field but Spec is the documented default.
 type Options struct {
 	Spec resolve.Spec // resolution rules; the zero value is an error
 	// Context gives the layers below the document's own <base> (§3.2–3.4).
+	// Its Spec defaults to Spec.
 	Context base.Context
+
+	// ContentType is the document's Content-Type header, if any; its
+	// charset parameter decides the document's encoding (after a BOM and
+	// before a <meta> declaration, as charset.DetermineEncoding does).
+	ContentType string
+
+	// Base says what to do with <base href> elements.
+	Base BaseMode
+
+	// Absolute also resolves references that already carry a scheme
+	// (normalizing them as the mode does). By default they are left as
+	// written: javascript:, mailto:, data: and the like must not change.
+	Absolute bool
+	// Fragments makes fragment-only references ("#top", url(#g)) absolute.
+	// By default they are left alone: absolutized, a saved page's in-page
+	// links would navigate to the live site.
+	Fragments bool
+	// Srcdoc rewrites the document inside <iframe srcdoc> recursively,
+	// against the container's base (its fallback base per the HTML
+	// Standard). By default srcdoc is left as written.
+	Srcdoc bool
+	// LazyLoad also treats the lazy-loading attributes data-src,
+	// data-lazy-src, data-original, data-bg, data-background (URLs) and
+	// data-srcset, data-lazy-srcset (srcset lists) as links.
+	LazyLoad bool
+	// Param also treats <param value> as a URL when valuetype=ref or the
+	// param's name is movie, src, url, filename, data or href (HTML 4.01
+	// §13.3.2 and the Flash/ActiveX conventions).
+	Param bool
+	// SkipNoscript leaves the content of <noscript> alone. By default it
+	// is read as markup (as a browser with scripting disabled reads it),
+	// so that the lazy-loading fallbacks inside it are rewritten too.
+	SkipNoscript bool
+
+	// ScanLimit bounds how much of a stream that is not an io.ReadSeeker
+	// is held in memory while looking for its <base href>; the zero value
+	// is DefaultScanLimit. See [Rewrite].
+	ScanLimit int
+	// identity (tests only) replaces every URL by itself, through the
+	// same splicing as a real change: the output must equal the input.
+	identity bool
+
+	// MaxToken bounds the size of one token (a tag, a text run, a
+	// script); the zero value is DefaultMaxToken. When a token exceeds
+	// it, the rest of the document is copied unchanged (see [Rewrite]).
+	MaxToken int
 }
+
+// Defaults for the limits in Options.
+const (
+	DefaultScanLimit = 1 << 20
+	DefaultMaxToken  = 16 << 20
+)
+
+// BaseMode says what Rewrite does with <base href> elements.
+type BaseMode int
+
+// The ways to treat <base href>.
+const (
+	// BaseKeep leaves every <base> element as written.
+	BaseKeep BaseMode = iota
+	// BaseRemove removes every <base> start tag that has an href (outside
+	// <template> and foreign content): the rewritten links no longer need
+	// it, and a later one would otherwise take over.
+	BaseRemove
+	// BaseAbsolute sets the href of the deciding <base> to the absolute
+	// base URL.
+	BaseAbsolute
+)
 
 // Kind classifies a link by what following it does.
 type Kind int
@@ -36,18 +125,37 @@ const (
 	Redirect               // an HTTP redirect (WARC)
 )
 
+var kindNames = [...]string{
+	Navigation: "navigation",
+	Resource:   "resource",
+	Form:       "form",
+	Citation:   "citation",
+	Refresh:    "refresh",
+	CSS:        "css",
+	Redirect:   "redirect",
+}
+
+// String returns "navigation", "resource", "form", "citation", "refresh",
+// "css" or "redirect".
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
 // Link is one URL found in a document.
 type Link struct {
 	Raw    string // the value as written, character references decoded
 	URL    string // the absolute URL; "" when Err is set
 	Err    error
-	Tag    string // lower-case element name
-	Attr   string // lower-case attribute name
+	Tag    string // lower-case element name ("style" for a <style> sheet)
+	Attr   string // lower-case attribute name; "" for a <style> sheet
 	Kind   Kind
-	Rel    []string
-	Line   int   // 1-based
-	Column int   // 1-based, in bytes
-	Offset int64 // byte offset of the value's first byte
+	Rel    []string // the element's rel tokens, lower-cased
+	Line   int      // 1-based
+	Column int      // 1-based, in bytes
+	Offset int64    // byte offset of the value's first byte
 }
 
 // Stats reports what a rewrite did.
@@ -56,18 +164,260 @@ type Stats struct {
 	Links     int         // URL values seen
 	Rewritten int         // values changed
 	Failed    int         // values that could not be resolved (left as written)
+	Skipped   int         // values left as written by choice (scheme, fragment)
+	Charset   string      // the encoding the values were read in
 }
 
-var errNotYet = errors.New("htmlrewrite: not implemented yet")
+// ErrEncoding is returned for documents whose encoding is not
+// ASCII-compatible (UTF-16, ISO-2022-JP, replacement): tokenizing their
+// bytes as they are would corrupt them, so they are refused.
+var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-compatible")
 
 // Rewrite copies the HTML document src to dst with every URL-bearing
-// attribute in absolute form.
+// attribute in absolute form, and reports what it did.
+//
+// One base serves the whole document, as in browsers: the first <base
+// href> decides it even for links written before it. To find that element
+// first, an src that is an io.ReadSeeker is scanned and seeked back; any
+// other stream is held in memory up to Options.ScanLimit bytes while it is
+// scanned. A <base href> beyond that limit in such a stream is not seen
+// (best effort): the links use the fallback base, and Stats.Base carries a
+// warning when the rewrite meets it.
+//
+// References that cannot be resolved are left as written and counted in
+// Stats.Failed; they never stop the rewrite. A token longer than
+// Options.MaxToken stops the rewriting: the rest of the document is copied
+// unchanged and Stats.Base carries a warning. Errors are those of src and
+// dst, a refused encoding (ErrEncoding) or an unusable Options.Spec.
 func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
-	return Stats{}, errNotYet
+	w := newWriter(dst)
+	s, r, err := newScanner(src, opts, w, nil)
+	if err != nil {
+		return Stats{}, err
+	}
+	err = s.run(r)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return s.stats, err
 }
 
+func newWriter(dst io.Writer) *bufio.Writer { return bufio.NewWriterSize(dst, 32<<10) }
+
 // Links calls fn for every link of the HTML document src, in document
-// order. It stops at the first error fn returns and returns it.
+// order, and returns the document's base. It stops at the first error fn
+// returns and returns it. It finds the base as Rewrite does and holds no
+// more than a token (and Options.ScanLimit bytes of a stream) at a time.
+//
+// A link is reported whatever its form: references with a scheme and
+// fragment-only ones get the URL the resolver gives them, and a failure is
+// reported in Link.Err. Empty values are reported only where they mean
+// something (a and area href: the base URL; form action and formaction:
+// the document URL). The <base href> itself is not a link: it is the
+// returned base.
 func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
-	return base.Result{}, errNotYet
+	s, r, err := newScanner(src, opts, nil, fn)
+	if err != nil {
+		return base.Result{}, err
+	}
+	err = s.run(r)
+	return s.stats.Base, err
+}
+
+// asciiIncompatible names the WHATWG encodings whose bytes a tokenizer
+// cannot read as they are (HTML Standard §13.2.3.1: "ASCII-compatible").
+var asciiIncompatible = map[string]bool{
+	"utf-16le": true, "utf-16be": true, "iso-2022-jp": true, "replacement": true,
+}
+
+// prepared is a document ready to be tokenized: its reader (positioned at
+// its first byte), its base, and its encoding.
+type prepared struct {
+	r         io.Reader
+	base      base.Result
+	elem      base.Element
+	truncated bool // the <base> scan saw only the first ScanLimit bytes
+	enc       encoding.Encoding
+	encName   string
+}
+
+// prepare finds src's <base href> and encoding without losing a byte:
+// seeking back when it can, else replaying what it read.
+func prepare(src io.Reader, opts *Options) (prepared, error) {
+	var p prepared
+	var prefix []byte
+	if rs, ok := src.(io.ReadSeeker); ok && seekable(rs) {
+		start, _ := rs.Seek(0, io.SeekCurrent)
+		head := make([]byte, 1024)
+		n, err := io.ReadFull(rs, head)
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return p, err
+		}
+		prefix = head[:n]
+		if err := p.decideEncoding(prefix, opts); err != nil {
+			return p, err
+		}
+		if _, err := rs.Seek(start, io.SeekStart); err != nil {
+			return p, err
+		}
+		found, err := mentionsBase(rs)
+		if err != nil {
+			return p, err
+		}
+		if found {
+			if _, err := rs.Seek(start, io.SeekStart); err != nil {
+				return p, err
+			}
+			p.scan(rs, opts)
+		} else {
+			p.base = opts.Context.Decide(base.Element{})
+		}
+		if _, err := rs.Seek(start, io.SeekStart); err != nil {
+			return p, err
+		}
+		p.r = rs
+		return p, nil
+	}
+	limit := opts.ScanLimit
+	if limit <= 0 {
+		limit = DefaultScanLimit
+	}
+	buf, err := io.ReadAll(io.LimitReader(src, int64(limit)))
+	if err != nil {
+		return p, err
+	}
+	if err := p.decideEncoding(buf, opts); err != nil {
+		return p, err
+	}
+	p.truncated = len(buf) == limit
+	if containsBase(buf) {
+		p.scan(bytes.NewReader(buf), opts)
+	} else {
+		p.base = opts.Context.Decide(base.Element{})
+	}
+	if p.truncated {
+		p.r = io.MultiReader(bytes.NewReader(buf), src)
+	} else {
+		p.r = bytes.NewReader(buf)
+	}
+	return p, nil
+}
+
+// scan finds the deciding <base href> in r. A document the scan cannot
+// read to its end (a token beyond base.MaxToken, a read error) keeps the
+// fallback base, with a warning: the rewrite then meets the same problem
+// and reports it.
+func (p *prepared) scan(r io.Reader, opts *Options) {
+	elem, warns, err := base.ScanHTML(r, opts.Context.Strict)
+	p.elem = elem
+	p.base = opts.Context.Decide(elem)
+	p.base.Warnings = append(slices.Clip(p.base.Warnings), warns...)
+	if err != nil {
+		p.base.Warnings = append(p.base.Warnings, "looking for <base href>: "+err.Error())
+	}
+}
+
+// mentionsBase reports whether r holds "<base" in any case: only then
+// can the document have a <base> element, and only then is it worth
+// tokenizing twice. It reads r to the end in constant memory (without a
+// copy when r is a *bytes.Reader or *strings.Reader: io.Copy uses their
+// WriteTo).
+func mentionsBase(r io.Reader) (bool, error) {
+	var f baseFinder
+	_, err := io.Copy(&f, r)
+	if err == errFound {
+		return true, nil
+	}
+	return false, err
+}
+
+var errFound = errors.New("found")
+
+// baseFinder is a writer that fails with errFound once "<base" has been
+// written to it.
+type baseFinder struct {
+	tail [8]byte // the last bytes written, for a "<base" split between writes
+	n    int
+}
+
+func (f *baseFinder) Write(p []byte) (int, error) {
+	if f.n > 0 {
+		var seam [12]byte
+		k := copy(seam[:], f.tail[:f.n])
+		k += copy(seam[k:], p[:min(len(p), 4)])
+		if containsBase(seam[:k]) {
+			return 0, errFound
+		}
+	}
+	if containsBase(p) {
+		return 0, errFound
+	}
+	if len(p) >= 4 {
+		f.n = copy(f.tail[:], p[len(p)-4:])
+	} else {
+		t := append(f.tail[:f.n:f.n], p...)
+		f.n = copy(f.tail[:], t[max(0, len(t)-4):])
+	}
+	return len(p), nil
+}
+
+// containsBase reports whether b holds "<base", ASCII case-insensitively.
+func containsBase(b []byte) bool {
+	for {
+		i := bytes.IndexByte(b, '<')
+		if i < 0 || len(b)-i < 5 {
+			return false
+		}
+		if b[i+1]|0x20 == 'b' && b[i+2]|0x20 == 'a' && b[i+3]|0x20 == 's' && b[i+4]|0x20 == 'e' {
+			return true
+		}
+		b = b[i+1:]
+	}
+}
+
+// seekable reports whether rs really seeks: os.Stdin is an io.ReadSeeker
+// even when it is a pipe.
+func seekable(rs io.ReadSeeker) bool {
+	_, err := rs.Seek(0, io.SeekCurrent)
+	return err == nil
+}
+
+// decideEncoding sets p's encoding from the document's first 1024 bytes
+// and the Content-Type, as charset.DetermineEncoding does (BOM, header,
+// <meta> prescan), except that a document declaring nothing whose first
+// bytes are ASCII is read as UTF-8 instead of the locale guess
+// windows-1252: a guess must not turn UTF-8 links into mojibake.
+func (p *prepared) decideEncoding(prefix []byte, opts *Options) error {
+	enc, name, certain := charset.DetermineEncoding(prefix, opts.ContentType)
+	if asciiIncompatible[name] {
+		return fmt.Errorf("%w: %s", ErrEncoding, name)
+	}
+	if name == "windows-1252" && !certain && isASCII(prefix) && !declared(prefix) {
+		enc, name = encoding.Nop, "utf-8"
+	}
+	p.enc, p.encName = enc, name
+	if name == "utf-8" {
+		p.enc = nil
+	}
+	return nil
+}
+
+// declared reports whether a <meta> charset declaration in prefix decided
+// the encoding: the prescan, unlike the UTF-8 guess, ignores UTF-8
+// characters appended to the prefix.
+func declared(prefix []byte) bool {
+	n := min(len(prefix), 1020)
+	// Two: DetermineEncoding drops the last multi-byte rune as partial.
+	probe := append(prefix[:n:n], "\u00e9\u00e9"...)
+	_, name, _ := charset.DetermineEncoding(probe, "")
+	return name != "utf-8"
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,571 @@
+package base
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Element is the <base> element a scan found.
+type Element struct {
+	Found  bool
+	Href   string // the attribute value, with character references decoded
+	Line   int    // 1-based
+	Column int    // 1-based, in bytes
+	Offset int64  // byte offset of the "<" of the tag
+}
+
+// MaxToken bounds the bytes of one token (a tag, a comment, a run of text
+// such as an inline script) that ScanHTML holds. A longer token ends the
+// scan with an error wrapping html.ErrBufferExceeded.
+const MaxToken = 64 << 20
+
+// maxToken is MaxToken, smaller in tests.
+var maxToken = MaxToken
+
+// maxOpen bounds the open elements a scan tracks inside <svg>/<math>;
+// deeper ones are counted, not remembered, and treated as foreign content.
+const maxOpen = 1024
+
+// maxWarnings bounds the warnings of one scan; the last one says how many
+// more there were.
+const maxWarnings = 20
+
+// ScanHTML finds the <base href> that decides an HTML document's base
+// (browser semantics, or the draft's appendix when strict) without
+// building a DOM. It reads r to the end at most, holding no more than a
+// token at a time, and stops at the deciding element; the warnings name
+// the lines of <base> elements it skipped.
+//
+// Browser semantics (HTML Living Standard, "the document base URL"): the
+// first base element with an href attribute in tree order, in the head or
+// the body, counts. A <base> inside <svg> or <math> is a foreign element
+// (except inside an HTML integration point such as <foreignObject>), and
+// one inside <template> belongs to the inert template contents, so neither
+// counts. Foreign content is tracked as the tree builder does (HTML §13.2.6.5:
+// breakout tags, integration points, end tags), but the HTML elements around
+// it are not: an <svg> left open is taken to end only at a breakout tag or at
+// its own end tag, where a browser would also close it at the end tag of an
+// enclosing HTML element. Such a case shows as a warning.
+//
+// Strict semantics (the draft's §10 appendix): only a BASE "in the HEAD
+// portion of a document" with an absolute HREF counts. The head ends where
+// the tree builder would end it: at </head>, at <body>, at a start tag that
+// does not belong in the head, or at text that is not white space. Every
+// other <base href> is ignored with a warning naming its line.
+func ScanHTML(r io.Reader, strict bool) (Element, []string, error) {
+	s := scanner{z: html.NewTokenizer(r), strict: strict, line: 1, col: 1, inHead: true}
+	s.z.SetMaxBuf(maxToken)
+	e, err := s.run()
+	return e, s.warnings, err
+}
+
+// namespace is the namespace of an open element.
+type namespace uint8
+
+const (
+	nsHTML namespace = iota
+	nsSVG
+	nsMath
+)
+
+func (n namespace) String() string {
+	switch n {
+	case nsSVG:
+		return "svg"
+	case nsMath:
+		return "math"
+	}
+	return "html"
+}
+
+// frame is an open element inside foreign content, or an HTML element
+// inside an integration point there.
+type frame struct {
+	name  string
+	ns    namespace
+	point bool // an HTML integration point or a MathML text integration point
+	text  bool // a MathML text integration point (mi, mo, mn, ms, mtext)
+	annot bool // MathML annotation-xml, where <svg> starts SVG again
+}
+
+type scanner struct {
+	z      *html.Tokenizer
+	strict bool
+
+	line, col int   // where the current token starts
+	offset    int64 // where the current token starts
+	rawText   bool  // the previous token opened a raw text element
+
+	// stack holds the open elements from the outermost <svg> or <math>
+	// inward; it is empty in plain HTML. deep counts elements beyond maxOpen.
+	stack []frame
+	deep  int
+	// templates holds, for each open HTML <template>, the length of stack
+	// when it opened; templateDeep counts those beyond maxOpen.
+	templates    []int
+	templateDeep int
+	inHead       bool // strict: the head has not ended yet
+
+	warnings []string
+	name     [32]byte // scratch for tagName
+}
+
+// run scans tokens until the deciding <base> or the end of input.
+func (s *scanner) run() (Element, error) {
+	for {
+		tt := s.z.Next()
+		raw := s.z.Raw()
+		line, col, off := s.line, s.col, s.offset
+		s.advance(raw)
+		rawText := s.rawText
+		s.rawText = false
+		switch tt {
+		case html.ErrorToken:
+			if err := s.z.Err(); !errors.Is(err, io.EOF) {
+				return Element{}, &Error{Op: fmt.Sprintf("scan html at byte %d", off), Err: err}
+			}
+			return Element{}, nil
+		case html.TextToken:
+			if off == 0 {
+				raw = bytes.TrimPrefix(raw, utf8BOM) // decoding removes it (Encoding §6)
+			}
+			if s.inHead && !rawText && len(bytes.Trim(raw, "\t\n\f\r ")) > 0 {
+				s.inHead = false // HTML §13.2.6.4.4: "anything else" ends the head
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			if e, ok := s.startTag(s.tagName(raw), tt == html.SelfClosingTagToken, line, col, off); ok {
+				return e, nil
+			}
+		case html.EndTagToken:
+			s.endTag(s.tagName(raw))
+		}
+	}
+}
+
+// advance moves the position past raw. A line ends at LF, CRLF or a lone
+// CR, as HTML's input stream preprocessing normalizes them (HTML §13.2.3.5).
+func (s *scanner) advance(raw []byte) {
+	s.offset += int64(len(raw))
+	n := bytes.Count(raw, []byte{'\n'})
+	if bytes.IndexByte(raw, '\r') >= 0 {
+		n += bytes.Count(raw, []byte{'\r'}) - bytes.Count(raw, []byte("\r\n"))
+	}
+	if n == 0 {
+		s.col += len(raw)
+		return
+	}
+	s.line += n
+	s.col = len(raw) - max(bytes.LastIndexByte(raw, '\n'), bytes.LastIndexByte(raw, '\r'))
+}
+
+// tagName returns the lower-cased name of the tag whose raw bytes are raw,
+// as the tokenizer reads it (HTML §13.2.5.8, tag name state). It reads raw
+// rather than calling TagName, which copies every name: a known name costs
+// no allocation.
+func (s *scanner) tagName(raw []byte) string {
+	raw = bytes.TrimPrefix(raw[1:], []byte{'/'})
+	n := 0
+	for n < len(raw) {
+		switch raw[n] {
+		case ' ', '\n', '\r', '\t', '\f', '/', '>':
+			goto done
+		}
+		n++
+	}
+done:
+	if n > len(s.name) {
+		return string(bytes.ToLower(raw[:n]))
+	}
+	lower := s.name[:n]
+	for i, c := range raw[:n] {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	if a := atom.Lookup(lower); a != 0 {
+		return a.String()
+	}
+	return string(lower)
+}
+
+// attrs returns the attributes the scan looks at: href (base), encoding
+// (annotation-xml) and color, face, size (font breaks out of foreign
+// content). x/net keeps the first of duplicated attributes, as HTML does.
+// It is called only for those elements, since every attribute read is
+// copied.
+func (s *scanner) attrs() map[string]string {
+	var m map[string]string
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = s.z.TagAttr()
+		switch string(k) {
+		case "href", "encoding", "color", "face", "size":
+			if m == nil {
+				m = make(map[string]string)
+			}
+			if _, dup := m[string(k)]; !dup {
+				m[string(k)] = string(v)
+			}
+		}
+	}
+	return m
+}
+
+// foreign reports whether a start tag named name is processed by the rules
+// for foreign content (HTML §13.2.6, "tree construction dispatcher").
+func (s *scanner) foreign(name string) bool {
+	if s.deep > 0 {
+		return true
+	}
+	if len(s.stack) == 0 {
+		return false
+	}
+	top := s.stack[len(s.stack)-1]
+	switch {
+	case top.ns == nsHTML:
+		return false
+	case top.text && name != "mglyph" && name != "malignmark":
+		return false
+	case top.annot && name == "svg":
+		return false
+	case top.point && !top.text:
+		return false
+	}
+	return true
+}
+
+// breakout reports whether a start tag leaves foreign content (HTML
+// §13.2.6.5).
+func breakout(name string, attrs map[string]string) bool {
+	if name == "font" {
+		for _, k := range [...]string{"color", "face", "size"} {
+			if _, ok := attrs[k]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	return breakoutTags[name]
+}
+
+var breakoutTags = map[string]bool{
+	"b": true, "big": true, "blockquote": true, "body": true, "br": true,
+	"center": true, "code": true, "dd": true, "div": true, "dl": true,
+	"dt": true, "em": true, "embed": true, "h1": true, "h2": true,
+	"h3": true, "h4": true, "h5": true, "h6": true, "head": true,
+	"hr": true, "i": true, "img": true, "li": true, "listing": true,
+	"menu": true, "meta": true, "nobr": true, "ol": true, "p": true,
+	"pre": true, "ruby": true, "s": true, "small": true, "span": true,
+	"strong": true, "strike": true, "sub": true, "sup": true, "table": true,
+	"tt": true, "u": true, "ul": true, "var": true,
+}
+
+// inHeadTags may appear in the head without ending it (HTML §13.2.6.4.4,
+// "in head" insertion mode, plus html and head themselves).
+var inHeadTags = map[string]bool{
+	"base": true, "basefont": true, "bgsound": true, "link": true, "meta": true,
+	"title": true, "noscript": true, "noframes": true, "style": true,
+	"script": true, "template": true, "head": true, "html": true,
+}
+
+// rawTextTags switch the tokenizer to raw text or RCDATA in HTML content,
+// so the text token that follows is not markup.
+var rawTextTags = map[string]bool{
+	"iframe": true, "noembed": true, "noframes": true, "noscript": true,
+	"script": true, "style": true, "xmp": true, "textarea": true, "title": true,
+	"plaintext": true,
+}
+
+// voidTags never have contents, so they are never open.
+var voidTags = map[string]bool{
+	"area": true, "base": true, "basefont": true, "bgsound": true, "br": true,
+	"col": true, "embed": true, "frame": true, "hr": true, "img": true,
+	"input": true, "keygen": true, "link": true, "meta": true, "param": true,
+	"source": true, "track": true, "wbr": true,
+}
+
+// startTag processes a start tag and returns the element when it decides.
+func (s *scanner) startTag(name string, selfClosing bool, line, col int, off int64) (Element, bool) {
+	if s.foreign(name) {
+		var attrs map[string]string
+		switch name {
+		case "font", "annotation-xml", "base":
+			attrs = s.attrs()
+		}
+		if !breakout(name, attrs) {
+			s.foreignStart(name, attrs, selfClosing, line)
+			return Element{}, false
+		}
+		s.popToHTML()
+	}
+	if s.inHead && !inHeadTags[name] {
+		s.inHead = false
+	}
+	switch name {
+	case "svg", "math":
+		ns := nsSVG
+		if name == "math" {
+			ns = nsMath
+		}
+		s.z.AllowCDATA(true)
+		if !selfClosing {
+			s.push(frame{name: name, ns: ns})
+		}
+		return Element{}, false
+	case "template":
+		if len(s.templates) >= maxOpen {
+			s.templateDeep++ // counted, not remembered
+			return Element{}, false
+		}
+		s.templates = append(s.templates, len(s.stack))
+	case "base":
+		return s.base(s.attrs(), line, col, off)
+	}
+	if rawTextTags[name] {
+		s.rawText = true
+	}
+	if len(s.stack) > 0 && !voidTags[name] {
+		s.push(frame{name: name, ns: nsHTML})
+	}
+	return Element{}, false
+}
+
+// foreignStart opens a foreign element (HTML §13.2.6.5, "any other start
+// tag"): in the namespace of the current node, never raw text.
+func (s *scanner) foreignStart(name string, attrs map[string]string, selfClosing bool, line int) {
+	ns := nsSVG
+	if s.deep == 0 {
+		ns = s.stack[len(s.stack)-1].ns
+	}
+	if name == "base" {
+		if _, ok := attrs["href"]; ok {
+			s.warn(fmt.Sprintf("line %d: <base href> inside <%s> ignored: it is not an HTML element there", line, ns))
+		}
+	}
+	// The tokenizer would treat <title>, <style>, <script> and the like as
+	// raw text; in foreign content they are ordinary elements.
+	s.z.NextIsNotRawText()
+	if selfClosing {
+		return
+	}
+	f := frame{name: name, ns: ns}
+	switch {
+	case ns == nsSVG && (name == "foreignobject" || name == "desc" || name == "title"):
+		f.point = true
+	case ns == nsMath && (name == "mi" || name == "mo" || name == "mn" || name == "ms" || name == "mtext"):
+		f.point, f.text = true, true
+	case ns == nsMath && name == "annotation-xml":
+		f.annot = true
+		if enc, ok := attrs["encoding"]; ok && (asciiEqualFold(enc, "text/html") || asciiEqualFold(enc, "application/xhtml+xml")) {
+			f.point = true
+		}
+	}
+	s.push(f)
+}
+
+// push opens f, or counts it when the stack is full.
+func (s *scanner) push(f frame) {
+	if s.deep > 0 || len(s.stack) >= maxOpen {
+		s.deep++
+		return
+	}
+	s.stack = append(s.stack, f)
+}
+
+// popToHTML pops foreign elements until the current node is an HTML
+// element or an integration point (HTML §13.2.6.5, breakout).
+func (s *scanner) popToHTML() {
+	s.deep = 0
+	for len(s.stack) > 0 {
+		top := s.stack[len(s.stack)-1]
+		if top.ns == nsHTML || top.point {
+			break
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+	if len(s.stack) == 0 {
+		s.z.AllowCDATA(false)
+	}
+}
+
+// endTag processes an end tag.
+func (s *scanner) endTag(name string) {
+	if s.deep > 0 {
+		s.deep--
+		return
+	}
+	if n := len(s.stack); n > 0 && s.stack[n-1].ns != nsHTML {
+		// HTML §13.2.6.5: </br> and </p> break out; any other end tag
+		// closes the nearest foreign element of its name, looking no
+		// further than the first HTML element.
+		if name == "br" || name == "p" {
+			s.popToHTML()
+		} else {
+			for i := n - 1; i >= 0; i-- {
+				if asciiEqualFold(s.stack[i].name, name) {
+					s.truncate(i)
+					return
+				}
+				if i > 0 && s.stack[i-1].ns == nsHTML {
+					break
+				}
+			}
+		}
+	}
+	switch name {
+	case "template":
+		if s.templateDeep > 0 {
+			s.templateDeep--
+			return
+		}
+		if n := len(s.templates); n > 0 {
+			s.truncate(s.templates[n-1])
+			s.templates = s.templates[:n-1]
+		}
+		return
+	case "head", "body", "html", "br":
+		s.inHead = false
+	}
+	// An HTML end tag closes the nearest open HTML element of its name
+	// inside the integration point it is in.
+	for i := len(s.stack) - 1; i >= 0 && s.stack[i].ns == nsHTML; i-- {
+		if s.stack[i].name == name {
+			s.truncate(i)
+			return
+		}
+	}
+}
+
+// truncate closes the elements from stack[i] on.
+func (s *scanner) truncate(i int) {
+	s.stack = s.stack[:i]
+	if i == 0 {
+		s.z.AllowCDATA(false)
+	}
+}
+
+// base processes an HTML <base> start tag.
+func (s *scanner) base(attrs map[string]string, line, col int, off int64) (Element, bool) {
+	href, ok := attrs["href"]
+	if !ok {
+		return Element{}, false
+	}
+	if len(s.templates) > 0 {
+		s.warn(fmt.Sprintf("line %d: <base href> inside <template> ignored", line))
+		return Element{}, false
+	}
+	if s.strict {
+		if !s.inHead {
+			s.warn(fmt.Sprintf("line %d: <base href> outside the head ignored (strict: the draft's §10 appendix)", line))
+			return Element{}, false
+		}
+		if v := trimASCIISpace(href); !absolute(v) {
+			s.warn(fmt.Sprintf("line %d: <base href=%q> ignored: not an absolute URL (strict: the draft's §10 appendix)", line, v))
+			return Element{}, false
+		}
+	}
+	return Element{Found: true, Href: href, Line: line, Column: col, Offset: off}, true
+}
+
+// warn records a warning, up to maxWarnings.
+func (s *scanner) warn(w string) {
+	switch {
+	case len(s.warnings) < maxWarnings:
+		s.warnings = append(s.warnings, w)
+	case len(s.warnings) == maxWarnings:
+		s.warnings = append(s.warnings, "more warnings left out")
+	}
+}
+
+// asciiEqualFold compares s and t, ignoring ASCII case only, as HTML does.
+func asciiEqualFold(s, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		a, b := s[i], t[i]
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// ErrPrescanLimit reports that Prescan read its limit without finding the
+// deciding <base>; it is returned in a warning, not as an error.
+var ErrPrescanLimit = errors.New("prescan limit reached")
+
+// Prescan is ScanHTML for a caller that goes on to read the document in
+// one pass, such as a rewriter: it returns, besides the element, a reader
+// that yields the whole of r from where it stood, so that the document's
+// base can be applied to the links that come before its <base> element,
+// as browsers do (the base is the document's, not the one in force where
+// a link stands).
+//
+// When r is an io.ReadSeeker, Prescan seeks back after the scan and holds
+// nothing. Otherwise it holds what the scan read: up to the <base> element
+// (and the tokenizer's read-ahead), or the whole document when there is
+// none, but at most max bytes. Past max the scan stops, the element is
+// reported not found, and a warning says so; the returned reader still
+// yields every byte.
+func Prescan(r io.Reader, strict bool, max int64) (Element, []string, io.Reader, error) {
+	if rs, ok := r.(io.ReadSeeker); ok {
+		start, err := rs.Seek(0, io.SeekCurrent)
+		if err == nil {
+			e, warnings, err := ScanHTML(rs, strict)
+			if err != nil {
+				return Element{}, warnings, nil, err
+			}
+			if _, err := rs.Seek(start, io.SeekStart); err != nil {
+				return Element{}, warnings, nil, &Error{Op: "prescan", Err: err}
+			}
+			return e, warnings, rs, nil
+		}
+	}
+	t := &teeLimit{r: r, max: max}
+	e, warnings, err := ScanHTML(t, strict)
+	rest := io.MultiReader(bytes.NewReader(t.buf), r)
+	if errors.Is(err, ErrPrescanLimit) {
+		warnings = append(warnings, fmt.Sprintf("no <base href> in the first %d bytes: a later one is not looked for (%v)", max, ErrPrescanLimit))
+		return Element{}, warnings, rest, nil
+	}
+	if err != nil {
+		return Element{}, warnings, nil, err
+	}
+	return e, warnings, rest, nil
+}
+
+// teeLimit reads from r, keeping what it read, and fails with
+// ErrPrescanLimit once it has read max bytes.
+type teeLimit struct {
+	r   io.Reader
+	buf []byte
+	max int64
+}
+
+func (t *teeLimit) Read(p []byte) (int, error) {
+	left := t.max - int64(len(t.buf))
+	if left <= 0 {
+		return 0, ErrPrescanLimit
+	}
+	if int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := t.r.Read(p)
+	t.buf = append(t.buf, p[:n]...)
+	return n, err
+}

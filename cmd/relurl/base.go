@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/textproto"
+	"os"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+)
+
+// headerFlag collects repeated --header 'Name: value' flags.
+type headerFlag struct{ h textproto.MIMEHeader }
+
+func (f *headerFlag) String() string { return "" }
+
+func (f *headerFlag) Set(s string) error {
+	name, value, ok := strings.Cut(s, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
+		return errors.New(`want "Name: value"`)
+	}
+	if f.h == nil {
+		f.h = make(textproto.MIMEHeader)
+	}
+	f.h.Add(name, strings.TrimSpace(value))
+	return nil
+}
+
+// baseOutput is the line relurl base prints.
+type baseOutput struct {
+	Base     string   `json:"base"`
+	Source   string   `json:"source"`
+	Detail   string   `json:"detail"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+func runBase(args []string, s stdio) int {
+	fs := newFlagSet("base", "[--url RETRIEVAL_URL] [--header 'Name: value']... [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
+	spec, opts := specFlag(fs, defaultSpec)
+	var retrieval optionalString
+	fs.Var(&retrieval, "url", "the URL the document was retrieved from, after redirects (draft §3.3); default: the file's own file: URL")
+	var headers headerFlag
+	fs.Var(&headers, "header", "a message header of the document, 'Name: value' (draft §3.2: Base, Content-Base, Content-Location); repeatable")
+	strict := fs.Bool("strict", false, "only a BASE in HEAD with an absolute HREF counts (the draft's §10 appendix)")
+	contentLocation := fs.Bool("content-location", false, "let a Content-Location header count, as for a MIME part (browsers ignore it in HTTP)")
+	savedFrom := fs.Bool("saved-from", false, "without --url, take the retrieval URL from a saved page's <!-- saved from url=(NNNN)... --> comment")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	name := fs.Arg(0)
+	var in io.Reader = s.in
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			s.errorf("base: %v", err)
+			return exitFailure
+		}
+		defer f.Close()
+		in = f
+	}
+	br := bufio.NewReaderSize(in, 4<<10)
+
+	c := base.Context{
+		Spec:            *spec,
+		Options:         *opts,
+		Header:          headers.h,
+		ContentLocation: *contentLocation,
+		Strict:          *strict,
+	}
+	switch {
+	case retrieval.set:
+		c.Retrieval = retrieval.value
+	case *savedFrom && savedFromURL(br, &c):
+	case name != "-":
+		u, err := base.FileURL(name)
+		if err != nil {
+			s.errorf("%v", err)
+			return exitFailure
+		}
+		c.Retrieval, c.RetrievalDetail = u, "file: URL of "+name
+	}
+
+	e, warnings, err := base.ScanHTML(br, *strict)
+	if err != nil {
+		s.errorf("base: %s: %v", name, err)
+		return exitFailure
+	}
+	r := c.Decide(e)
+	enc := json.NewEncoder(s.out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(baseOutput{
+		Base:     r.URL,
+		Source:   r.Source.String(),
+		Detail:   r.Detail,
+		Warnings: append(warnings, r.Warnings...),
+	}); err != nil {
+		s.errorf("base: %v", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// savedFromURL sets c's retrieval URL from the mark of the web at the start
+// of br, and reports whether there was one.
+func savedFromURL(br *bufio.Reader, c *base.Context) bool {
+	head, _ := br.Peek(br.Size())
+	u, line, ok := base.SavedFrom(head)
+	if ok {
+		c.Retrieval, c.RetrievalDetail = u, fmt.Sprintf("<!-- saved from url=... --> at line %d", line)
+	}
+	return ok
+}

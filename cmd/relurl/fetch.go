@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/tree"
+)
+
+const fetchSynopsis = `[--rewrite | --links] [--spec S] [flags] URL
+
+GETs an http or https URL, following redirects (each Location resolved
+against the URL that sent it), and prints the page with every link in
+absolute form (--rewrite, the default) or its links as JSON Lines like
+"relurl links" (--links; --format text for one URL a line). The base is
+the page's <base href>, then (with --content-location) the response's
+Content-Location, then the final URL. Exit status: 0 done, 1 the fetch
+failed or the response is not an HTML page with a 2xx status, 2 usage.`
+
+func runFetch(args []string, s stdio) int {
+	fs := newFlagSet("fetch", fetchSynopsis, s)
+	spec, opts := specFlag(fs, defaultHTMLSpec)
+	links := fs.Bool("links", false, "print the page's links instead of the page")
+	rewrite := fs.Bool("rewrite", false, "print the page with its links in absolute form (the default)")
+	format := fs.String("format", "jsonl", `with --links: "jsonl" or "text"`)
+	timeout := fs.Duration("timeout", 30*time.Second, "time allowed for the whole fetch, redirects included")
+	maxSize := fs.Int64("max-size", base.DefaultMaxBytes, "largest response body, in bytes")
+	maxRedirects := fs.Int("max-redirects", base.DefaultMaxRedirects, "redirects followed before giving up")
+	contentLocation := fs.Bool("content-location", false, "let the response's Content-Location set the base (RFC 2616 did; RFC 9110 and browsers do not)")
+	verbose := fs.Bool("v", false, "print the redirects and the base on standard error")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	usageErr := func(format string, a ...any) int {
+		s.errorf("fetch: "+format, a...)
+		return exitUsage
+	}
+	switch {
+	case fs.NArg() != 1:
+		fs.Usage()
+		return exitUsage
+	case *links && *rewrite:
+		return usageErr("--links and --rewrite exclude each other")
+	case *format != "jsonl" && *format != "text":
+		return usageErr(`--format is "jsonl" or "text", not %q`, *format)
+	case *timeout <= 0 || *maxSize <= 0 || *maxRedirects < 1:
+		// base.FetchLimits reads 0 redirects as its default.
+		return usageErr("--timeout, --max-size and --max-redirects must be positive")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	lim := base.FetchLimits{MaxRedirects: *maxRedirects, MaxBytes: *maxSize}
+	doc, err := base.Fetch(ctx, &http.Client{}, fs.Arg(0), lim)
+	if err != nil {
+		s.errorf("%v", err)
+		return exitFailure
+	}
+	if *verbose {
+		for _, h := range doc.Redirects {
+			s.errorf("fetch: %s: %d Location: %s", h.URL, h.Status, h.Location)
+		}
+		s.errorf("fetch: %s: %d %s", doc.URL, doc.Status, doc.Header.Get("Content-Type"))
+	}
+	if doc.Status < 200 || doc.Status > 299 {
+		s.errorf("fetch: %s: %d %s", doc.URL, doc.Status, http.StatusText(doc.Status))
+		return exitFailure
+	}
+	ct := doc.Header.Get("Content-Type")
+	if !isHTMLResponse(ct, doc.Body) {
+		s.errorf("fetch: %s: not an HTML page (Content-Type %q)", doc.URL, ct)
+		return exitFailure
+	}
+	ctxBase := *doc.Context
+	ctxBase.Spec, ctxBase.Options, ctxBase.ContentLocation = *spec, *opts, *contentLocation
+	hopts := htmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct}
+
+	if *links {
+		e := newEncoder(*format == "text")
+		var found []htmlrewrite.Link
+		b, err := htmlrewrite.Links(bytes.NewReader(doc.Body), hopts, func(l htmlrewrite.Link) error {
+			found = append(found, l)
+			return nil
+		})
+		for _, l := range found {
+			e.add(record(l, doc.URL, b))
+		}
+		o := e.done(err)
+		s.out.Write(o.buf)
+		if *verbose {
+			s.errorf("fetch: base %s (%s)", b.URL, b.Provenance())
+		}
+		if err != nil {
+			s.errorf("fetch: %s: %v", doc.URL, err)
+			return exitFailure
+		}
+		return exitOK
+	}
+	var out bytes.Buffer
+	st, err := htmlrewrite.Rewrite(&out, bytes.NewReader(doc.Body), hopts)
+	if err != nil {
+		s.errorf("fetch: %s: %v", doc.URL, err)
+		return exitFailure
+	}
+	if *verbose {
+		s.errorf("fetch: base %s (%s); %d links, %d rewritten, %d failed", st.Base.URL, st.Base.Provenance(), st.Links, st.Rewritten, st.Failed)
+	}
+	if _, err := s.out.Write(out.Bytes()); err != nil {
+		s.errorf("fetch: %v", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// isHTMLResponse reports whether a response is an HTML page: its
+// Content-Type says text/html or application/xhtml+xml, or, without one,
+// its bytes sniff as HTML (WHATWG MIME Sniffing §7.1).
+func isHTMLResponse(contentType string, body []byte) bool {
+	mt, _, _ := strings.Cut(strings.ToLower(contentType), ";")
+	switch strings.TrimSpace(mt) {
+	case "text/html", "application/xhtml+xml":
+		return true
+	case "":
+		return tree.KindOf("", body) == tree.HTML
+	}
+	return false
+}

@@ -1,0 +1,322 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/tree"
+)
+
+const rewriteSynopsis = `[--base URL] [--spec S] [-o DIR | -i | --dry-run] [flags] PATH... | -
+
+Rewrites every link of HTML and MHTML files to absolute form. A FILE or
+"-" (standard input) alone is written to standard output. A tree needs
+-o DIR (a mirror of the inputs), -i (in place, atomically) or --dry-run.
+--base is the URL of each directory given (a file's URL is that plus its
+path in the directory), or of a FILE given alone; without it each file's
+URL is its file: URL. Exit status: 0 done, 1 some file failed, 2 usage.`
+
+// rewriteCounts is the summary of a rewrite run.
+type rewriteCounts struct {
+	Files       int `json:"files"`        // documents read
+	Changed     int `json:"changed"`      // documents whose bytes changed
+	Links       int `json:"links"`        // URL values seen
+	Rewritten   int `json:"rewritten"`    // URL values changed
+	FailedLinks int `json:"failed_links"` // URL values that could not be resolved
+	Failed      int `json:"failed"`       // files that could not be read, rewritten or written
+	Copied      int `json:"copied"`       // other files copied to the mirror
+	Skipped     int `json:"skipped"`      // other files not copied
+}
+
+// rewriteResult is what rewriting one file did.
+type rewriteResult struct {
+	counts  rewriteCounts
+	err     error
+	changed bool
+	out     []byte // the document, when it goes to standard output
+}
+
+func runRewrite(args []string, s stdio) int {
+	fs := newFlagSet("rewrite", rewriteSynopsis, s)
+	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
+	outDir := fs.String("o", "", "write the rewritten tree to this directory, mirroring the inputs")
+	inPlace := fs.Bool("i", false, "rewrite files in place, atomically; a file with nothing to change is not written")
+	dryRun := fs.Bool("dry-run", false, "report which files would change, write nothing")
+	others := fs.String("others", "copy", `with -o, files that are not HTML or MHTML: "copy" or "skip"`)
+	sync := fs.Bool("sync", false, "with -o, fsync each file written (-i always does: the originals are at stake)")
+	quiet := fs.Bool("quiet", false, "no summary line and no progress bar (a document written to standard output has neither)")
+	jsonSummary := fs.Bool("json", false, "print the summary as JSON on standard output (standard error when the document goes there)")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	usageErr := func(format string, a ...any) int {
+		s.errorf("rewrite: "+format, a...)
+		return exitUsage
+	}
+	if err := t.check(); err != nil {
+		return usageErr("%v", err)
+	}
+	modes := 0
+	for _, on := range []bool{*outDir != "", *inPlace, *dryRun} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return usageErr("-o, -i and --dry-run exclude each other")
+	}
+	if *others != "copy" && *others != "skip" {
+		return usageErr(`--others is "copy" or "skip", not %q`, *others)
+	}
+	if fs.NArg() == 0 && t.fromList == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	if fs.NArg() == 1 && fs.Arg(0) == "-" {
+		if modes > 0 || t.fromList != "" {
+			return usageErr("standard input is rewritten to standard output: no -o, -i, --dry-run or --from-list")
+		}
+		return rewriteStdin(t, s, *jsonSummary)
+	}
+	for _, a := range fs.Args() {
+		if a == "-" {
+			return usageErr(`"-" (standard input) goes alone`)
+		}
+		if *outDir != "" && tree.Inside(*outDir, a) {
+			return usageErr("the output directory %s is inside the input %s", *outDir, a)
+		}
+	}
+	toStdout := modes == 0
+	if toStdout {
+		if fs.NArg() != 1 || t.fromList != "" {
+			return usageErr("rewriting several files or a tree needs -o DIR, -i or --dry-run")
+		}
+		if info, err := os.Stat(fs.Arg(0)); err == nil && info.IsDir() {
+			return usageErr("rewriting a directory needs -o DIR, -i or --dry-run")
+		}
+	}
+	items, done, err := t.inputs(fs.Args(), s)
+	if err != nil {
+		s.errorf("rewrite: %v", err)
+		return exitFailure
+	}
+
+	// A mirror is replaced atomically too, so a killed run leaves whole
+	// files, but durably only on request: its source stays.
+	mirror := tree.Writer{NoSync: !*sync}
+	work := func(w walked) rewriteResult {
+		if w.err != nil {
+			return rewriteResult{err: w.err, counts: rewriteCounts{Failed: 1}}
+		}
+		f := w.f
+		isDoc := f.Kind == tree.HTML || f.Kind == tree.MHTML
+		switch {
+		case !isDoc && toStdout:
+			return rewriteResult{err: fmt.Errorf("not an HTML or MHTML file (by name and content)"), counts: rewriteCounts{Failed: 1}}
+		case !isDoc && *outDir != "" && *others == "copy":
+			if err := mirrorCopy(mirror, *outDir, f); err != nil {
+				return rewriteResult{err: err, counts: rewriteCounts{Failed: 1}}
+			}
+			return rewriteResult{counts: rewriteCounts{Copied: 1}}
+		case !isDoc:
+			return rewriteResult{counts: rewriteCounts{Skipped: 1}}
+		}
+		docURL, err := t.mapper.URL(f)
+		if err != nil {
+			return rewriteResult{err: err, counts: rewriteCounts{Failed: 1}}
+		}
+		var r rewriteResult
+		transform := func(old []byte) ([]byte, error) {
+			out, c, err := rewriteDoc(f.Kind, old, docURL, t)
+			r.counts = c
+			return out, err
+		}
+		switch {
+		case *inPlace:
+			r.changed, r.err = tree.Update(f.Path, t.maxSize, transform)
+		default:
+			old, err := tree.ReadFile(f.Path, t.maxSize)
+			if err != nil {
+				r.err = err
+				break
+			}
+			out, err := transform(old)
+			if err != nil {
+				r.err = err
+				break
+			}
+			r.changed = !bytes.Equal(old, out)
+			switch {
+			case toStdout:
+				r.out = out
+			case *outDir != "":
+				r.err = mirrorWrite(mirror, *outDir, f, out)
+			}
+		}
+		r.counts.Files = 1
+		if r.err != nil {
+			r.counts = rewriteCounts{Files: 1, Failed: 1}
+		} else if r.changed {
+			r.counts.Changed = 1
+		}
+		return r
+	}
+
+	var total rewriteCounts
+	bar := newProgress(s, *quiet || toStdout, "rewrite")
+	emit := func(w walked, r rewriteResult) error {
+		bar.add()
+		total.add(r.counts)
+		switch {
+		case r.err != nil:
+			s.errorf("%s", fileError(w.f.Path, r.err))
+		case toStdout:
+			_, err := s.out.Write(r.out)
+			return err
+		case *dryRun && r.changed:
+			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", w.f.Path, r.counts.Rewritten, r.counts.Links)
+		}
+		return nil
+	}
+	err = tree.Ordered(t.jobs, items, work, emit)
+	bar.finish()
+	if lerr := done(); lerr != nil {
+		s.errorf("rewrite: %v", lerr)
+		total.Failed++
+	}
+	if err != nil {
+		s.errorf("rewrite: %v", err)
+		return exitFailure
+	}
+	summaryTo := s.out
+	if toStdout {
+		summaryTo = s.err
+	}
+	total.print(s, summaryTo, *quiet || toStdout, *jsonSummary)
+	if total.Failed > 0 {
+		return exitFailure
+	}
+	return exitOK
+}
+
+func (c *rewriteCounts) add(d rewriteCounts) {
+	c.Files += d.Files
+	c.Changed += d.Changed
+	c.Links += d.Links
+	c.Rewritten += d.Rewritten
+	c.FailedLinks += d.FailedLinks
+	c.Failed += d.Failed
+	c.Copied += d.Copied
+	c.Skipped += d.Skipped
+}
+
+// print writes the summary: a line on stderr, or JSON to jsonTo.
+func (c rewriteCounts) print(s stdio, jsonTo io.Writer, quiet, asJSON bool) {
+	switch {
+	case asJSON:
+		json.NewEncoder(jsonTo).Encode(c)
+	case !quiet:
+		fmt.Fprintf(s.err, "relurl: rewrite: %d files read, %d changed, %d links rewritten, %d links failed",
+			c.Files, c.Changed, c.Rewritten, c.FailedLinks)
+		if c.Copied > 0 {
+			fmt.Fprintf(s.err, ", %d other files copied", c.Copied)
+		}
+		if c.Failed > 0 {
+			fmt.Fprintf(s.err, ", %d files failed", c.Failed)
+		}
+		fmt.Fprintln(s.err)
+	}
+}
+
+// rewriteDoc rewrites the document data of the given kind retrieved from
+// docURL.
+func rewriteDoc(kind tree.Kind, data []byte, docURL string, t *treeFlags) ([]byte, rewriteCounts, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(data) + len(data)/4)
+	var c rewriteCounts
+	switch kind {
+	case tree.MHTML:
+		st, err := mime.Rewrite(&buf, bytes.NewReader(data), mime.Options{Spec: *t.spec, Retrieval: docURL, Limits: mime.Limits{Size: t.maxSize}})
+		if err != nil {
+			return nil, c, err
+		}
+		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
+	default:
+		st, err := htmlrewrite.Rewrite(&buf, bytes.NewReader(data), t.htmlOptions(docURL))
+		if err != nil {
+			return nil, c, err
+		}
+		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
+	}
+	return buf.Bytes(), c, nil
+}
+
+// mirrorPath is where f goes in the mirror dir: its path in its tree, or
+// for a file given alone its name.
+func mirrorPath(dir string, f tree.File) string {
+	if f.Rel == "" {
+		return filepath.Join(dir, filepath.Base(f.Path))
+	}
+	return filepath.Join(dir, filepath.FromSlash(f.Rel))
+}
+
+func mirrorWrite(w tree.Writer, dir string, f tree.File, data []byte) error {
+	dst := mirrorPath(dir, f)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return w.WriteFile(dst, data, f.Mode)
+}
+
+func mirrorCopy(w tree.Writer, dir string, f tree.File) error {
+	dst := mirrorPath(dir, f)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return w.CopyFile(dst, f.Path)
+}
+
+// rewriteStdin rewrites standard input to standard output. The document
+// is read whole (up to --max-size) so that its <base> can be found first.
+func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
+	data, err := io.ReadAll(io.LimitReader(s.in, t.maxSize+1))
+	if err != nil {
+		s.errorf("rewrite: reading standard input: %v", err)
+		return exitFailure
+	}
+	if int64(len(data)) > t.maxSize {
+		s.errorf("rewrite: standard input: %v", tree.ErrTooLarge)
+		return exitFailure
+	}
+	kind := tree.KindOf("-", data)
+	if kind != tree.MHTML && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("MIME-Version:")) {
+		kind = tree.MHTML
+	}
+	if kind != tree.MHTML {
+		kind = tree.HTML // a stream named "-" is taken for HTML
+	}
+	out, c, err := rewriteDoc(kind, data, t.base.value, t)
+	if err != nil {
+		s.errorf("rewrite: standard input: %v", err)
+		return exitFailure
+	}
+	w := bufio.NewWriter(s.out)
+	w.Write(out)
+	if err := w.Flush(); err != nil {
+		s.errorf("rewrite: %v", err)
+		return exitFailure
+	}
+	c.Files = 1
+	if !bytes.Equal(out, data) {
+		c.Changed = 1
+	}
+	c.print(s, s.err, true, asJSON)
+	return exitOK
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestNetScript runs the scripts of testdata/script-net, which talk to a
+// net/http server on loopback (never the network): $SERVER is its URL.
+// Run "go test ./cmd/relurl -run TestNetScript/NAME" for one script.
+func TestNetScript(t *testing.T) {
+	testscript.Run(t, extParams("testdata/script-net"))
+}
+
+// TestFSScript runs the scripts of testdata/script-fs, which kill relurl
+// in the middle of a tree and look at what it left, and take permissions
+// away ([root] is true when they cannot, because the tests run as root).
+func TestFSScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and kills trees of files")
+	}
+	testscript.Run(t, extParams("testdata/script-fs"))
+}
+
+// extParams are the Params of the scripts that need commands of their own.
+func extParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			srv := httptest.NewServer(testSite())
+			env.Defer(srv.Close)
+			env.Setenv("SERVER", srv.URL)
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"gentree":  cmdGentree,
+			"waitnew":  cmdWaitnew,
+			"oldornew": cmdOldornew,
+		},
+	}
+}
+
+// testSite is the server of the fetch scripts.
+func testSite() http.Handler {
+	mux := http.NewServeMux()
+	page := func(ct, body string, header ...string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			for i := 0; i+1 < len(header); i += 2 {
+				w.Header().Set(header[i], header[i+1])
+			}
+			if ct != "" {
+				w.Header().Set("Content-Type", ct)
+			}
+			fmt.Fprint(w, body)
+		}
+	}
+	redirect := func(code int, loc string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", loc)
+			w.WriteHeader(code)
+		}
+	}
+	const html = "text/html; charset=utf-8"
+	mux.Handle("/dir/page.html", page(html, `<a href="a.html">a</a> <img src="../img/b.png">`))
+	// A chain: absolute path, then relative Location (RFC 9110 §10.2.2
+	// resolves it against the URL that sent it).
+	mux.Handle("/start", redirect(http.StatusFound, "/moved/here"))
+	mux.Handle("/moved/here", redirect(http.StatusMovedPermanently, "../final/page.html"))
+	mux.Handle("/final/page.html", page(html, `<a href="next.html">next</a> <a href="/top.html">top</a>`))
+	mux.Handle("/loop", redirect(http.StatusFound, "/loop"))
+	mux.HandleFunc("/nolocation", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusFound) })
+	// Content-Location counts only with --content-location.
+	mux.Handle("/cl", page(html, `<a href="x.html">x</a>`, "Content-Location", "/elsewhere/doc.html"))
+	// <base> outranks the URL.
+	mux.Handle("/based", page(html, `<head><base href="https://cdn.example/assets/"></head><a href="x.html">x</a>`))
+	mux.Handle("/latin1", page("text/html; charset=windows-1252", "<a href=\"caf\xe9.html?q=\xe9\">caf\xe9</a>"))
+	mux.Handle("/big", page(html, strings.Repeat("<p>filler</p>\n", 1000)))
+	mux.Handle("/image.png", page("image/png", "\x89PNG\r\n\x1a\n"))
+	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", http.StatusGone) })
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(5 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
+	return mux
+}
+
+// genPage is page i of a generated tree: big enough that rewriting a few
+// hundred of them takes a while, and full of relative links.
+func genPage(i, size int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<title>page %d</title>\n", i)
+	for n := 0; b.Len() < size; n++ {
+		fmt.Fprintf(&b, "<p><a href=\"p%d.html#s%d\">link %d</a> <img src=\"../img/%d.png\"></p>\n", n%97, n, n, n%13)
+	}
+	return b.Bytes()
+}
+
+func genName(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("d%d", i%10), fmt.Sprintf("p%03d.html", i))
+}
+
+// cmdGentree: gentree DIR N SIZE makes N pages of about SIZE bytes.
+func cmdGentree(ts *testscript.TestScript, neg bool, args []string) {
+	dir, n, size := genArgs(ts, args)
+	for i := range n {
+		p := genName(dir, i)
+		ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+		ts.Check(os.WriteFile(p, genPage(i, size), 0o644))
+	}
+}
+
+func genArgs(ts *testscript.TestScript, args []string) (string, int, int) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: gentree|waitnew|oldornew DIR N SIZE")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	size, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	return ts.MkAbs(args[0]), n, size
+}
+
+// cmdWaitnew: waitnew DIR N SIZE waits until a page of the tree changed.
+func cmdWaitnew(ts *testscript.TestScript, neg bool, args []string) {
+	dir, n, size := genArgs(ts, args)
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		for i := range n {
+			data, err := os.ReadFile(genName(dir, i))
+			if err == nil && !bytes.Equal(data, genPage(i, size)) {
+				return
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ts.Fatalf("no page changed in 20s")
+}
+
+// cmdOldornew: oldornew DIR N SIZE WANTDIR checks that each page holds
+// its generated content or the content of the same page under WANTDIR,
+// never anything else; it logs how many of each.
+func cmdOldornew(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 4 {
+		ts.Fatalf("usage: oldornew DIR N SIZE WANTDIR")
+	}
+	dir, n, size := genArgs(ts, args[:3])
+	want := ts.MkAbs(args[3])
+	olds, news := 0, 0
+	for i := range n {
+		data, err := os.ReadFile(genName(dir, i))
+		ts.Check(err)
+		rel, _ := filepath.Rel(dir, genName(dir, i))
+		newData, err := os.ReadFile(filepath.Join(want, rel))
+		ts.Check(err)
+		switch {
+		case bytes.Equal(data, genPage(i, size)):
+			olds++
+		case bytes.Equal(data, newData):
+			news++
+		default:
+			ts.Fatalf("%s is neither old nor new: %d bytes", rel, len(data))
+		}
+	}
+	ts.Logf("%d pages old, %d new", olds, news)
+}

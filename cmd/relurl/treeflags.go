@@ -1,0 +1,202 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"iter"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
+)
+
+// defaultHTMLSpec is the mode links in HTML resolve under unless --spec
+// says otherwise: the WHATWG URL Standard, as browsers resolve them.
+const defaultHTMLSpec = resolve.WHATWG
+
+// defaultJobs is the default of -j: every core.
+func defaultJobs() int { return runtime.GOMAXPROCS(0) }
+
+// joinNames lists names for a flag's help.
+func joinNames(names []string) string { return strings.Join(names, ", ") }
+
+// defaultMaxSize bounds one input file, read into memory whole.
+const defaultMaxSize = 256 << 20
+
+// treeFlags are the flags of the subcommands that read files and trees:
+// rewrite, links and check.
+type treeFlags struct {
+	base      optionalString
+	spec      *resolve.Spec
+	opts      *resolve.Options
+	jobs      int
+	fromList  string
+	savedFrom bool
+	maxSize   int64
+	mapper    *tree.Mapper
+}
+
+// addTreeFlags binds the input flags to fs; HTML links resolve under the
+// WHATWG URL Standard unless --spec says otherwise, as browsers do.
+func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
+	t := new(treeFlags)
+	t.spec, t.opts = specFlag(fs, defaultHTMLSpec)
+	fs.Var(&t.base, "base", baseHelp)
+	fs.IntVar(&t.jobs, "j", defaultJobs(), "files processed in parallel")
+	fs.StringVar(&t.fromList, "from-list", "", `read input paths, one a line, from this file ("-": standard input)`)
+	fs.BoolVar(&t.savedFrom, "saved-from", false, `take a file's URL from its "<!-- saved from url=(NNNN)URL -->" comment when it has one`)
+	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "largest input file, in bytes")
+	return t
+}
+
+// check validates the flags once parsed; errors are usage errors.
+func (t *treeFlags) check() error {
+	m, err := tree.NewMapper(t.base.value)
+	if err != nil {
+		return fmt.Errorf("--base: %v", err)
+	}
+	m.SavedFrom = t.savedFrom
+	t.mapper = m
+	if t.jobs < 1 {
+		return errors.New("-j must be at least 1")
+	}
+	if t.maxSize < 1 {
+		return errors.New("--max-size must be positive")
+	}
+	return nil
+}
+
+// inputs returns the files to read: those of the arguments (a directory
+// is a tree of its own), then those of the --from-list lines, read as they
+// are needed so that the command works as a streaming filter; listed paths
+// are parts of one tree rooted at the current directory (tree.WalkList).
+// done closes the list and reports a read error of it.
+func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done func() error, err error) {
+	fromArgs := tree.Walk(args)
+	if t.fromList == "" {
+		return walkSeq(fromArgs, nil), func() error { return nil }, nil
+	}
+	var r io.Reader = s.in
+	var closer io.Closer
+	if t.fromList != "-" {
+		f, err := os.Open(t.fromList)
+		if err != nil {
+			return nil, nil, err
+		}
+		r, closer = f, f
+	}
+	var readErr error
+	lines := func(yield func(string) bool) {
+		lr := newLineReader(r)
+		for {
+			line, err := lr.next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				readErr = fmt.Errorf("--from-list: %v", err)
+				if errors.Is(err, errLineTooLong) {
+					continue
+				}
+				return
+			}
+			if len(line) > 0 && !yield(string(line)) {
+				return
+			}
+		}
+	}
+	done = func() error {
+		if closer != nil {
+			closer.Close()
+		}
+		return readErr
+	}
+	return walkSeq(fromArgs, tree.WalkList(lines)), done, nil
+}
+
+// htmlOptions returns the options of htmlrewrite for a document retrieved
+// from docURL ("" for none).
+func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
+	return htmlrewrite.Options{
+		Spec:    *t.spec,
+		Context: base.Context{Spec: *t.spec, Options: *t.opts, Retrieval: docURL},
+	}
+}
+
+// walked is one item of a walk: a file or the error of a path.
+type walked struct {
+	f   tree.File
+	err error
+}
+
+// walkSeq joins walks into the sequence the worker pool takes.
+func walkSeq(walks ...iter.Seq2[tree.File, error]) iter.Seq[walked] {
+	return func(yield func(walked) bool) {
+		for _, w := range walks {
+			if w == nil {
+				continue
+			}
+			for f, err := range w {
+				if !yield(walked{f, err}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// fileError formats the error of the input file path: the error alone
+// when it names that path already.
+func fileError(path string, err error) string {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
+		return err.Error()
+	}
+	return path + ": " + err.Error()
+}
+
+// progress is a progress bar on stderr when stderr is a terminal, and
+// nothing otherwise (nor with --quiet).
+type progress struct{ bar *progressbar.ProgressBar }
+
+func newProgress(s stdio, quiet bool, what string) progress {
+	f, ok := s.err.(*os.File)
+	if quiet || !ok {
+		return progress{}
+	}
+	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return progress{}
+	}
+	return progress{progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString("files"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+func (p progress) add() {
+	if p.bar != nil {
+		p.bar.Add(1)
+	}
+}
+
+func (p progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}
+
+func openFile(path string) (*os.File, error) { return os.Open(path) }

@@ -1,0 +1,70 @@
+package htmlrewrite
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/resolve"
+)
+
+// benchPage names each corpus page's made-up retrieval URL, as
+// corpus.RefsA does.
+func benchOptions(name string) Options {
+	return Options{Spec: resolve.RFC3986, Context: base.Context{Retrieval: "https://corpus.example/" + name + "/index.html"}}
+}
+
+// BenchmarkTokenize is the baseline the issue names: a plain x/net
+// Tokenizer pass that copies every token's Raw() to the output.
+func BenchmarkTokenize(b *testing.B) {
+	pages := corpus.PagesA(b)
+	b.SetBytes(corpus.Size(pages))
+	b.ReportAllocs()
+	w := newWriter(io.Discard)
+	for b.Loop() {
+		for _, p := range pages {
+			z := html.NewTokenizer(bytes.NewReader(p.Data))
+			for {
+				tt := z.Next()
+				w.Write(z.Raw())
+				if tt == html.ErrorToken {
+					break
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkRewrite rewrites every corpus page to absolute form (RFC 3986).
+func BenchmarkRewrite(b *testing.B) {
+	pages := corpus.PagesA(b)
+	b.SetBytes(corpus.Size(pages))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := Rewrite(io.Discard, bytes.NewReader(p.Data), benchOptions(p.Name)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkLinks extracts every link of every corpus page.
+func BenchmarkLinks(b *testing.B) {
+	pages := corpus.PagesA(b)
+	b.SetBytes(corpus.Size(pages))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		for _, p := range pages {
+			_, err := Links(bytes.NewReader(p.Data), benchOptions(p.Name), func(Link) error { n++; return nil })
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

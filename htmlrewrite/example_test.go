@@ -1,0 +1,54 @@
+package htmlrewrite_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/resolve"
+)
+
+func ExampleRewrite() {
+	page := `<a href="news/today.html?a=1&copy=2">news</a>
+<img src=logo.png srcset="logo.png 1x, logo@2x.png 2x">
+<base href="/site/"><a href="#top">top</a> <a href="mailto:me@example.com">mail</a>
+`
+	opts := htmlrewrite.Options{
+		Spec:    resolve.WHATWG,
+		Context: base.Context{Retrieval: "https://example.com/dir/page.html"},
+	}
+	st, err := htmlrewrite.Rewrite(os.Stdout, strings.NewReader(page), opts)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Base.URL, st.Base.Source, st.Links, st.Rewritten, st.Skipped)
+	// Output:
+	// <a href="https://example.com/site/news/today.html?a=1&copy=2">news</a>
+	// <img src=https://example.com/site/logo.png srcset="https://example.com/site/logo.png 1x, https://example.com/site/logo@2x.png 2x">
+	// <base href="/site/"><a href="#top">top</a> <a href="mailto:me@example.com">mail</a>
+	// https://example.com/site/ embedded 6 4 2
+}
+
+func ExampleLinks() {
+	page := `<link rel=stylesheet href=s.css>
+<a href="/about" rel="nofollow">about</a>
+<div style="background: url('bg.png')"></div>`
+	opts := htmlrewrite.Options{
+		Spec:    resolve.WHATWG,
+		Context: base.Context{Retrieval: "https://example.com/dir/"},
+	}
+	_, err := htmlrewrite.Links(strings.NewReader(page), opts, func(l htmlrewrite.Link) error {
+		fmt.Println(l.Line, l.Column, l.Tag, l.Attr, l.Kind, l.Rel, l.URL)
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// 1 27 link href resource [stylesheet] https://example.com/dir/s.css
+	// 2 10 a href navigation [nofollow] https://example.com/about
+	// 3 30 div style css [] https://example.com/dir/bg.png
+}

@@ -1,0 +1,112 @@
+package htmlrewrite
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/resolve"
+)
+
+var fuzzSeeds = []string{
+	`<a href="x.html?a=1&copy=2">`, `<img srcset="a.png 1x,b c 2x, data:,a 1x" src=i>`,
+	`<meta http-equiv=refresh content="0; url='x'">`, `<style>@import "a"; a{b:url(c)}</style>`,
+	`<div style="background:url(&quot;a b&quot;)">`, `<svg><title><a href=z>`, `<noscript><img src=n>`,
+	`<base href=/b/><a href>`, `<iframe srcdoc="<a href=&quot;x&quot;>">`, `<a href=a"b'c>`,
+	"<a href=\"\x00\r\n&#10;x\">", `<object codebase=c data=d archive="a b"><applet codebase=e archive="f,g">`,
+	`<a =href=x href=y HREF=z>`, `<![CDATA[<a href=q>]]><svg><![CDATA[<a href=q>]]>`,
+}
+
+// FuzzRewrite: the rewriter never fails or panics on any input; with no
+// base, and in the identity mode, the output is the input; with a base,
+// a second rewrite changes nothing and the output tokenizes to the same
+// tokens apart from URL values.
+func FuzzRewrite(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		for _, opts := range []Options{{Spec: resolve.RFC3986}, {Spec: resolve.RFC3986, identity: true}} {
+			var out bytes.Buffer
+			_, err := Rewrite(&out, strings.NewReader(doc), opts)
+			if errors.Is(err, ErrEncoding) {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != doc {
+				t.Fatalf("identity %+v:\n in %q\nout %q", opts, doc, out.String())
+			}
+		}
+		opts := testOptions()
+		opts.Srcdoc, opts.LazyLoad, opts.Param = true, true, true
+		var once, twice bytes.Buffer
+		if _, err := Rewrite(&once, strings.NewReader(doc), opts); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Rewrite(&twice, bytes.NewReader(once.Bytes()), opts); err != nil {
+			t.Fatal(err)
+		}
+		if once.String() != twice.String() {
+			t.Fatalf("not idempotent:\n in %q\n 1: %q\n 2: %q", doc, once.String(), twice.String())
+		}
+		if !strings.Contains(strings.ToLower(doc), "<svg") && !strings.Contains(strings.ToLower(doc), "<math") {
+			sameTokens(t, "fuzz", doc, once.String())
+		}
+		_, err := Links(strings.NewReader(doc), opts, func(l Link) error {
+			if l.Offset < 0 || l.Offset > int64(len(doc)) || l.Line < 1 || l.Column < 1 {
+				t.Fatalf("bad position %+v in %q", l, doc)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzSrcset: the srcset reader yields ordered spans inside the value.
+func FuzzSrcset(f *testing.F) {
+	for _, s := range []string{"a 1x, b 2x", "data:,a 1x 1x \\,data:;\\,b, data:,c", "a (1, 2) 1x,,b,", " , "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		prev := 0
+		for u0, u1 := range srcsetURLs(v) {
+			if u0 < prev || u1 <= u0 || u1 > len(v) || strings.ContainsAny(v[u0:u1], " \t\n\f\r") {
+				t.Fatalf("bad span %d,%d in %q", u0, u1, v)
+			}
+			prev = u1
+		}
+	})
+}
+
+// FuzzCSS: the CSS reader yields ordered spans inside the text.
+func FuzzCSS(f *testing.F) {
+	for _, s := range []string{`@import "a"; b{c:url(d) url( 'e' )}`, `a{b:image-set("x" 1x)}`, `url(a\)b`, `/* url(x) */"`, `@namespace url(x)`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		prev := 0
+		cssURLs(v, func(u cssURL) {
+			if u.u0 < prev || u.u1 < u.u0 || u.u1 > len(v) {
+				t.Fatalf("bad span %+v in %q", u, v)
+			}
+			prev = u.u1
+		})
+	})
+}
+
+// FuzzRefresh: the refresh reader yields a span inside the value.
+func FuzzRefresh(f *testing.F) {
+	for _, s := range []string{"0; url=x", "5 ; URL = 'x' y", ".5,x", "0 U"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if u0, u1, ok := refreshURL(v); ok && (u0 > u1 || u1 > len(v)) {
+			t.Fatalf("bad span %d,%d in %q", u0, u1, v)
+		}
+	})
+}

@@ -1,0 +1,126 @@
+package htmlrewrite
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/resolve"
+)
+
+func collect(t *testing.T, doc string, opts Options) ([]Link, base.Result) {
+	t.Helper()
+	var links []Link
+	b, err := Links(strings.NewReader(doc), opts, func(l Link) error {
+		links = append(links, l)
+		return nil
+	})
+	require.NoError(t, err)
+	return links, b
+}
+
+// TestLinks: every link with its raw value, absolute URL or error, tag,
+// attribute, kind, rel tokens and position.
+func TestLinks(t *testing.T) {
+	doc := "<html>\n<head><link rel=\"Stylesheet\" href=\"s.css\"><meta http-equiv=refresh content=\"0; url=r.html\"></head>\n" +
+		"<body><a href=\"a.html\" rel=\"nofollow ugc\">a</a> <img src=\"i.png\" srcset=\"i1.png 1x, i2.png 2x\">\n" +
+		"<form action=\"\"><button formaction=\"f\"></button></form><blockquote cite=\"c\"></blockquote>\n" +
+		"<div style=\"background:url('bg.png')\"></div><style>@import 'im.css';</style><a href=\"http://[bad/\">x</a><a href=\"#t\">t</a>\n" +
+		"<base href=\"/b/\"><a href=\"&amp;x\">e</a>"
+	links, b := collect(t, doc, testOptions())
+	assert.Equal(t, "http://ex.com/b/", b.URL)
+	assert.Equal(t, base.Embedded, b.Source)
+	type row struct {
+		raw, url, tag, attr string
+		kind                Kind
+		rel                 []string
+		line                int
+	}
+	want := []row{
+		{"s.css", "http://ex.com/b/s.css", "link", "href", Resource, []string{"stylesheet"}, 2},
+		{"r.html", "http://ex.com/b/r.html", "meta", "content", Refresh, nil, 2},
+		{"a.html", "http://ex.com/b/a.html", "a", "href", Navigation, []string{"nofollow", "ugc"}, 3},
+		{"i.png", "http://ex.com/b/i.png", "img", "src", Resource, nil, 3},
+		{"i1.png", "http://ex.com/b/i1.png", "img", "srcset", Resource, nil, 3},
+		{"i2.png", "http://ex.com/b/i2.png", "img", "srcset", Resource, nil, 3},
+		{"", "http://ex.com/dir/page.html?q", "form", "action", Form, nil, 4},
+		{"f", "http://ex.com/b/f", "button", "formaction", Form, nil, 4},
+		{"c", "http://ex.com/b/c", "blockquote", "cite", Citation, nil, 4},
+		{"bg.png", "http://ex.com/b/bg.png", "div", "style", CSS, nil, 5},
+		{"im.css", "http://ex.com/b/im.css", "style", "", CSS, nil, 5},
+		{"http://[bad/", "http://[bad/", "a", "href", Navigation, nil, 5}, // RFC 3986 §5.2 does not parse hosts
+		{"#t", "http://ex.com/b/#t", "a", "href", Navigation, nil, 5},
+		{"&x", "http://ex.com/b/&x", "a", "href", Navigation, nil, 6},
+	}
+	require.Len(t, links, len(want))
+	for i, w := range want {
+		l := links[i]
+		assert.Equal(t, w.raw, l.Raw, "%d", i)
+		assert.Equal(t, w.url, l.URL, "%d", i)
+		assert.Equal(t, w.tag, l.Tag, "%d", i)
+		assert.Equal(t, w.attr, l.Attr, "%d", i)
+		assert.Equal(t, w.kind, l.Kind, "%d", i)
+		assert.Equal(t, w.rel, l.Rel, "%d", i)
+		assert.Equal(t, w.line, l.Line, "%d", i)
+		if w.url == "" {
+			var e *resolve.Error
+			assert.ErrorAs(t, l.Err, &e, "%d", i)
+		} else {
+			assert.NoError(t, l.Err, "%d", i)
+		}
+		// The position is the value's first byte.
+		lineStart := strings.LastIndexByte(doc[:l.Offset], '\n') + 1
+		assert.Equal(t, int(l.Offset)-lineStart+1, l.Column, "%d", i)
+		assert.Equal(t, l.Line, strings.Count(doc[:l.Offset], "\n")+1, "%d", i)
+		if w.raw != "" && w.raw != "&x" {
+			assert.True(t, strings.HasPrefix(doc[l.Offset:], w.raw), "%d: %q at %d", i, w.raw, l.Offset)
+		}
+	}
+	assert.True(t, strings.HasPrefix(doc[links[13].Offset:], "&amp;x"))
+}
+
+// TestLinksError: a link that fails to resolve is reported with its error.
+func TestLinksError(t *testing.T) {
+	opts := testOptions()
+	opts.Spec = resolve.WHATWG
+	links, _ := collect(t, `<a href="http://[bad/">x</a><a href="ok">`, opts)
+	require.Len(t, links, 2)
+	var e *resolve.Error
+	assert.ErrorAs(t, links[0].Err, &e)
+	assert.Equal(t, "", links[0].URL)
+	assert.Equal(t, "http://ex.com/dir/ok", links[1].URL)
+}
+
+func TestLinksStop(t *testing.T) {
+	stop := errors.New("stop")
+	n := 0
+	_, err := Links(strings.NewReader(`<a href=a><a href=b><a href=c>`), testOptions(), func(Link) error {
+		n++
+		if n == 2 {
+			return stop
+		}
+		return nil
+	})
+	assert.Equal(t, stop, err)
+	assert.Equal(t, 2, n)
+}
+
+func TestKindString(t *testing.T) {
+	for k, s := range map[Kind]string{Navigation: "navigation", Resource: "resource", Form: "form",
+		Citation: "citation", Refresh: "refresh", CSS: "css", Redirect: "redirect", Kind(99): "Kind(99)"} {
+		assert.Equal(t, s, k.String())
+	}
+}
+
+// TestLinkKinds: link rel decides between a resource and a hyperlink
+// (LS §4.6.7).
+func TestLinkKinds(t *testing.T) {
+	links, _ := collect(t, `<link rel="alternate" href="a"><link rel="icon shortcut" href="i"><link href="n"><svg><image href="s"/><a href="l"/></svg>`, testOptions())
+	require.Len(t, links, 5)
+	assert.Equal(t, []Kind{Navigation, Resource, Navigation, Resource, Navigation},
+		[]Kind{links[0].Kind, links[1].Kind, links[2].Kind, links[3].Kind, links[4].Kind})
+}

@@ -1,0 +1,81 @@
+package htmlrewrite
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+)
+
+// styleSheet handles the text of a <style> element: raw text, so no
+// character references are decoded and none are written; a URL that
+// would put a "<" in it (and so maybe end the element) is left alone.
+func (s *scanner) styleSheet(raw []byte) error {
+	s.subs = s.subs[:0]
+	s.rel = s.rel[:0]
+	s.at = site{raw: raw, name: styleName, kind: CSS, exact: true}
+	at := &s.at
+	s.css(s.str(raw), s.res, at, true)
+	if s.w == nil || len(s.subs) == 0 {
+		return s.write(raw)
+	}
+	s.scratch = s.scratch[:0]
+	prev := 0
+	for _, c := range s.subs {
+		s.scratch = append(s.scratch, raw[prev:c.d0]...)
+		start := len(s.scratch)
+		s.scratch = append(s.scratch, c.repl...)
+		s.scratch = s.encode(s.scratch, start)
+		prev = c.d1
+	}
+	s.scratch = append(s.scratch, raw[prev:]...)
+	return s.write(s.scratch)
+}
+
+var styleName = []byte("style")
+
+// srcdoc handles the document in an <iframe srcdoc>: its fallback base is
+// the container's base (HTML Standard §7.4.1 "fallback base URL", about:srcdoc).
+// Its links are reported at the attribute's position.
+func (s *scanner) srcdoc(v string, at *site) {
+	if s.depth >= maxSrcdoc {
+		return
+	}
+	opts := s.opts
+	opts.Context = base.Context{Spec: s.opts.Spec, Retrieval: s.stats.Base.URL}
+	opts.ContentType = "text/html; charset=utf-8"
+	opts.Base = BaseKeep
+	var out bytes.Buffer
+	var fn func(Link) error
+	if s.fn != nil {
+		line, col := s.position(at.raw, at.pos)
+		fn = func(l Link) error {
+			l.Line, l.Column, l.Offset = line, col, s.off+int64(at.pos)
+			return s.fn(l)
+		}
+	}
+	var w = newWriter(&out)
+	if s.w == nil {
+		w = nil
+	}
+	n, r, err := newScanner(strings.NewReader(v), opts, w, fn)
+	if err != nil {
+		return
+	}
+	n.depth = s.depth + 1
+	err = n.run(r)
+	if n.err != nil {
+		s.err = n.err
+	}
+	s.stats.Links += n.stats.Links
+	s.stats.Failed += n.stats.Failed
+	s.stats.Skipped += n.stats.Skipped
+	if s.w == nil || err != nil {
+		return
+	}
+	n.w.Flush()
+	if out.String() != v {
+		s.stats.Rewritten += n.stats.Rewritten
+		s.subs = append(s.subs, sub{0, len(v), out.String()})
+	}
+}

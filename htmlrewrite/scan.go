@@ -1,0 +1,818 @@
+package htmlrewrite
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unsafe"
+
+	"golang.org/x/net/html"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/resolve"
+)
+
+// maxForeign bounds the svg/math nesting tracked; deeper elements are not
+// tracked (best effort: their end tags may then close an outer element).
+const maxForeign = 256
+
+// maxSrcdoc bounds the nesting of <iframe srcdoc> documents rewritten.
+const maxSrcdoc = 4
+
+// frame is an open svg or math element (or one inside them).
+type frame struct {
+	name [maxName]byte
+	n    int
+	math bool // in the MathML namespace
+	html bool // an integration point: its content is HTML
+}
+
+// sub is a change inside a decoded value: [d0, d1) becomes repl.
+type sub struct {
+	d0, d1 int
+	repl   string
+}
+
+// edit is a change of a token's raw bytes: [start, end) becomes
+// scratch[r0:r1].
+type edit struct {
+	start, end int
+	r0, r1     int
+}
+
+// scanner runs one document through the tokenizer, rewriting (w != nil)
+// or reporting links (fn != nil).
+type scanner struct {
+	opts  Options
+	w     *bufio.Writer
+	fn    func(Link) error
+	stats Stats
+	p     prepared
+	depth int // srcdoc nesting
+
+	res    *resolve.Resolver // the document's base
+	docURL string            // the document's URL (its fallback base)
+	docRes *resolve.Resolver // made when first needed
+	ropts  resolve.Options
+
+	z       *html.Tokenizer
+	off     int64 // offset of the current token
+	line    int   // line of the current token's first byte
+	lineOff int64 // offset of that line's first byte
+
+	t          tag
+	foreign    []frame
+	template   int
+	styleNext  bool
+	warnedBase bool
+	dropTag    bool // the current start tag is removed
+
+	at      site // the value being read
+	subs    []sub
+	offs    []int32
+	refs    references
+	edits   []edit
+	scratch []byte
+	rel     []string
+	err     error // from fn
+}
+
+func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, io.Reader, error) {
+	if opts.Context.Spec == 0 {
+		opts.Context.Spec = opts.Spec
+	}
+	if _, err := resolve.NewResolver(opts.Spec, "", resolve.Options{}); err != nil {
+		return nil, nil, fmt.Errorf("htmlrewrite: %w", err)
+	}
+	p, err := prepare(src, &opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &scanner{opts: opts, w: w, fn: fn, p: p, line: 1}
+	s.stats.Base = p.base
+	s.stats.Charset = p.encName
+	s.ropts = resolve.Options{QueryEncoding: p.enc}
+	s.docURL = opts.Context.Fallback().URL
+	s.res = s.resolver(p.base.URL)
+	return s, p.r, nil
+}
+
+// resolver returns a Resolver for base, or one with no base (§3.4) when
+// base cannot serve: its relative references then fail one by one.
+func (s *scanner) resolver(b string) *resolve.Resolver {
+	r, err := resolve.NewResolver(s.opts.Spec, b, s.ropts)
+	if err != nil {
+		s.stats.Base.Warnings = append(s.stats.Base.Warnings,
+			fmt.Sprintf("base %q unusable: %v", b, err))
+		r, _ = resolve.NewResolver(s.opts.Spec, "", s.ropts)
+	}
+	return r
+}
+
+func (s *scanner) documentResolver() *resolve.Resolver {
+	if s.docRes == nil {
+		if s.docURL == s.res.Base() {
+			s.docRes = s.res
+		} else {
+			s.docRes = s.resolver(s.docURL)
+		}
+	}
+	return s.docRes
+}
+
+func (s *scanner) warn(format string, args ...any) {
+	s.stats.Base.Warnings = append(s.stats.Base.Warnings, fmt.Sprintf(format, args...))
+}
+
+func (s *scanner) write(b []byte) error {
+	if s.w == nil {
+		return nil
+	}
+	_, err := s.w.Write(b)
+	return err
+}
+
+func (s *scanner) run(r io.Reader) error {
+	z := html.NewTokenizer(r)
+	maxTok := s.opts.MaxToken
+	if maxTok <= 0 {
+		maxTok = DefaultMaxToken
+	}
+	z.SetMaxBuf(maxTok)
+	s.z = z
+	for {
+		tt := z.Next()
+		raw := z.Raw()
+		styleNext := s.styleNext
+		s.styleNext = false
+		var err error
+		switch tt {
+		case html.ErrorToken:
+			if err := s.write(raw); err != nil {
+				return err
+			}
+			switch err := z.Err(); {
+			case err == io.EOF:
+				return nil
+			case errors.Is(err, html.ErrBufferExceeded):
+				s.warn("a token at line %d is longer than %d bytes: the rest of the document is left as written", s.line, maxTok)
+				if s.w == nil {
+					return nil
+				}
+				if err := s.write(z.Buffered()); err != nil {
+					return err
+				}
+				_, err := io.Copy(s.w, r)
+				return err
+			default:
+				return err
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			err = s.startTag(raw, tt == html.SelfClosingTagToken)
+		case html.EndTagToken:
+			s.endTag(raw)
+			err = s.write(raw)
+		case html.TextToken:
+			if styleNext {
+				err = s.styleSheet(raw)
+			} else {
+				err = s.write(raw)
+			}
+		default:
+			err = s.write(raw)
+		}
+		if err != nil {
+			return err
+		}
+		if s.err != nil {
+			return s.err
+		}
+		s.advance(raw)
+		z.AllowCDATA(s.inForeign())
+	}
+}
+
+// advance moves the position past raw. Lines are counted only for Links.
+func (s *scanner) advance(raw []byte) {
+	if s.fn != nil {
+		if n := bytes.Count(raw, []byte{'\n'}); n > 0 {
+			s.line += n
+			s.lineOff = s.off + int64(bytes.LastIndexByte(raw, '\n')) + 1
+		}
+	}
+	s.off += int64(len(raw))
+}
+
+// position returns the line and column of byte i of the current token.
+func (s *scanner) position(raw []byte, i int) (line, col int) {
+	line, lineOff := s.line, s.lineOff
+	if n := bytes.Count(raw[:i], []byte{'\n'}); n > 0 {
+		line += n
+		lineOff = s.off + int64(bytes.LastIndexByte(raw[:i], '\n')) + 1
+	}
+	return line, int(s.off+int64(i)-lineOff) + 1
+}
+
+func (s *scanner) inForeign() bool {
+	return len(s.foreign) > 0 && !s.foreign[len(s.foreign)-1].html
+}
+
+func (s *scanner) inMath() bool {
+	return len(s.foreign) > 0 && s.foreign[len(s.foreign)-1].math
+}
+
+// popForeign closes the foreign elements down to the innermost HTML
+// integration point, as an HTML start tag that breaks out does.
+func (s *scanner) popForeign() {
+	for len(s.foreign) > 0 && !s.foreign[len(s.foreign)-1].html {
+		s.foreign = s.foreign[:len(s.foreign)-1]
+	}
+}
+
+func (s *scanner) endTag(raw []byte) {
+	i := 2
+	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
+		i++
+	}
+	var name [maxName]byte
+	n := lower(&name, raw[2:i])
+	if n < 0 {
+		return
+	}
+	if string(name[:n]) == "template" && s.template > 0 && !s.inForeign() {
+		s.template--
+	}
+	for j := len(s.foreign) - 1; j >= 0; j-- {
+		f := &s.foreign[j]
+		if string(f.name[:f.n]) == string(name[:n]) {
+			s.foreign = s.foreign[:j]
+			return
+		}
+	}
+}
+
+func (s *scanner) startTag(raw []byte, selfClosing bool) error {
+	t := &s.t
+	lexTag(raw, t)
+	var name []byte
+	if t.nameLen >= 0 {
+		name = t.name[:t.nameLen]
+	}
+	foreign := s.inForeign()
+	if foreign && name != nil && breakout(name) {
+		s.popForeign()
+		foreign = false
+	}
+	math := foreign && s.inMath() || !foreign && t.id == tagMath
+	isForeign := foreign || t.id == tagSvg || t.id == tagMath
+	if isForeign {
+		// Inside svg and math, <style>, <title>, <script> ... hold markup.
+		s.z.NextIsNotRawText()
+		if !selfClosing && name != nil && len(s.foreign) < maxForeign {
+			f := frame{name: t.name, n: t.nameLen, math: math, html: integrationPoint(math, name)}
+			s.foreign = append(s.foreign, f)
+		}
+	} else {
+		switch t.id {
+		case tagNoscript:
+			if !s.opts.SkipNoscript {
+				s.z.NextIsNotRawText()
+			}
+		case tagStyle:
+			s.styleNext = true
+		case tagTemplate:
+			if !selfClosing {
+				s.template++
+			}
+		}
+	}
+	if len(t.attrs) == 0 {
+		return s.write(raw)
+	}
+	s.edits = s.edits[:0]
+	s.scratch = s.scratch[:0]
+	s.rel = s.rel[:0]
+	relDone := false
+	var codebase *resolve.Resolver
+	for i := range t.attrs {
+		a := &t.attrs[i]
+		r := ruleFor(t.id, a.id, isForeign, isForeign && linking(math, name), &s.opts)
+		if r.syn == synNone {
+			if a.id == attrHref && t.id == tagBase && !isForeign {
+				s.baseElement(raw, a)
+			}
+			continue
+		}
+		res := s.res
+		switch {
+		case t.id == tagMeta && a.id == attrContent:
+			if !s.is(raw, t.get(attrHTTPEquiv), "refresh") {
+				continue
+			}
+		case t.id == tagParam && a.id == attrValue:
+			if !s.paramURL(raw) {
+				continue
+			}
+		case r.codebase:
+			if cb := t.get(attrCodebase); cb != nil {
+				if codebase == nil {
+					codebase = s.codebase(raw, cb)
+				}
+				res = codebase
+			}
+		case r.docURL && a.id == attrManifest:
+			res = s.documentResolver()
+		}
+		if !relDone && (t.id == tagA || t.id == tagArea || t.id == tagLink || t.id == tagForm) && !isForeign {
+			relDone = true
+			s.relTokens(raw, t.get(attrRel))
+		}
+		kind := r.kind
+		if t.id == tagLink && a.id == attrHref && !isForeign {
+			kind = Navigation
+			for _, rel := range s.rel {
+				if resourceRels[rel] {
+					kind = Resource
+				}
+			}
+		}
+		s.value(raw, name, a, r, kind, res)
+		if s.err != nil {
+			return nil
+		}
+	}
+	if s.dropTag {
+		s.dropTag = false
+		return nil
+	}
+	return s.writeEdits(raw)
+}
+
+func (s *scanner) writeEdits(raw []byte) error {
+	if s.w == nil {
+		return nil
+	}
+	if len(s.edits) == 0 {
+		return s.write(raw)
+	}
+	prev := 0
+	for _, e := range s.edits {
+		s.w.Write(raw[prev:e.start])
+		s.w.Write(s.scratch[e.r0:e.r1])
+		prev = e.end
+	}
+	_, err := s.w.Write(raw[prev:])
+	return err
+}
+
+// baseElement applies Options.Base to a <base href>.
+func (s *scanner) baseElement(raw []byte, a *attr) {
+	if s.template > 0 {
+		return
+	}
+	deciding := s.p.elem.Found && s.off == s.p.elem.Offset
+	if !s.p.elem.Found && s.p.truncated && !s.warnedBase {
+		s.warnedBase = true
+		line, _ := s.position(raw, 0)
+		s.warn("a <base href> at byte %d (line %d) lies beyond the %d bytes pre-scanned: the links used the fallback base", s.off, line, len(raw))
+	}
+	if s.w == nil {
+		return
+	}
+	switch s.opts.Base {
+	case BaseRemove:
+		s.dropTag = true
+	case BaseAbsolute:
+		if deciding && s.stats.Base.Source == base.Embedded {
+			dec := s.decoded(raw[a.v0:a.v1], a.quote)
+			if dec != s.stats.Base.URL {
+				s.subs = append(s.subs[:0], sub{0, len(dec), s.stats.Base.URL})
+				s.apply(raw, a, dec)
+			}
+		}
+	}
+}
+
+// is reports whether attribute a's value is v, ASCII case-insensitively.
+func (s *scanner) is(raw []byte, a *attr, v string) bool {
+	if a == nil {
+		return false
+	}
+	return strings.EqualFold(strings.TrimSpace(s.decoded(raw[a.v0:a.v1], a.quote)), v)
+}
+
+// paramURL reports whether the <param> holds a URL in its value.
+func (s *scanner) paramURL(raw []byte) bool {
+	if s.is(raw, s.t.get(attrValuetype), "ref") {
+		return true
+	}
+	if n := s.t.get(attrName); n != nil {
+		switch strings.ToLower(strings.TrimSpace(s.decoded(raw[n.v0:n.v1], n.quote))) {
+		case "movie", "src", "url", "filename", "data", "href":
+			return true
+		}
+	}
+	return false
+}
+
+// codebase returns the resolver for an object's or applet's codebase.
+func (s *scanner) codebase(raw []byte, a *attr) *resolve.Resolver {
+	ref := clean(s.decoded(raw[a.v0:a.v1], a.quote))
+	u, err := s.res.Reference(ref)
+	if err != nil {
+		return s.res
+	}
+	r, err := resolve.NewResolver(s.opts.Spec, u, s.ropts)
+	if err != nil {
+		return s.res
+	}
+	return r
+}
+
+func (s *scanner) relTokens(raw []byte, a *attr) {
+	if a == nil {
+		return
+	}
+	for f := range strings.FieldsSeq(s.decoded(raw[a.v0:a.v1], a.quote)) {
+		s.rel = append(s.rel, strings.ToLower(f))
+	}
+}
+
+// plain reports whether the raw value v reads as itself: no character
+// reference, CR or NUL to decode, and no byte the document's encoding
+// would decode to something else.
+func (s *scanner) plain(v []byte) bool {
+	for _, c := range v {
+		if c == '&' || c == '\r' || c == 0 || c >= 0x80 && s.p.enc != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// decoded returns the value of the raw attribute value v the way a
+// browser reads it: decoded from the document's encoding, then with its
+// character references decoded in attribute mode.
+func (s *scanner) decoded(v []byte, quote byte) string {
+	if s.plain(v) {
+		return s.str(v)
+	}
+	if s.p.enc != nil && !isASCII(v) {
+		if d, err := s.p.enc.NewDecoder().Bytes(v); err == nil {
+			v = d
+		}
+	}
+	return s.refs.unescape(v)
+}
+
+// str returns b as a string. While rewriting, the string aliases the
+// tokenizer's buffer and lives only until the next token; links get
+// copies.
+func (s *scanner) str(b []byte) string {
+	if s.fn != nil {
+		return string(b)
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// clean returns the reference in the URL value v: without the ASCII
+// whitespace around it (HTML: "a valid URL potentially surrounded by
+// spaces") and without tab, LF and CR inside, which the URL Standard
+// removes and RFC 3986 Appendix C says to ignore in extracted URIs.
+func clean(v string) string {
+	v = strings.Trim(v, " \t\n\f\r")
+	if strings.ContainsAny(v, "\t\n\r") {
+		v = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, v)
+	}
+	return v
+}
+
+// hasScheme reports whether ref starts with a scheme (RFC 3986 §3.1:
+// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").
+func hasScheme(ref string) bool {
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// trimmed returns the span of v without the ASCII whitespace around it.
+func trimmed(v string, d0, d1 int) (int, int) {
+	for d0 < d1 && isSpace(v[d0]) {
+		d0++
+	}
+	for d1 > d0 && isSpace(v[d1-1]) {
+		d1--
+	}
+	return d0, d1
+}
+
+// site says where a URL value is, for links.
+type site struct {
+	raw   []byte // the token
+	name  []byte // the element
+	attr  string
+	kind  Kind
+	pos   int  // byte of the token where the value starts
+	exact bool // offsets in the decoded value are offsets in the token
+}
+
+// ref resolves the URL value v[d0:d1] and records the change as a sub, or
+// reports it as a link. empty says whether an empty value is a link.
+func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, empty bool, ok func(string) bool) {
+	d0, d1 = trimmed(v, d0, d1)
+	raw := v[d0:d1]
+	ref := clean(raw)
+	if ref == "" && !empty {
+		return
+	}
+	s.stats.Links++
+	if ref == "" && at.kind == Form {
+		res = s.documentResolver()
+	}
+	if s.fn != nil {
+		u, err := res.Reference(ref)
+		if err != nil {
+			s.stats.Failed++
+		}
+		s.emit(at, d0, raw, u, err)
+		return
+	}
+	if s.opts.identity {
+		s.subs = append(s.subs, sub{d0, d1, raw})
+		return
+	}
+	if !s.opts.Absolute && hasScheme(ref) || !s.opts.Fragments && strings.HasPrefix(ref, "#") {
+		s.stats.Skipped++
+		return
+	}
+	u, err := res.Reference(ref)
+	if err != nil || ok != nil && !ok(u) {
+		s.stats.Failed++
+		return
+	}
+	if u == raw {
+		return
+	}
+	s.stats.Rewritten++
+	s.subs = append(s.subs, sub{d0, d1, u})
+}
+
+func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
+	if s.err != nil {
+		return
+	}
+	pos := at.pos
+	if at.exact {
+		pos += d0
+	}
+	line, col := s.position(at.raw, pos)
+	l := Link{
+		Raw: raw, URL: u, Err: err, Tag: string(at.name), Attr: at.attr, Kind: at.kind,
+		Line: line, Column: col, Offset: s.off + int64(pos),
+	}
+	if len(s.rel) > 0 {
+		l.Rel = append([]string(nil), s.rel...)
+	}
+	s.err = s.fn(l)
+}
+
+// value handles one URL-bearing attribute.
+func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resolve.Resolver) {
+	rv := raw[a.v0:a.v1]
+	plain := s.plain(rv)
+	dec := s.decoded(rv, a.quote)
+	s.at = site{raw: raw, name: name, attr: attrNames[a.id], kind: kind, pos: a.v0, exact: plain}
+	at := &s.at
+	s.subs = s.subs[:0]
+	switch r.syn {
+	case synURL:
+		empty := a.id == attrHref && (s.t.id == tagA || s.t.id == tagArea) || kind == Form
+		s.ref(dec, 0, len(dec), res, at, empty, nil)
+	case synSpace:
+		s.list(dec, res, at, isSpace)
+	case synComma:
+		s.list(dec, res, at, func(c byte) bool { return c == ',' })
+	case synSrcset:
+		for u0, u1 := range srcsetURLs(dec) {
+			s.ref(dec, u0, u1, res, at, false, srcsetSafe)
+		}
+	case synRefresh:
+		if u0, u1, ok := refreshURL(dec); ok {
+			s.ref(dec, u0, u1, res, at, false, nil)
+		}
+	case synCSS:
+		at.kind = CSS
+		s.css(dec, res, at, false)
+	case synHTML:
+		s.srcdoc(dec, at)
+	}
+	if len(s.subs) > 0 {
+		s.apply(raw, a, dec)
+	}
+}
+
+// list handles a value of URLs separated by sep.
+func (s *scanner) list(v string, res *resolve.Resolver, at *site, sep func(byte) bool) {
+	for i := 0; i < len(v); {
+		for i < len(v) && sep(v[i]) {
+			i++
+		}
+		j := i
+		for j < len(v) && !sep(v[j]) {
+			j++
+		}
+		if j > i {
+			s.ref(v, i, j, res, at, false, nil)
+		}
+		i = j
+	}
+}
+
+// apply writes the subs of attribute a's decoded value dec as edits of
+// the token's raw bytes. Where the raw bytes of each sub can be found
+// (always, unless the value holds a named reference other than &amp;
+// &lt; &gt; &quot; &apos; or is not ASCII in a legacy encoding), only
+// those bytes change, and a new URL that ends with the old reference is
+// written as its new prefix inserted before the author's bytes, keeping
+// their escapes (notes §5.3, "minimal diff"). Otherwise the value is
+// written back whole, escaped again.
+func (s *scanner) apply(raw []byte, a *attr, dec string) {
+	if s.w == nil || s.opts.identity && !a.hasVal {
+		return
+	}
+	rv := raw[a.v0:a.v1]
+	m, ok := s.offsets(rv)
+	if ok && a.hasVal {
+		// A sub whose new URL ends with the old reference is the new
+		// prefix, inserted before the author's bytes.
+		kept := func(c sub) bool {
+			return c.d1 > c.d0 && strings.HasSuffix(c.repl, dec[c.d0:c.d1])
+		}
+		q, wrap := a.quote, false
+		if q == 0 {
+			// An unquoted value (never empty) needs quotes only if the new
+			// text cannot stand in one (§13.1.2.3); what the author wrote
+			// in it stands.
+			for _, c := range s.subs {
+				text := c.repl
+				if kept(c) {
+					text = c.repl[:len(c.repl)-(c.d1-c.d0)]
+				}
+				wrap = wrap || text != "" && needsQuotes(text)
+			}
+			switch {
+			case !wrap:
+			case !bytes.ContainsRune(rv, '"'):
+				q = '"'
+			case !bytes.ContainsRune(rv, '\''):
+				q = '\''
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			at := func(d int) int {
+				if m == nil {
+					return a.v0 + d
+				}
+				return a.v0 + int(m[d])
+			}
+			if wrap {
+				s.scratch = append(s.scratch, q)
+				s.edits = append(s.edits, edit{a.v0, a.v0, len(s.scratch) - 1, len(s.scratch)})
+			}
+			for _, c := range s.subs {
+				r0 := len(s.scratch)
+				if kept(c) {
+					s.scratch = s.escape(s.scratch, c.repl[:len(c.repl)-(c.d1-c.d0)], q)
+					s.edits = append(s.edits, edit{at(c.d0), at(c.d0), r0, len(s.scratch)})
+				} else {
+					s.scratch = s.escape(s.scratch, c.repl, q)
+					s.edits = append(s.edits, edit{at(c.d0), at(c.d1), r0, len(s.scratch)})
+				}
+			}
+			if wrap {
+				s.scratch = append(s.scratch, q)
+				s.edits = append(s.edits, edit{a.v1, a.v1, len(s.scratch) - 1, len(s.scratch)})
+			}
+			return
+		}
+	}
+	if len(s.subs) == 1 && a.hasVal {
+		// One URL: its raw bytes are the trimmed value if they decode to it.
+		c := s.subs[0]
+		old := dec[c.d0:c.d1]
+		l0, l1 := trimmedBytes(rv)
+		prefix := c.repl[:max(0, len(c.repl)-len(old))]
+		if old != "" && strings.HasSuffix(c.repl, old) && s.decoded(rv[l0:l1], a.quote) == old &&
+			(a.quote != 0 || prefix == "" || !needsQuotes(prefix)) {
+			r0 := len(s.scratch)
+			s.scratch = s.escape(s.scratch, c.repl[:len(c.repl)-len(old)], a.quote)
+			s.edits = append(s.edits, edit{a.v0 + l0, a.v0 + l0, r0, len(s.scratch)})
+			return
+		}
+	}
+	v := s.applied(dec)
+	r0 := len(s.scratch)
+	switch {
+	case !a.hasVal:
+		s.scratch = append(s.scratch, `="`...)
+		s.scratch = s.escape(s.scratch, v, '"')
+		s.scratch = append(s.scratch, '"')
+		s.edits = append(s.edits, edit{a.k1, a.k1, r0, len(s.scratch)})
+		return
+	case a.quote == 0 && needsQuotes(v):
+		s.scratch = append(s.scratch, '"')
+		s.scratch = s.escape(s.scratch, v, '"')
+		s.scratch = append(s.scratch, '"')
+	default:
+		s.scratch = s.escape(s.scratch, v, a.quote)
+	}
+	s.edits = append(s.edits, edit{a.v0, a.v1, r0, len(s.scratch)})
+}
+
+// applied returns dec with the subs applied.
+func (s *scanner) applied(dec string) string {
+	var b strings.Builder
+	prev := 0
+	for _, c := range s.subs {
+		b.WriteString(dec[prev:c.d0])
+		b.WriteString(c.repl)
+		prev = c.d1
+	}
+	b.WriteString(dec[prev:])
+	return b.String()
+}
+
+func trimmedBytes(b []byte) (int, int) {
+	i, j := 0, len(b)
+	for i < j && isSpace(b[i]) {
+		i++
+	}
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return i, j
+}
+
+// needsQuotes reports whether v cannot stand as an unquoted attribute
+// value (HTML Standard §13.1.2.3).
+func needsQuotes(v string) bool {
+	return v == "" || strings.ContainsAny(v, " \t\n\f\r\"'=<>`")
+}
+
+// escape appends v to dst escaped for an attribute value delimited by
+// quote (0: unquoted, already known not to need quotes): "&" and the
+// quote become character references, and the result is encoded in the
+// document's encoding (unencodable characters as references too).
+func (s *scanner) escape(dst []byte, v string, quote byte) []byte {
+	start := len(dst)
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '&':
+			dst = append(dst, "&amp;"...)
+		case c == quote && c == '"':
+			dst = append(dst, "&#34;"...)
+		case c == quote && c == '\'':
+			dst = append(dst, "&#39;"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return s.encode(dst, start)
+}
+
+// encode re-encodes dst[start:] (UTF-8) in the document's encoding.
+func (s *scanner) encode(dst []byte, start int) []byte {
+	if s.p.enc == nil || isASCII(dst[start:]) {
+		return dst
+	}
+	e, err := s.p.enc.NewEncoder().Bytes(dst[start:])
+	if err != nil {
+		return dst
+	}
+	return append(dst[:start], e...)
+}
+
+// srcsetSafe reports whether u can stand as a srcset URL: no ASCII
+// whitespace, not starting or ending with a comma (notes §1.3).
+func srcsetSafe(u string) bool {
+	return u != "" && !strings.ContainsAny(u, " \t\n\f\r") && u[0] != ',' && u[len(u)-1] != ','
+}

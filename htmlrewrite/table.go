@@ -1,0 +1,467 @@
+package htmlrewrite
+
+// The URL-bearing attributes: the HTML Living Standard's, HTML 4.01's %URI
+// attributes (W3C "Index of Attributes"), the legacy ones browsers still
+// honour (LS §15 rendering, obsolete features) and the SVG/MathML href.
+// Values that must never be resolved are simply absent: xmlns, itemtype,
+// rel, itemprop, on* handlers, download, target, <meta property=og:*>.
+
+type tagID uint8
+
+const (
+	tagOther tagID = iota
+	tagA
+	tagApplet
+	tagArea
+	tagAudio
+	tagBase
+	tagBgsound
+	tagBlockquote
+	tagBody
+	tagButton
+	tagCommand
+	tagDel
+	tagEmbed
+	tagFig
+	tagForm
+	tagFrame
+	tagHead
+	tagHTML
+	tagIframe
+	tagIlayer
+	tagImg
+	tagInput
+	tagIns
+	tagLayer
+	tagLink
+	tagMath
+	tagMenuitem
+	tagMeta
+	tagNoscript
+	tagObject
+	tagOverlay
+	tagParam
+	tagQ
+	tagScript
+	tagSource
+	tagStyle
+	tagSvg
+	tagTable
+	tagTbody
+	tagTd
+	tagTemplate
+	tagTfoot
+	tagTh
+	tagThead
+	tagTr
+	tagTrack
+	tagVideo
+)
+
+func tagIDOf(name []byte) tagID {
+	switch string(name) {
+	case "a":
+		return tagA
+	case "applet":
+		return tagApplet
+	case "area":
+		return tagArea
+	case "audio":
+		return tagAudio
+	case "base":
+		return tagBase
+	case "bgsound":
+		return tagBgsound
+	case "blockquote":
+		return tagBlockquote
+	case "body":
+		return tagBody
+	case "button":
+		return tagButton
+	case "command":
+		return tagCommand
+	case "del":
+		return tagDel
+	case "embed":
+		return tagEmbed
+	case "fig":
+		return tagFig
+	case "form":
+		return tagForm
+	case "frame":
+		return tagFrame
+	case "head":
+		return tagHead
+	case "html":
+		return tagHTML
+	case "iframe":
+		return tagIframe
+	case "ilayer":
+		return tagIlayer
+	case "img":
+		return tagImg
+	case "input":
+		return tagInput
+	case "ins":
+		return tagIns
+	case "layer":
+		return tagLayer
+	case "link":
+		return tagLink
+	case "math":
+		return tagMath
+	case "menuitem":
+		return tagMenuitem
+	case "meta":
+		return tagMeta
+	case "noscript":
+		return tagNoscript
+	case "object":
+		return tagObject
+	case "overlay":
+		return tagOverlay
+	case "param":
+		return tagParam
+	case "q":
+		return tagQ
+	case "script":
+		return tagScript
+	case "source":
+		return tagSource
+	case "style":
+		return tagStyle
+	case "svg":
+		return tagSvg
+	case "table":
+		return tagTable
+	case "tbody":
+		return tagTbody
+	case "td":
+		return tagTd
+	case "template":
+		return tagTemplate
+	case "tfoot":
+		return tagTfoot
+	case "th":
+		return tagTh
+	case "thead":
+		return tagThead
+	case "tr":
+		return tagTr
+	case "track":
+		return tagTrack
+	case "video":
+		return tagVideo
+	}
+	return tagOther
+}
+
+type attrID uint8
+
+const (
+	attrOther attrID = iota
+	attrAction
+	attrArchive
+	attrBackground
+	attrCite
+	attrClassid
+	attrCodebase
+	attrContent
+	attrData
+	attrDataBackground
+	attrDataBg
+	attrDataLazySrc
+	attrDataLazySrcset
+	attrDataOriginal
+	attrDataSrc
+	attrDataSrcset
+	attrDynsrc
+	attrFormaction
+	attrHref
+	attrHTTPEquiv
+	attrIcon
+	attrImagesrcset
+	attrItemid
+	attrLongdesc
+	attrLowsrc
+	attrManifest
+	attrName
+	attrPing
+	attrPluginspage
+	attrPoster
+	attrProfile
+	attrRel
+	attrSrc
+	attrSrcdoc
+	attrSrcset
+	attrStyle
+	attrUsemap
+	attrValue
+	attrValuetype
+	attrXlinkHref
+	numAttrs
+)
+
+// attrSet is a set of attrIDs.
+type attrSet uint64
+
+func (s attrSet) has(id attrID) bool { return s&(1<<id) != 0 }
+func (s *attrSet) add(id attrID)     { *s |= 1 << id }
+
+var attrNames = [numAttrs]string{
+	attrAction: "action", attrArchive: "archive", attrBackground: "background",
+	attrCite: "cite", attrClassid: "classid", attrCodebase: "codebase",
+	attrContent: "content", attrData: "data", attrDataBackground: "data-background",
+	attrDataBg: "data-bg", attrDataLazySrc: "data-lazy-src", attrDataLazySrcset: "data-lazy-srcset",
+	attrDataOriginal: "data-original", attrDataSrc: "data-src", attrDataSrcset: "data-srcset",
+	attrDynsrc: "dynsrc", attrFormaction: "formaction", attrHref: "href",
+	attrHTTPEquiv: "http-equiv", attrIcon: "icon", attrImagesrcset: "imagesrcset",
+	attrItemid: "itemid", attrLongdesc: "longdesc", attrLowsrc: "lowsrc",
+	attrManifest: "manifest", attrName: "name", attrPing: "ping",
+	attrPluginspage: "pluginspage", attrPoster: "poster", attrProfile: "profile",
+	attrRel: "rel", attrSrc: "src", attrSrcdoc: "srcdoc", attrSrcset: "srcset",
+	attrStyle: "style", attrUsemap: "usemap", attrValue: "value",
+	attrValuetype: "valuetype", attrXlinkHref: "xlink:href",
+}
+
+var attrIDs = func() map[string]attrID {
+	m := make(map[string]attrID, numAttrs)
+	for id, name := range attrNames {
+		if name != "" {
+			m[name] = attrID(id)
+		}
+	}
+	return m
+}()
+
+func attrIDOf(name []byte) attrID {
+	return attrIDs[string(name)]
+}
+
+// syntax is the form of a URL-bearing value (notes §1.1).
+type syntax uint8
+
+const (
+	synNone    syntax = iota
+	synURL            // a single URL, potentially surrounded by spaces
+	synSpace          // URLs separated by ASCII whitespace
+	synComma          // URLs separated by commas
+	synSrcset         // LS "parse a srcset attribute"
+	synCSS            // a CSS declaration list
+	synRefresh        // LS "shared declarative refresh steps"
+	synHTML           // a nested document (srcdoc)
+)
+
+// rule is how one attribute of one element is read.
+type rule struct {
+	syn  syntax
+	kind Kind
+	// docURL: resolved against the document's URL, not its base: an empty
+	// form action (LS "form submission algorithm" step 8) and the html
+	// manifest ("isn't affected by base elements").
+	docURL bool
+	// codebase: resolved against the element's codebase attribute
+	// (HTML 4.01 §13.3: "base URI for classid, data, archive").
+	codebase bool
+}
+
+// ruleFor returns how attribute a of element t (in foreign content when
+// foreign, where linking says whether the element takes an href) is read;
+// syn is synNone for values that are not URLs.
+func ruleFor(t tagID, a attrID, foreign, linking bool, o *Options) rule {
+	switch a {
+	case attrStyle:
+		return rule{syn: synCSS, kind: CSS}
+	case attrItemid:
+		return rule{syn: synURL, kind: Citation}
+	case attrDataSrc, attrDataLazySrc, attrDataOriginal, attrDataBg, attrDataBackground:
+		if o.LazyLoad {
+			return rule{syn: synURL, kind: Resource}
+		}
+		return rule{}
+	case attrDataSrcset, attrDataLazySrcset:
+		if o.LazyLoad {
+			return rule{syn: synSrcset, kind: Resource}
+		}
+		return rule{}
+	}
+	if foreign {
+		// SVG 2 / SVG 1.1 href and xlink:href, MathML 3 href.
+		if linking && (a == attrHref || a == attrXlinkHref) {
+			if t == tagA {
+				return rule{syn: synURL, kind: Navigation}
+			}
+			return rule{syn: synURL, kind: Resource}
+		}
+		return rule{}
+	}
+	switch a {
+	case attrHref:
+		switch t {
+		case tagA, tagArea:
+			return rule{syn: synURL, kind: Navigation}
+		case tagLink:
+			return rule{syn: synURL, kind: Resource} // refined by rel
+		}
+	case attrSrc:
+		switch t {
+		case tagImg, tagIframe, tagFrame, tagEmbed, tagScript, tagInput, tagAudio,
+			tagVideo, tagSource, tagTrack, tagBgsound, tagLayer, tagIlayer, tagFig, tagOverlay:
+			return rule{syn: synURL, kind: Resource}
+		}
+	case attrSrcset:
+		if t == tagImg || t == tagSource {
+			return rule{syn: synSrcset, kind: Resource}
+		}
+	case attrImagesrcset:
+		if t == tagLink {
+			return rule{syn: synSrcset, kind: Resource}
+		}
+	case attrPing:
+		if t == tagA || t == tagArea {
+			return rule{syn: synSpace, kind: Resource}
+		}
+	case attrLongdesc:
+		if t == tagImg || t == tagIframe || t == tagFrame {
+			return rule{syn: synURL, kind: Citation}
+		}
+	case attrUsemap:
+		if t == tagImg || t == tagInput || t == tagObject {
+			return rule{syn: synURL, kind: Navigation}
+		}
+	case attrLowsrc, attrDynsrc:
+		if t == tagImg {
+			return rule{syn: synURL, kind: Resource}
+		}
+	case attrSrcdoc:
+		if t == tagIframe && o.Srcdoc {
+			return rule{syn: synHTML, kind: Resource}
+		}
+	case attrPluginspage:
+		if t == tagEmbed {
+			return rule{syn: synURL, kind: Navigation}
+		}
+	case attrData:
+		if t == tagObject {
+			return rule{syn: synURL, kind: Resource, codebase: true}
+		}
+	case attrClassid:
+		if t == tagObject {
+			return rule{syn: synURL, kind: Resource, codebase: true}
+		}
+	case attrCodebase:
+		if t == tagObject || t == tagApplet {
+			return rule{syn: synURL, kind: Resource}
+		}
+	case attrArchive:
+		switch t {
+		case tagObject:
+			return rule{syn: synSpace, kind: Resource, codebase: true}
+		case tagApplet:
+			return rule{syn: synComma, kind: Resource, codebase: true}
+		}
+	case attrValue:
+		if t == tagParam && o.Param {
+			return rule{syn: synURL, kind: Resource} // refined by name/valuetype
+		}
+	case attrFormaction:
+		if t == tagInput || t == tagButton {
+			return rule{syn: synURL, kind: Form, docURL: true}
+		}
+	case attrAction:
+		if t == tagForm {
+			return rule{syn: synURL, kind: Form, docURL: true}
+		}
+	case attrPoster:
+		if t == tagVideo {
+			return rule{syn: synURL, kind: Resource}
+		}
+	case attrCite:
+		switch t {
+		case tagBlockquote, tagQ, tagDel, tagIns:
+			return rule{syn: synURL, kind: Citation}
+		}
+	case attrProfile:
+		if t == tagHead {
+			return rule{syn: synSpace, kind: Citation}
+		}
+	case attrManifest:
+		if t == tagHTML {
+			return rule{syn: synURL, kind: Resource, docURL: true}
+		}
+	case attrIcon:
+		if t == tagMenuitem || t == tagCommand {
+			return rule{syn: synURL, kind: Resource}
+		}
+	case attrBackground:
+		switch t {
+		case tagBody, tagTable, tagThead, tagTbody, tagTfoot, tagTr, tagTd, tagTh:
+			return rule{syn: synURL, kind: Resource}
+		}
+	case attrContent:
+		if t == tagMeta {
+			return rule{syn: synRefresh, kind: Refresh} // only with http-equiv=refresh
+		}
+	}
+	return rule{}
+}
+
+// resourceRels are the link types that make <link href> fetch something
+// for the page (LS §4.6.7: external resource links); any other rel makes
+// it a hyperlink.
+var resourceRels = map[string]bool{
+	"stylesheet": true, "icon": true, "shortcut": true, "preload": true,
+	"modulepreload": true, "prefetch": true, "prerender": true, "manifest": true,
+	"apple-touch-icon": true, "apple-touch-icon-precomposed": true, "mask-icon": true,
+	"dns-prefetch": true, "preconnect": true, "pingback": true,
+}
+
+// linking reports whether the element name of the svg or math namespace
+// takes an href: SVG 2 (a, image, use, feImage, pattern, the gradients,
+// filter, textPath, mpath, script, the animation elements), SVG 1.1
+// (tref, altGlyph, glyphRef, cursor, font-face-uri, color-profile) and
+// every MathML 3 presentation element.
+func linking(math bool, name []byte) bool {
+	if math {
+		return true
+	}
+	switch string(name) {
+	case "a", "image", "use", "feimage", "pattern", "lineargradient", "radialgradient",
+		"filter", "textpath", "mpath", "script", "animate", "animatemotion",
+		"animatetransform", "animatecolor", "set", "tref", "altglyph", "glyphref",
+		"cursor", "font-face-uri", "color-profile":
+		return true
+	}
+	return false
+}
+
+// breakout reports whether an HTML start tag in foreign content ends it
+// (LS §13.2.6.5, "any other start tag" in foreign content).
+func breakout(name []byte) bool {
+	switch string(name) {
+	case "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl",
+		"dt", "em", "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i",
+		"img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s",
+		"small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var":
+		return true
+	}
+	return false
+}
+
+// integrationPoint reports whether the foreign element name, inside svg
+// or math, holds HTML content (LS §13.2.6.5: HTML integration points and
+// MathML text integration points).
+func integrationPoint(math bool, name []byte) bool {
+	if math {
+		switch string(name) {
+		case "mi", "mo", "mn", "ms", "mtext", "annotation-xml":
+			return true
+		}
+		return false
+	}
+	switch string(name) {
+	case "foreignobject", "desc", "title":
+		return true
+	}
+	return false
+}

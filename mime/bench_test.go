@@ -1,0 +1,90 @@
+package mime
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/resolve"
+)
+
+// corpusWARC builds a .warc.gz of corpus A's pages, one HTTP response
+// record per page in its own gzip member, as crawlers write them, and
+// returns it with the pages' total uncompressed HTML size.
+func corpusWARC(b *testing.B) ([]byte, int64) {
+	pages := corpus.PagesA(b)
+	var file bytes.Buffer
+	for _, p := range pages {
+		http := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(p.Data))
+		var rec bytes.Buffer
+		fmt.Fprintf(&rec, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://corpus.example/%s/index.html\r\n"+
+			"Content-Type: application/http;msgtype=response\r\nContent-Length: %d\r\n\r\n", p.Name, len(http)+len(p.Data))
+		rec.WriteString(http)
+		rec.Write(p.Data)
+		rec.WriteString("\r\n\r\n")
+		z := gzip.NewWriter(&file)
+		z.Write(rec.Bytes())
+		z.Close()
+	}
+	return file.Bytes(), corpus.Size(pages)
+}
+
+// BenchmarkWARCLinks extracts every link of corpus A from a .warc.gz;
+// MB/s counts uncompressed HTML. Compare BenchmarkWARCGunzip, the floor:
+// decompressing the same file and nothing else.
+func BenchmarkWARCLinks(b *testing.B) {
+	file, size := corpusWARC(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = 0
+		err := WARCLinks(bytes.NewReader(file), Options{Spec: resolve.WHATWG}, func(WARCLink) error {
+			n++
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n), "links/op")
+}
+
+// BenchmarkWARCRead reads the records of the same file, blocks discarded.
+func BenchmarkWARCRead(b *testing.B) {
+	file, size := corpusWARC(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		w := NewWARCReader(bytes.NewReader(file))
+		for {
+			rec, err := w.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, rec.Block)
+		}
+	}
+}
+
+// BenchmarkWARCGunzip is the baseline: plain gunzip of the same file.
+func BenchmarkWARCGunzip(b *testing.B) {
+	file, size := corpusWARC(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		z, err := gzip.NewReader(bytes.NewReader(file))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(io.Discard, z); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

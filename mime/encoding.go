@@ -1,0 +1,208 @@
+package mime
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+)
+
+// Content-Transfer-Encoding values (RFC 2045 §6.1), lower-case. The empty
+// string is an absent header, which means 7bit.
+const (
+	SevenBit        = "7bit"
+	EightBit        = "8bit"
+	Binary          = "binary"
+	QuotedPrintable = "quoted-printable"
+	Base64          = "base64"
+)
+
+// lineEnd returns the line end body uses: "\r\n" when it has any CRLF,
+// "\n" when it has only bare LFs, and "\r\n" (canonical MIME, RFC 2045
+// §2.10) when it has none.
+func lineEnd(body []byte) string {
+	if i := bytes.IndexByte(body, '\n'); i > 0 && body[i-1] == '\r' {
+		return "\r\n"
+	} else if i >= 0 {
+		if bytes.Contains(body, []byte("\r\n")) {
+			return "\r\n"
+		}
+		return "\n"
+	}
+	return "\r\n"
+}
+
+// decodeQP decodes a quoted-printable body (RFC 2045 §6.7) leniently: "="
+// at a line end is a soft line break, "=XX" with hex digits of either case
+// is that octet, and any other "=" is kept as written, as rule 1's note
+// on robust decoders suggests (Chromium's resource_not_found_in_archive.mht
+// has a bare `src="`). Hard line breaks keep their bytes (CRLF or LF), so
+// the encoder can give them back. Trailing whitespace on a line is
+// transport padding (rule 3) and is dropped.
+func decodeQP(src []byte) []byte {
+	dst := make([]byte, 0, len(src))
+	for pos := 0; pos < len(src); {
+		end := bytes.IndexByte(src[pos:], '\n')
+		var line, brk []byte
+		if end < 0 {
+			line, pos = src[pos:], len(src)
+		} else {
+			line, brk = src[pos:pos+end], src[pos+end:pos+end+1]
+			if len(line) > 0 && line[len(line)-1] == '\r' {
+				line, brk = line[:len(line)-1], src[pos+end-1:pos+end+1]
+			}
+			pos += end + 1
+		}
+		line = bytes.TrimRight(line, " \t")
+		soft := len(line) > 0 && line[len(line)-1] == '='
+		if soft {
+			line = line[:len(line)-1]
+		}
+		for i := 0; i < len(line); i++ {
+			if line[i] == '=' && i+2 < len(line) && isHex(line[i+1]) && isHex(line[i+2]) {
+				dst = append(dst, unhex(line[i+1])<<4|unhex(line[i+2]))
+				i += 2
+				continue
+			}
+			dst = append(dst, line[i])
+		}
+		if !soft {
+			dst = append(dst, brk...)
+		}
+	}
+	return dst
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+// maxLine is the longest encoded line RFC 2045 allows (§6.7 rule 5, §6.8),
+// not counting the line end.
+const maxLine = 76
+
+// encodeQP encodes src as quoted-printable (RFC 2045 §6.7): octets outside
+// printable ASCII, "=", and whitespace before a line end as =XX; hard line
+// breaks (CRLF or LF, as in src) kept; soft line breaks ("=" + eol) so
+// that no line is longer than 76 characters; an =XX never split.
+func encodeQP(src []byte, eol string) []byte {
+	const hexdigits = "0123456789ABCDEF"
+	var dst bytes.Buffer
+	dst.Grow(len(src) + len(src)/8)
+	col := 0
+	emit := func(s []byte) {
+		// Room for s plus a soft-break "=" must stay within the line.
+		if col+len(s) > maxLine-1 {
+			dst.WriteString("=")
+			dst.WriteString(eol)
+			col = 0
+		}
+		dst.Write(s)
+		col += len(s)
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			dst.WriteByte('\n')
+			col = 0
+			continue
+		case c == '\r' && i+1 < len(src) && src[i+1] == '\n':
+			dst.WriteString("\r\n")
+			i++
+			col = 0
+			continue
+		}
+		atEOL := i+1 == len(src) || src[i+1] == '\n' || (src[i+1] == '\r' && i+2 < len(src) && src[i+2] == '\n')
+		if (c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !atEOL) {
+			// The last character of a line may use the column the
+			// soft-break "=" would take.
+			if atEOL && col+1 == maxLine {
+				dst.WriteByte(c)
+				col++
+				continue
+			}
+			emit([]byte{c})
+			continue
+		}
+		emit([]byte{'=', hexdigits[c>>4], hexdigits[c&15]})
+	}
+	return dst.Bytes()
+}
+
+// decodeBase64 decodes a base64 body (RFC 2045 §6.8), ignoring line breaks
+// and other characters outside the alphabet as the RFC says decoders must,
+// and tolerating missing padding.
+func decodeBase64(src []byte) ([]byte, error) {
+	clean := make([]byte, 0, len(src))
+	for _, c := range src {
+		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' {
+			clean = append(clean, c)
+		}
+	}
+	if n := len(clean) % 4; n == 1 {
+		// A lone sextet carries no whole octet: drop it.
+		clean = clean[:len(clean)-1]
+	}
+	return base64.RawStdEncoding.DecodeString(string(clean))
+}
+
+// encodeBase64 encodes src as base64 in lines of 76 characters ending in
+// eol (RFC 2045 §6.8); the last line has no line end.
+func encodeBase64(src []byte, eol string) []byte {
+	enc := base64.StdEncoding.EncodeToString(src)
+	var dst strings.Builder
+	dst.Grow(len(enc) + len(enc)/maxLine*len(eol))
+	for len(enc) > maxLine {
+		dst.WriteString(enc[:maxLine])
+		dst.WriteString(eol)
+		enc = enc[maxLine:]
+	}
+	dst.WriteString(enc)
+	return []byte(dst.String())
+}
+
+// decodeBody undoes a Content-Transfer-Encoding. Identity encodings and
+// unknown ones (RFC 2045 §6.4 says to treat the body as opaque) come back
+// as they are; the bool reports whether the encoding was understood.
+func decodeBody(cte string, raw []byte) ([]byte, bool, error) {
+	switch cte {
+	case QuotedPrintable:
+		return decodeQP(raw), true, nil
+	case Base64:
+		b, err := decodeBase64(raw)
+		return b, true, err
+	case "", SevenBit, EightBit, Binary:
+		return raw, true, nil
+	}
+	return raw, false, nil
+}
+
+// encodeBody applies a Content-Transfer-Encoding again, in the line-end
+// style of the original raw body, and with a final line end when the
+// original had one.
+func encodeBody(cte string, decoded, orig []byte) []byte {
+	eol := lineEnd(orig)
+	var out []byte
+	switch cte {
+	case QuotedPrintable:
+		out = encodeQP(decoded, eol)
+	case Base64:
+		out = encodeBase64(decoded, eol)
+	default:
+		return decoded
+	}
+	if bytes.HasSuffix(orig, []byte("\n")) && !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, eol...)
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package mime_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
+)
+
+// A saved page with a relative Content-Location: RFC 2557 §9.3's layout.
+// A saved page laid out as RFC 2557 §9.3: relative Content-Locations
+// under the multipart heading's. LF-only line ends are accepted.
+const page = "MIME-Version: 1.0\n" +
+	"Content-Location: http://www.example.org/\n" +
+	"Content-Type: multipart/related; boundary=b; type=text/html\n" +
+	"\n" +
+	"--b\n" +
+	"Content-Type: text/html\n" +
+	"Content-Location: docs/index.html\n" +
+	"\n" +
+	"<img src=\"logo.gif\"> <a href=\"/about\">about</a>\n" +
+	"--b\n" +
+	"Content-Type: image/gif\n" +
+	"Content-Location: docs/logo.gif\n" +
+	"Content-Transfer-Encoding: base64\n" +
+	"\n" +
+	"R0lGODlhAQABAAAAACw=\n" +
+	"--b--\n"
+
+func ExampleParse() {
+	m, err := mime.Parse([]byte(page), mime.Options{Spec: resolve.RFC3986})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range m.Parts() {
+		fmt.Printf("part %q %s: base %s (%s)\n", p.Path, p.MediaType, p.Base.URL, p.Base.Detail)
+	}
+	fmt.Println("logo is part", m.Find("http://www.example.org/docs/logo.gif").Path)
+	// Output:
+	// part "" multipart/related: base http://www.example.org/ (Content-Location of the message)
+	// part "1" text/html: base http://www.example.org/docs/index.html (Content-Location of part 1 (relative, resolved against the composite base))
+	// part "2" image/gif: base http://www.example.org/docs/logo.gif (Content-Location of part 2 (relative, resolved against the composite base))
+	// logo is part 2
+}
+
+func ExampleLinks() {
+	err := mime.Links(strings.NewReader(page), mime.Options{Spec: resolve.WHATWG}, func(l mime.Link) error {
+		fmt.Printf("part %s: %s %s=%q -> %s (in archive: %q)\n", l.Part, l.Tag, l.Attr, l.Raw, l.URL, l.Target)
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// part 1: img src="logo.gif" -> http://www.example.org/docs/logo.gif (in archive: "2")
+	// part 1: a href="/about" -> http://www.example.org/about (in archive: "")
+}
+
+func ExampleRewrite() {
+	_, err := mime.Rewrite(os.Stdout, strings.NewReader(page), mime.Options{Spec: resolve.WHATWG})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// MIME-Version: 1.0
+	// Content-Location: http://www.example.org/
+	// Content-Type: multipart/related; boundary=b; type=text/html
+	//
+	// --b
+	// Content-Type: text/html
+	// Content-Location: docs/index.html
+	//
+	// <img src="http://www.example.org/docs/logo.gif"> <a href="http://www.example.org/about">about</a>
+	// --b
+	// Content-Type: image/gif
+	// Content-Location: docs/logo.gif
+	// Content-Transfer-Encoding: base64
+	//
+	// R0lGODlhAQABAAAAACw=
+	// --b--
+}
+
+func ExampleNewWARCReader() {
+	f, err := os.Open("../testdata/warc/example.warc.gz")
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	w := mime.NewWARCReader(f)
+	for {
+		rec, err := w.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(strings.TrimSpace(fmt.Sprint(rec.Offset, " ", rec.Type, " ", rec.TargetURI)))
+	}
+	// Output:
+	// 0 warcinfo
+	// 353 warcinfo
+	// 784 response http://example.com/
+	// 2012 request http://example.com/
+	// 2621 revisit http://example.com/
+	// 3207 request http://example.com/
+}
+
+func ExampleWARCLinks() {
+	f, err := os.Open("../testdata/mime/redirects.warc.gz")
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	err = mime.WARCLinks(f, mime.Options{Spec: resolve.WHATWG}, func(l mime.WARCLink) error {
+		if l.Target == "http://a.example/start" || l.Target == "http://a.example/next" {
+			fmt.Printf("%d %s %s %q -> %s\n", l.Record, l.Target, l.Kind, l.Raw, l.URL)
+		}
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// 146 http://a.example/start redirect "/next" -> http://a.example/next
+	// 146 http://a.example/start navigation "/next" -> http://a.example/next
+	// 146 http://a.example/start navigation "x" -> http://a.example/x
+	// 377 http://a.example/next redirect "https://b.example/final" -> https://b.example/final
+}

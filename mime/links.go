@@ -1,0 +1,295 @@
+package mime
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/resolve"
+)
+
+// A Link is one link of an HTML or CSS part of a MIME message.
+type Link struct {
+	htmlrewrite.Link
+	Part string      // the path of the part the link is in
+	Base base.Result // that part's base, and the layer that decided it
+	// Target is the path of the part of the same message that URL names
+	// (RFC 2557 §8), or "" when the link leads outside the archive.
+	Target string
+}
+
+// Stats reports what a rewrite did.
+type Stats struct {
+	Parts     int // parts read as HTML or CSS
+	Changed   int // parts whose body changed
+	Links     int // URL values seen
+	Rewritten int // values changed
+	Failed    int // values that could not be resolved (left as written)
+	Localized int // values pointed at a part of the archive (Options.Local)
+	// Warnings name parts left as stored, and why.
+	Warnings []string
+}
+
+var errNoSpec = errors.New("no resolution spec")
+
+// Links reads the MIME message src (an MHTML file) and calls fn for every
+// link of every HTML and CSS part, in order, each resolved against its
+// part's base. It stops at the first error fn returns and returns it.
+func Links(src io.Reader, opts Options, fn func(Link) error) error {
+	if opts.Spec == 0 {
+		return &Error{Op: "links", Err: errNoSpec}
+	}
+	m, err := Read(src, opts)
+	if err != nil {
+		return err
+	}
+	return m.Links(fn)
+}
+
+// Links calls fn for every link of every HTML and CSS part of m, in
+// order. A part that cannot be decoded is skipped and noted in its
+// Warnings.
+func (m *Message) Links(fn func(Link) error) error {
+	if m.opts.Spec == 0 {
+		return &Error{Op: "links", Err: errNoSpec}
+	}
+	for _, p := range m.parts {
+		kind := contentKind(p)
+		if kind == "" {
+			continue
+		}
+		body, err := m.Decode(p)
+		if err != nil {
+			p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
+			continue
+		}
+		var links []htmlrewrite.Link
+		collect := func(l htmlrewrite.Link) error {
+			links = append(links, l)
+			return nil
+		}
+		var res base.Result
+		if kind == "css" {
+			res, err = m.cssLinks(p, body, collect)
+		} else {
+			res, err = htmlrewrite.Links(bytes.NewReader(body), m.htmlOptions(p), collect)
+			res = m.partResult(res)
+		}
+		if errors.Is(err, htmlrewrite.ErrEncoding) {
+			p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
+			continue
+		}
+		if err != nil {
+			return &Error{Op: "links of", Where: partName(p.Path), Err: err}
+		}
+		for _, l := range links {
+			ml := Link{Link: l, Part: p.Path, Base: res}
+			if l.URL != "" {
+				if t := m.Find(l.URL); t != nil {
+					ml.Target = t.Path
+				}
+			}
+			if err := fn(ml); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// contentKind says whether a part is read for links: "html", "css" or "".
+func contentKind(p *Part) string {
+	if len(p.Parts) > 0 || strings.HasPrefix(p.MediaType, "multipart/") || strings.HasPrefix(p.MediaType, "message/") {
+		return ""
+	}
+	switch p.MediaType {
+	case "text/html", "application/xhtml+xml":
+		return "html"
+	case "text/css":
+		return "css"
+	}
+	return ""
+}
+
+// htmlOptions gives htmlrewrite the part's layers below its <base>, as
+// package base's Context for the part (see setBases).
+func (m *Message) htmlOptions(p *Part) htmlrewrite.Options {
+	return htmlrewrite.Options{
+		Spec:        m.opts.Spec,
+		Context:     *p.ctx,
+		ContentType: p.Header.Get("Content-Type"),
+	}
+}
+
+// partResult is the base htmlrewrite reports, with thismessage:/ shown as
+// the default it is.
+func (m *Message) partResult(r base.Result) base.Result { return thisMessage(r) }
+
+// A CSS part is read as the content of a <style> element, so htmlrewrite's
+// CSS rules apply. A stylesheet has no <base> of its own: its base is the
+// part's (for Chrome's cid:css-... parts, the enclosing page's).
+const (
+	styleOpen  = "<style>"
+	styleClose = "</style>"
+)
+
+func (m *Message) cssLinks(p *Part, css []byte, fn func(htmlrewrite.Link) error) (base.Result, error) {
+	if !cssWrappable(css) {
+		p.Warnings = append(p.Warnings, "stylesheet contains </style: not read")
+		return p.Base, nil
+	}
+	doc := make([]byte, 0, len(css)+len(styleOpen)+len(styleClose))
+	doc = append(append(append(doc, styleOpen...), css...), styleClose...)
+	_, err := htmlrewrite.Links(bytes.NewReader(doc), m.cssOptions(p), func(l htmlrewrite.Link) error {
+		l.Offset -= int64(len(styleOpen))
+		if l.Line == 1 {
+			l.Column -= len(styleOpen)
+		}
+		return fn(l)
+	})
+	return p.Base, err
+}
+
+func cssWrappable(css []byte) bool {
+	return !bytes.Contains(bytes.ToLower(css), []byte("</style"))
+}
+
+func (m *Message) cssOptions(p *Part) htmlrewrite.Options {
+	o := m.htmlOptions(p)
+	ct := "text/html; charset=utf-8"
+	if cs := p.Params["charset"]; cs != "" {
+		ct = "text/html; charset=" + cs
+	}
+	o.ContentType = ct
+	return o
+}
+
+// Rewrite reads the MIME message src (an MHTML file) and writes it to dst
+// with every link of every HTML and CSS part in absolute form. Each
+// rewritten part is encoded again in its own Content-Transfer-Encoding
+// (quoted-printable and base64 in 76-column lines, in the part's own line
+// ends); every other byte, headers and delimiters included, is copied as
+// it was, and a part with nothing to change keeps its bytes.
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
+	if opts.Spec == 0 {
+		return Stats{}, &Error{Op: "rewrite", Err: errNoSpec}
+	}
+	m, err := Read(src, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	return m.Rewrite(dst)
+}
+
+// Rewrite writes m to dst with every link of every HTML and CSS part in
+// absolute form; see the function Rewrite.
+func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
+	var st Stats
+	if m.opts.Spec == 0 {
+		return st, &Error{Op: "rewrite", Err: errNoSpec}
+	}
+	last := 0
+	for _, p := range m.parts {
+		kind := contentKind(p)
+		if kind == "" {
+			continue
+		}
+		if p.http {
+			st.Warnings = append(st.Warnings, "part "+p.Path+": HTTP entity left as stored")
+			continue
+		}
+		body, err := m.Decode(p)
+		if err != nil {
+			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+			continue
+		}
+		out, hs, localized, err := m.rewritePart(p, kind, body)
+		if errors.Is(err, htmlrewrite.ErrEncoding) {
+			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+			continue
+		}
+		if err != nil {
+			return st, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
+		}
+		st.Parts++
+		st.Links += hs.Links
+		st.Rewritten += hs.Rewritten
+		st.Failed += hs.Failed
+		st.Localized += localized
+		if out == nil || bytes.Equal(out, body) {
+			continue
+		}
+		st.Changed++
+		if _, err := dst.Write(m.src[last:p.body]); err != nil {
+			return st, err
+		}
+		if _, err := dst.Write(encodeBody(p.Encoding, out, m.Raw(p))); err != nil {
+			return st, err
+		}
+		last = p.end
+	}
+	_, err := dst.Write(m.src[last:])
+	return st, err
+}
+
+// rewritePart returns the part's new decoded body, or nil to keep it.
+//
+// A part whose base is only the default thismessage:/ keeps its relative
+// references: that base exists to match references inside the archive
+// (RFC 2557 §5(e)), and a thismessage: URL means nothing outside it.
+func (m *Message) rewritePart(p *Part, kind string, body []byte) (_ []byte, _ htmlrewrite.Stats, localized int, _ error) {
+	opts := m.htmlOptions(p)
+	doc := body
+	if kind == "css" {
+		if !cssWrappable(body) {
+			p.Warnings = append(p.Warnings, "stylesheet contains </style: left as stored")
+			return nil, htmlrewrite.Stats{}, 0, nil
+		}
+		opts = m.cssOptions(p)
+		doc = append(append([]byte(styleOpen), body...), styleClose...)
+	}
+	rw := opts
+	if p.Base.Source == base.Default || strings.HasPrefix(p.Base.URL, ThisMessage) {
+		rw.Context = base.Context{Spec: m.opts.Spec, Strict: m.opts.Strict}
+	}
+	var buf bytes.Buffer
+	hs, err := htmlrewrite.Rewrite(&buf, bytes.NewReader(doc), rw)
+	if err != nil {
+		return nil, hs, 0, err
+	}
+	out := buf.Bytes()
+	if m.opts.Local != LocalNone {
+		var n int
+		if out, n, _, err = m.localize(p, out, opts); err != nil {
+			return nil, hs, 0, err
+		}
+		localized = n
+	}
+	if kind == "css" {
+		if !bytes.HasPrefix(out, []byte(styleOpen)) || !bytes.HasSuffix(out, []byte(styleClose)) {
+			p.Warnings = append(p.Warnings, "stylesheet rewrite lost its wrapper: left as stored")
+			return nil, hs, localized, nil
+		}
+		out = out[len(styleOpen) : len(out)-len(styleClose)]
+	}
+	return out, hs, localized, nil
+}
+
+// resolveLocation resolves an HTTP Location value against the target URI
+// (RFC 9110 §10.2.2), inheriting the target's fragment when the value has
+// none.
+func resolveLocation(spec resolve.Spec, target, loc string) (string, error) {
+	u, err := resolve.Reference(spec, target, strings.TrimSpace(loc))
+	if err != nil {
+		return "", err
+	}
+	if !strings.Contains(u, "#") {
+		if i := strings.IndexByte(target, '#'); i >= 0 {
+			u += target[i:]
+		}
+	}
+	return u, nil
+}

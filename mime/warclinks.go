@@ -1,0 +1,229 @@
+package mime
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+)
+
+// A WARCLink is one link of an HTML payload in a WARC file, or the
+// redirect of a 3xx response.
+type WARCLink struct {
+	htmlrewrite.Link
+	Record int64       // the record's Offset
+	Target string      // the record's WARC-Target-URI
+	Base   base.Result // the payload's base, and the layer that decided it
+}
+
+// maxRevisitCache bounds the HTML payloads kept for revisit records.
+const maxRevisitCache = 64 << 20
+
+// WARCLinks reads the WARC file r and calls fn for the links of every HTML
+// payload: of response records (HTTP de-chunked and decoded), resource
+// records, and revisit records, whose status and headers come from the
+// revisit and whose payload comes from the earlier record it refers to
+// (by WARC-Refers-To, else WARC-Payload-Digest) when that is in the same
+// file. Each payload's base is its <base href>, then (with
+// Options.ContentLocation) the HTTP Content-Location, then the record's
+// WARC-Target-URI. A 3xx response with a Location header gives a link of
+// kind Redirect, resolved against the target URI (RFC 9110 §10.2.2).
+// It stops at the first error fn returns, or at a read error.
+func WARCLinks(r io.Reader, opts Options, fn func(WARCLink) error) error {
+	if opts.Spec == 0 {
+		return &Error{Op: "WARC links", Err: errNoSpec}
+	}
+	w := NewWARCReader(r)
+	w.Limits = opts.Limits
+	x := &warcExtractor{opts: opts, lim: opts.Limits.withDefaults(), fn: fn, cache: map[string]cached{}}
+	for {
+		rec, err := w.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := x.record(rec); err != nil {
+			return err
+		}
+	}
+}
+
+type cached struct {
+	body        []byte
+	contentType string
+}
+
+type warcExtractor struct {
+	opts      Options
+	lim       Limits
+	fn        func(WARCLink) error
+	cache     map[string]cached // by WARC-Record-ID and by WARC-Payload-Digest
+	cacheSize int
+}
+
+func (x *warcExtractor) record(rec *Record) error {
+	switch rec.Type {
+	case "response", "revisit":
+		return x.response(rec)
+	case "resource":
+		ct := rec.Header.Get("Content-Type")
+		if !isHTMLType(ct) {
+			return nil
+		}
+		body, err := readMax(rec.Block, x.lim.DecodedBytes)
+		if err != nil && !errors.Is(err, ErrTruncated) {
+			return x.blockError(rec, err)
+		}
+		return x.html(rec, nil, ct, body)
+	}
+	return nil
+}
+
+func (x *warcExtractor) blockError(rec *Record, err error) error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	return &Error{Op: "read block of", Where: recordAt(rec.Offset), Err: err}
+}
+
+func (x *warcExtractor) response(rec *Record) error {
+	br := bufio.NewReader(rec.Block)
+	if p, _ := br.Peek(5); string(p) != "HTTP/" {
+		return nil // not HTTP (dns:, a revisit without headers, ...)
+	}
+	resp, err := readHTTPHead(br, x.lim.HeaderBytes)
+	if err != nil {
+		return x.blockError(rec, err)
+	}
+	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		if err := x.redirect(rec, loc); err != nil {
+			return err
+		}
+	}
+	ct := resp.Header.Get("Content-Type")
+	if rec.Type == "revisit" {
+		c, ok := x.referred(rec)
+		if !ok {
+			return nil
+		}
+		if ct == "" {
+			ct = c.contentType
+		}
+		if !isHTMLType(ct) {
+			return nil
+		}
+		return x.html(rec, resp.Header, ct, c.body)
+	}
+	if !isHTMLType(ct) {
+		return nil
+	}
+	// A record cut short by the end of the file is read as far as it
+	// goes.
+	raw, err := readMaxSize(br, rec.ContentLength, x.lim.DecodedBytes)
+	if err != nil && !errors.Is(err, ErrTruncated) {
+		return x.blockError(rec, err)
+	}
+	body, _, err := httpPayload(resp.Header, raw, x.lim.DecodedBytes)
+	if err != nil {
+		return x.blockError(rec, err)
+	}
+	x.remember(rec, body, ct)
+	return x.html(rec, resp.Header, ct, body)
+}
+
+func (x *warcExtractor) referred(rec *Record) (cached, bool) {
+	if id := strings.TrimSpace(rec.Header.Get("WARC-Refers-To")); id != "" {
+		if c, ok := x.cache[id]; ok {
+			return c, true
+		}
+	}
+	if d := strings.TrimSpace(rec.Header.Get("WARC-Payload-Digest")); d != "" {
+		c, ok := x.cache[d]
+		return c, ok
+	}
+	return cached{}, false
+}
+
+func (x *warcExtractor) remember(rec *Record, body []byte, ct string) {
+	if x.cacheSize+len(body) > maxRevisitCache {
+		return
+	}
+	c := cached{body: body, contentType: ct}
+	keys := 0
+	for _, k := range []string{rec.Header.Get("WARC-Record-ID"), rec.Header.Get("WARC-Payload-Digest")} {
+		if k = strings.TrimSpace(k); k != "" {
+			x.cache[k] = c
+			keys++
+		}
+	}
+	if keys > 0 {
+		x.cacheSize += len(body)
+	}
+}
+
+func (x *warcExtractor) redirect(rec *Record, loc string) error {
+	l := htmlrewrite.Link{Raw: loc, Attr: "location", Kind: htmlrewrite.Redirect}
+	u, err := resolveLocation(x.opts.Spec, rec.TargetURI, loc)
+	if err != nil {
+		l.Err = err
+	} else {
+		l.URL = u
+	}
+	return x.fn(WARCLink{
+		Link:   l,
+		Record: rec.Offset,
+		Target: rec.TargetURI,
+		Base:   base.Result{URL: rec.TargetURI, Source: base.Retrieval, Detail: "WARC-Target-URI"},
+	})
+}
+
+// context is the payload's layers below its <base>: the HTTP headers
+// (§3.2; Content-Location only when Options.ContentLocation says so) and
+// the record's WARC-Target-URI (§3.3).
+func (x *warcExtractor) context(rec *Record, h Header) base.Context {
+	c := base.Context{
+		Spec:            x.opts.Spec,
+		ContentLocation: x.opts.ContentLocation,
+		HeaderOf:        "the HTTP response",
+		Retrieval:       rec.TargetURI,
+		RetrievalDetail: "WARC-Target-URI",
+		Strict:          x.opts.Strict,
+	}
+	if h != nil {
+		c.Header = h.MIME()
+	}
+	return c
+}
+
+func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) error {
+	var links []htmlrewrite.Link
+	res, err := htmlrewrite.Links(bytes.NewReader(body), htmlrewrite.Options{
+		Spec:        x.opts.Spec,
+		Context:     x.context(rec, h),
+		ContentType: ct,
+	}, func(l htmlrewrite.Link) error {
+		links = append(links, l)
+		return nil
+	})
+	if err != nil {
+		return &Error{Op: "links of", Where: recordAt(rec.Offset), Err: err}
+	}
+	for _, l := range links {
+		if err := x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: res}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isHTMLType reports whether a Content-Type names HTML.
+func isHTMLType(ct string) bool {
+	mt, _ := ParseMediaType(ct)
+	return mt == "text/html" || mt == "application/xhtml+xml"
+}

@@ -1,0 +1,131 @@
+package resolve
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHostParserExamples runs the host parser examples of the URL
+// Standard §3.5 ("host parsing" table), as the host of a special URL and,
+// where the table says, of a non-special one.
+func TestHostParserExamples(t *testing.T) {
+	tests := []struct {
+		input      string
+		special    string // "" for failure
+		nonSpecial string // "" for failure
+	}{
+		{"EXAMPLE.COM", "example.com", "EXAMPLE.COM"},
+		{"example%2Ecom", "example.com", "example%2Ecom"},
+		{"faß.ExAmPlE", "xn--fa-hia.example", "fa%C3%9F.ExAmPlE"},
+		{"0", "0.0.0.0", "0"},
+		{"%30", "0.0.0.0", "%30"},
+		{"0x", "0.0.0.0", "0x"},
+		{"0xffffffff", "255.255.255.255", "0xffffffff"},
+		{"[0:0::1]", "[::1]", "[::1]"},
+		{"[0:0::1%5D", "", ""},
+		{"[0:0::%31]", "", ""},
+		{"09", "", "09"},
+		{"example.255", "", "example.255"},
+		{"example^example", "", ""},
+	}
+	for _, tt := range tests {
+		for _, c := range []struct{ scheme, want string }{{"https", tt.special}, {"sc", tt.nonSpecial}} {
+			u, err := ParseWebURL(c.scheme+"://"+tt.input+"/", nil, Options{})
+			if c.want == "" {
+				assert.Error(t, err, "§3.5: %s host %q: got %v", c.scheme, tt.input, u)
+				continue
+			}
+			if assert.NoError(t, err, "§3.5: %s host %q", c.scheme, tt.input) {
+				assert.Equal(t, c.want, u.Hostname(), "§3.5: %s host %q", c.scheme, tt.input)
+			}
+		}
+	}
+}
+
+// TestIPv4 covers the IPv4 parser (§3.5): decimal, octal and hex parts, the
+// last part filling the remaining bytes, and the range checks.
+func TestIPv4(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"127.0.0.1", "127.0.0.1"},
+		{"127.1", "127.0.0.1"},
+		{"0x7f.1", "127.0.0.1"},
+		{"0177.0.0.1", "127.0.0.1"},
+		{"2130706433", "127.0.0.1"},
+		{"0x7F000001", "127.0.0.1"},
+		{"1.2.3.4.", "1.2.3.4"},
+		{"192.168.257", "192.168.1.1"},
+		{"4294967295", "255.255.255.255"},
+		{"4294967296", ""},
+		{"1.2.3.4.5", ""},
+		{"256.0.0.1", ""},
+		{"1.2.3.256", ""},
+		{"1.2.0x10000", ""},
+		{"1.2.0xffff", "1.2.255.255"},
+		{"08", ""},
+		{"1..2", ""},
+		{"foo.0x", ""},
+		{"foo.09", ""},
+	}
+	for _, tt := range tests {
+		u, err := ParseWebURL("http://"+tt.in+"/", nil, Options{})
+		if tt.want == "" {
+			assert.Error(t, err, "IPv4 %q: got %v", tt.in, u)
+			continue
+		}
+		if assert.NoError(t, err, tt.in) {
+			assert.Equal(t, tt.want, u.Hostname(), "IPv4 %q", tt.in)
+		}
+	}
+}
+
+// TestIPv6 covers the IPv6 parser and serializer (§3.5, §3.6): compression
+// of the first longest run of zero pieces, lowercase hex, embedded IPv4,
+// and the forms that fail.
+func TestIPv6(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"[::1]", "[::1]"},
+		{"[0:0:0:0:0:0:0:1]", "[::1]"},
+		{"[::]", "[::]"},
+		{"[1:0:0:2:0:0:0:3]", "[1:0:0:2::3]"},
+		{"[1:0:0:2:0:0:3:4]", "[1::2:0:0:3:4]"},
+		{"[1:0:2:3:4:5:6:7]", "[1:0:2:3:4:5:6:7]"},
+		{"[2001:DB8::1]", "[2001:db8::1]"},
+		{"[::FFFF:1.2.3.4]", "[::ffff:102:304]"},
+		{"[::127.0.0.1]", "[::7f00:1]"},
+		{"[fe80::1%25eth0]", ""},
+		{"[1:2:3:4:5:6:7:8:9]", ""},
+		{"[1::2::3]", ""},
+		{"[:1]", ""},
+		{"[1:]", ""},
+		{"[::1.2.3]", ""},
+		{"[::1.2.3.04]", ""},
+		{"[::1.2.3.256]", ""},
+		{"[12345::]", ""},
+		{"[::1", ""},
+	}
+	for _, tt := range tests {
+		u, err := ParseWebURL("http://"+tt.in+"/", nil, Options{})
+		if tt.want == "" {
+			assert.Error(t, err, "IPv6 %q: got %v", tt.in, u)
+			continue
+		}
+		if assert.NoError(t, err, tt.in) {
+			assert.Equal(t, tt.want, u.Hostname(), "IPv6 %q", tt.in)
+		}
+	}
+}
+
+// TestDomainBound: a non-ASCII domain over 64 KiB fails quickly instead of
+// costing Punycode's quadratic time; an ASCII one of any length is only
+// lowercased.
+func TestDomainBound(t *testing.T) {
+	_, err := ParseWebURL("http://"+strings.Repeat("ä", maxIDNADomain/2+1)+"/", nil, Options{})
+	assert.ErrorIs(t, err, errDomainTooLong)
+	long := strings.Repeat("a", 1<<20)
+	u, err := ParseWebURL("http://"+long+"/", nil, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, long, u.Hostname())
+}

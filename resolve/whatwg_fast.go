@@ -1,0 +1,258 @@
+package resolve
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// Fast paths for the references real pages hold most: the empty reference,
+// fragment-only and query-only references, absolute and relative paths
+// against an http(s) base, and http(s) URLs, with or without their scheme,
+// already in their serialized form (less, perhaps, the "/" of an empty
+// path). Each handles only input on which the basic URL parser does nothing
+// but copy bytes and remove dot segments; anything else (whitespace,
+// backslashes, characters to percent-encode, non-ASCII, hosts to check)
+// falls back to parseWeb. FuzzWHATWGFastPath holds them to the parser's
+// results.
+
+// Bytes a component keeps as they are: printable ASCII outside the
+// component's percent-encode set and without a role in parsing it.
+var (
+	fragmentPlain = plainSet(fragmentSet, "")
+	queryPlain    = plainSet(specialQuerySet, "#")
+	pathPlain     = plainSet(pathSet, "/\\")
+)
+
+func plainSet(set *encodeSet, delims string) *[256]bool {
+	var p [256]bool
+	for c := 0x21; c < 0x7F; c++ {
+		p[c] = !set[c] && strings.IndexByte(delims, byte(c)) < 0
+	}
+	return &p
+}
+
+func allPlain(s string, plain *[256]bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !plain[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// fastReference resolves ref against an http(s) base when a fast path
+// applies; ok is false when ref needs the parser.
+func (b *whatwgBase) fastReference(ref string) (s string, ok bool) {
+	u := &b.url
+	if ref == "" {
+		return u.hrefNoFragment(), true
+	}
+	switch ref[0] {
+	case '#':
+		if !allPlain(ref[1:], fragmentPlain) {
+			return "", false
+		}
+		return u.hrefNoFragment() + ref, true
+	case '?':
+		if !plainQueryFragment(ref) {
+			return "", false
+		}
+		return u.href[:u.pathEnd()] + ref, true
+	case '/':
+		if len(ref) > 1 && ref[1] == '/' {
+			// A scheme-relative URL: the base's scheme and ref.
+			defPort := "80"
+			if u.Scheme() == "https" {
+				defPort = "443"
+			}
+			slashAt, ok := scanAuthorityAndRest(ref[2:], defPort)
+			if !ok {
+				return "", false
+			}
+			if slashAt < 0 {
+				return u.href[:u.schemeEnd+1] + ref, true
+			}
+			return withSlash(u.href[:u.schemeEnd+1], "//", ref[2:], slashAt), true
+		}
+		if len(ref) > 1 && ref[1] == '\\' {
+			return "", false
+		}
+		return fastPath(u.href[:u.authEnd], u.authEnd, ref[1:])
+	}
+	if schemeLength(ref) > 0 {
+		return fastAbsolute(ref)
+	}
+	return fastPath(b.dir, u.pathStart, ref)
+}
+
+// plainQueryFragment reports whether s, a query and fragment, is in its
+// serialized form.
+func plainQueryFragment(s string) bool {
+	q, f := s, ""
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		q, f = s[:i], s[i+1:]
+	}
+	if q != "" && (q[0] != '?' || !allPlain(q[1:], queryPlain)) {
+		return false
+	}
+	return allPlain(f, fragmentPlain)
+}
+
+// fastPath appends the path, query and fragment in rel to prefix, a URL
+// up to the path whose path (from pathStart) is the base's path shortened
+// (§4.4 relative state) or empty (relative slash state), as the path state
+// does. ok is false when rel needs the parser.
+func fastPath(prefix string, pathStart int, rel string) (s string, ok bool) {
+	// Check everything before allocating: most references that fail
+	// here have a space or a non-ASCII byte.
+	q := 0
+	for q < len(rel) && rel[q] != '?' && rel[q] != '#' {
+		if c := rel[q]; c != '/' && !pathPlain[c] {
+			return "", false
+		}
+		q++
+	}
+	if !plainQueryFragment(rel[q:]) {
+		return "", false
+	}
+	buf := make([]byte, 0, len(prefix)+len(rel)+2)
+	buf = append(buf, prefix...)
+	i := 0
+	for {
+		buf = append(buf, '/')
+		segStart := len(buf)
+		start := i
+		for i < q && rel[i] != '/' {
+			i++
+		}
+		buf = append(buf, rel[start:i]...)
+		slash := i < q
+		seg := buf[segStart:]
+		switch {
+		case isDoubleDotSegment(seg):
+			buf = buf[:segStart-1]
+			if j := lastIndexByte(buf[pathStart:], '/'); j >= 0 {
+				buf = buf[:pathStart+j]
+			}
+			if !slash {
+				buf = append(buf, '/')
+			}
+		case isSingleDotSegment(seg):
+			if slash {
+				buf = buf[:segStart-1]
+			} else {
+				buf = buf[:segStart]
+			}
+		}
+		if !slash {
+			break
+		}
+		i++
+	}
+	buf = append(buf, rel[q:]...)
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
+}
+
+// fastAbsolute returns ref itself when it is an http or https URL that the
+// basic URL parser would serialize unchanged, or ref with the "/" of an
+// empty path added (see scanAuthorityAndRest).
+func fastAbsolute(ref string) (string, bool) {
+	var rest, defPort string
+	switch {
+	case strings.HasPrefix(ref, "http://"):
+		rest, defPort = ref[len("http://"):], "80"
+	case strings.HasPrefix(ref, "https://"):
+		rest, defPort = ref[len("https://"):], "443"
+	default:
+		return "", false
+	}
+	slashAt, ok := scanAuthorityAndRest(rest, defPort)
+	switch {
+	case !ok:
+		return "", false
+	case slashAt < 0:
+		return ref, true
+	}
+	return withSlash(ref[:len(ref)-len(rest)], "", rest, slashAt), true
+}
+
+// withSlash returns a + b + rest with "/" inserted in rest at slashAt.
+func withSlash(a, b, rest string, slashAt int) string {
+	buf := make([]byte, 0, len(a)+len(b)+len(rest)+1)
+	buf = append(buf, a...)
+	buf = append(buf, b...)
+	buf = append(buf, rest[:slashAt]...)
+	buf = append(buf, '/')
+	buf = append(buf, rest[slashAt:]...)
+	return unsafe.String(unsafe.SliceData(buf), len(buf))
+}
+
+// scanAuthorityAndRest reports whether rest, what follows "http://" or
+// "https://" (whose default port is defPort), is in serialized form: a
+// lowercase ASCII domain that does not end in a number (so is not an IPv4
+// address), no credentials, no port or one that is not the default, a
+// path without dot segments, and no byte to percent-encode. When the path
+// is empty, slashAt is where the serializer's "/" goes; otherwise it is
+// -1.
+func scanAuthorityAndRest(rest, defPort string) (slashAt int, ok bool) {
+	h := 0
+	for h < len(rest) {
+		c := rest[h]
+		if !('a' <= c && c <= 'z' || isDigit(c) || c == '-' || c == '.') {
+			break
+		}
+		h++
+	}
+	if h == 0 || endsInNumber(rest[:h]) {
+		return -1, false
+	}
+	if h < len(rest) && rest[h] == ':' {
+		p := h + 1
+		for p < len(rest) && isDigit(rest[p]) {
+			p++
+		}
+		port := rest[h+1 : p]
+		if port == "" || port[0] == '0' || len(port) > 5 || port == defPort || len(port) == 5 && port > "65535" {
+			return -1, false
+		}
+		h = p
+	}
+	if h == len(rest) || rest[h] == '?' || rest[h] == '#' {
+		slashAt = h
+	} else if rest[h] != '/' {
+		return -1, false
+	} else {
+		slashAt = -1
+	}
+	// The path, in one pass: plain bytes, and no segment that is "." or
+	// ".." in any of their spellings.
+	i := h
+	seg := h + 1
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		if c == '/' || c == '?' || c == '#' {
+			if seg < i && (rest[seg] == '.' || rest[seg] == '%') {
+				if s := rest[seg:i]; isSingleDotSegment(s) || isDoubleDotSegment(s) {
+					return -1, false
+				}
+			}
+			if c != '/' {
+				break
+			}
+			seg = i + 1
+			continue
+		}
+		if !pathPlain[c] {
+			return -1, false
+		}
+	}
+	if i == len(rest) && seg < i && (rest[seg] == '.' || rest[seg] == '%') {
+		if s := rest[seg:i]; isSingleDotSegment(s) || isDoubleDotSegment(s) {
+			return -1, false
+		}
+	}
+	if !plainQueryFragment(rest[i:]) {
+		return -1, false
+	}
+	return slashAt, true
+}

@@ -1,0 +1,339 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/resolve"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// link makes a Link as htmlrewrite reports it: raw resolved against base.
+func link(t *testing.T, spec resolve.Spec, base, tag, attr, raw string, offset int64) Link {
+	t.Helper()
+	u, err := resolve.Reference(spec, base, raw)
+	return Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attr, Line: 1, Column: int(offset) + 1, Offset: offset}
+}
+
+// TestAnalyze covers each problem of the draft's §1 ("trees that can be
+// moved as a whole") for the page sub/page.html of a tree served from
+// https://example.org/site/.
+func TestAnalyze(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"index.html": "", "sub/page.html": "", "sub/img.png": "", "docs/index.html": ""})
+	const doc = "https://example.org/site/sub/page.html"
+	tests := []struct {
+		name     string
+		raw      string
+		problem  Problem // 0: no finding
+		relative string
+	}{
+		// Relative links inside the tree survive any move (draft §1).
+		{"relative", "img.png", 0, ""},
+		{"relative up", "../index.html", 0, ""},
+		{"relative dir", "../docs/", 0, ""},
+		{"fragment", "#top", 0, ""},
+		{"query", "?q=1", 0, ""},
+		{"relative with query", "../index.html?q#f", 0, ""},
+		// Absolute links into the tree pin it to its current place.
+		{"absolute into tree", "https://example.org/site/index.html", Absolute, "../index.html"},
+		{"absolute same dir", "https://example.org/site/sub/img.png", Absolute, "img.png"},
+		{"network-path into tree", "//example.org/site/sub/img.png#x", Absolute, "img.png#x"},
+		// Root-relative links depend on the path the tree is served under.
+		{"root-relative into tree", "/site/index.html", RootRelative, "../index.html"},
+		{"root-relative outside", "/other/page.html", RootRelative, ""},
+		// Relative links that leave the tree.
+		{"climbs out", "../../other/page.html", ClimbsOut, ""},
+		{"climbs out far", "../../../../x.html", ClimbsOut, ""},
+		{"climbs out and back in", "../../site/index.html", ClimbsOut, ""},
+		// Links elsewhere are not the tree's business.
+		{"external", "https://example.com/", 0, ""},
+		{"other scheme", "mailto:a@example.org", 0, ""},
+		// Links to files the tree lacks.
+		{"missing", "gone.html", Missing, ""},
+		{"missing dir", "../nodir/", Missing, ""},
+	}
+	c := &Checker{Spec: resolve.RFC3986, Dir: dir, Root: "https://example.org/site"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := link(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)
+			got := c.Analyze("sub/page.html", doc, doc, []Link{l})
+			if tt.problem == 0 {
+				assert.Empty(t, got, "link %q", tt.raw)
+				return
+			}
+			require.Len(t, got, 1, "link %q", tt.raw)
+			assert.Equal(t, tt.problem, got[0].Problem, "link %q", tt.raw)
+			assert.Equal(t, tt.relative, got[0].Relative, "link %q", tt.raw)
+			assert.Equal(t, tt.raw, got[0].Link)
+			assert.Equal(t, 10, got[0].Column)
+			if got[0].Relative != "" {
+				// The relative form resolves to the same target.
+				u, err := resolve.Reference(resolve.RFC3986, doc, got[0].Relative)
+				require.NoError(t, err)
+				assert.Equal(t, l.URL, u)
+			}
+		})
+	}
+}
+
+// TestAnalyzeTo: with the destination known, only the links whose target
+// changes in that move are reported.
+func TestAnalyzeTo(t *testing.T) {
+	const doc = "https://example.org/site/page.html"
+	tests := []struct {
+		to      string
+		raw     string
+		problem Problem
+	}{
+		// Same path on another host: root-relative links into the tree
+		// keep working, absolute ones do not.
+		{"https://mirror.example/site/", "/site/a.html", 0},
+		{"https://mirror.example/site/", "https://example.org/site/a.html", Absolute},
+		{"https://mirror.example/site/", "../outside.html", ClimbsOut},
+		// Another path on the same host: links out of the tree keep
+		// their targets.
+		{"https://example.org/archive/2026/", "/site/a.html", RootRelative},
+		{"https://example.org/archive/2026/", "/other.html", 0},
+		{"https://example.org/archive/2026/", "../outside.html", ClimbsOut},
+		{"https://example.org/v2/", "../outside.html", 0},
+		{"https://example.org/v2/", "a.html", 0},
+	}
+	for _, tt := range tests {
+		c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/site/", To: tt.to}
+		got := c.Analyze("page.html", doc, doc, []Link{link(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)})
+		if tt.problem == 0 {
+			assert.Empty(t, got, "to %q, link %q", tt.to, tt.raw)
+			continue
+		}
+		if assert.Len(t, got, 1, "to %q, link %q", tt.to, tt.raw) {
+			assert.Equal(t, tt.problem, got[0].Problem, "to %q, link %q", tt.to, tt.raw)
+		}
+	}
+}
+
+// TestAnalyzeClimbAboveHostRoot: a tree at the root of its host keeps
+// working in place when "../" goes above it (RFC 3986 §5.2.4 stops at
+// "/"), and breaks once it is moved under a path.
+func TestAnalyzeClimbAboveHostRoot(t *testing.T) {
+	const doc = "https://example.org/about/index.html"
+	c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/"}
+	got := c.Analyze("about/index.html", doc, doc, []Link{link(t, resolve.RFC3986, doc, "a", "href", "../../elsewhere/", 9)})
+	require.Len(t, got, 1)
+	assert.Equal(t, ClimbsOut, got[0].Problem)
+}
+
+// TestAnalyzeBaseAndGrammar: a <base> element pins the document (HTML
+// "document base URL"); --grammar rejections are findings of their own.
+func TestAnalyzeBaseAndGrammar(t *testing.T) {
+	const doc = "https://example.org/site/page.html"
+	c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/site/", Grammar: func(raw string) error {
+		if raw == "a b.html" {
+			return errors.New(`invalid character " "`)
+		}
+		return nil
+	}}
+	links := []Link{
+		link(t, resolve.RFC3986, doc, "base", "href", "https://example.org/site/", 6),
+		link(t, resolve.RFC3986, doc, "a", "href", "a b.html", 40),
+	}
+	got := c.Analyze("page.html", doc, "https://example.org/site/", links)
+	require.Len(t, got, 2)
+	assert.Equal(t, BasePin, got[0].Problem)
+	assert.Contains(t, got[0].Reason, "https://example.org/site/")
+	assert.Equal(t, Invalid, got[1].Problem)
+	assert.Equal(t, `invalid character " "`, got[1].Reason)
+}
+
+func TestAnalyzeBadRoot(t *testing.T) {
+	c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/?q"}
+	got := c.Analyze("a.html", "", "", nil)
+	require.Len(t, got, 1)
+	assert.Equal(t, Invalid, got[0].Problem)
+}
+
+func TestProblemString(t *testing.T) {
+	for p, want := range map[Problem]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid", 0: "Problem(0)"} {
+		assert.Equal(t, want, p.String())
+	}
+	b, err := Absolute.MarshalText()
+	require.NoError(t, err)
+	assert.Equal(t, "absolute", string(b))
+}
+
+func TestFormOf(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want refForm
+	}{
+		{"g", relativeForm},
+		{"../g", relativeForm},
+		{"", relativeForm},
+		{"#f", relativeForm},
+		{"./g:h", relativeForm},
+		{"1http:x", relativeForm}, // RFC 3986 §3.1: a scheme starts with a letter
+		{"/g", pathForm},
+		{`\g`, pathForm}, // WHATWG: "\" is "/" in special URLs
+		{"//h/g", networkForm},
+		{" //h/g", networkForm}, // leading space is stripped (WHATWG)
+		{"http://h/g", absoluteForm},
+		{"HTTP:g", absoluteForm},
+		{"a+b-c.d:x", absoluteForm},
+		{"mailto:x", absoluteForm},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, formOf(tt.raw), "formOf(%q)", tt.raw)
+	}
+}
+
+func TestFix(t *testing.T) {
+	const page = `<a href="https://example.org/site/a.html">x</a>` + "\n" +
+		`<img src='https://example.org/site/i.png?a=1&amp;b=2'>` + "\n" +
+		`<a href=/site/b.html>y</a>` + "\n" +
+		`<a href="https://example.org/site/c.html">stale</a>`
+	off := func(s string) int64 {
+		i := strings.Index(page, s)
+		require.GreaterOrEqual(t, i, 0, s)
+		return int64(i)
+	}
+	findings := []Finding{
+		{Problem: Absolute, Link: "https://example.org/site/a.html", Relative: "a.html", Offset: off("https://example.org/site/a.html")},
+		{Problem: Absolute, Link: "https://example.org/site/i.png?a=1&b=2", Relative: "i.png?a=1&b=2", Offset: off("https://example.org/site/i.png")},
+		{Problem: RootRelative, Link: "/site/b.html", Relative: "b.html", Offset: off("/site/b.html")},
+		// The bytes at the offset do not spell the link: left alone.
+		{Problem: Absolute, Link: "https://example.org/site/other.html", Relative: "other.html", Offset: off("https://example.org/site/c.html")},
+		// Not fixable problems.
+		{Problem: ClimbsOut, Link: "../x", Offset: 3},
+		{Problem: Absolute, Link: "x", Offset: 0},
+		{Problem: Absolute, Link: "x", Relative: "y", Offset: 1 << 40},
+	}
+	got, n := Fix([]byte(page), findings)
+	assert.Equal(t, 3, n)
+	want := `<a href="a.html">x</a>` + "\n" +
+		`<img src='i.png?a=1&amp;b=2'>` + "\n" +
+		`<a href=b.html>y</a>` + "\n" +
+		`<a href="https://example.org/site/c.html">stale</a>`
+	assert.Equal(t, want, string(got))
+
+	same, n := Fix([]byte(page), nil)
+	assert.Equal(t, 0, n)
+	assert.Equal(t, page, string(same))
+}
+
+func TestEscapeValue(t *testing.T) {
+	assert.Equal(t, `a?x=1&amp;y=&quot;'`, escapeValue(`a?x=1&y="'`, '"'))
+	assert.Equal(t, `a&#39;"`, escapeValue(`a'"`, '\''))
+	// Unquoted (the byte before the value is "="): quoted when needed.
+	assert.Equal(t, `a/b?x&amp;y`, escapeValue(`a/b?x&y`, '='))
+	assert.Equal(t, `"a b>&quot;'"`, escapeValue(`a b>"'`, '='))
+	assert.Equal(t, `"?x=1"`, escapeValue(`?x=1`, '='))
+}
+
+func TestPathRelative(t *testing.T) {
+	tests := []struct {
+		base, target, want string
+	}{
+		{"https://h/a/b/c.html", "https://h/a/b/d.html", "d.html"},
+		{"https://h/a/b/c.html", "https://h/search", "../../search"},
+		{"https://h/a/b/c.html", "https://h/a/b/", "./"},
+		{"https://h/a/b/", "https://h/a/x/y.html?q#f", "../x/y.html?q#f"},
+		// RFC 3986 §4.2: a first segment with ":" would read as a scheme.
+		{"https://h/a/", "https://h/a/g:h", "./g:h"},
+		{"file:///srv/site/index.html", "file:///srv/site/img/a.png", "img/a.png"},
+	}
+	for _, tt := range tests {
+		got, ok := pathRelative(tt.base, tt.target)
+		require.True(t, ok, "pathRelative(%q, %q)", tt.base, tt.target)
+		assert.Equal(t, tt.want, got, "pathRelative(%q, %q)", tt.base, tt.target)
+		r, err := resolve.NewResolver(resolve.RFC3986, tt.base, resolve.Options{})
+		require.NoError(t, err)
+		u, err := r.Reference(got)
+		require.NoError(t, err)
+		assert.Equal(t, tt.target, u, "RFC 3986 §5.2 resolves it back")
+	}
+	for _, bad := range [][2]string{{"https://h/a", "https://other/a"}, {"mailto:a", "mailto:b"}, {"https://h", "https://h/a"}} {
+		_, ok := pathRelative(bad[0], bad[1])
+		assert.False(t, ok, "pathRelative(%q, %q)", bad[0], bad[1])
+	}
+}
+
+// TestCheckAndFixTree runs Check and Fix over a tree, as "relurl check
+// --fix" does: afterwards no fixable finding is left, and every link of
+// every file resolves to the same target as before.
+func TestCheckAndFixTree(t *testing.T) {
+	for _, spec := range []resolve.Spec{resolve.RFC3986, resolve.WHATWG} {
+		t.Run(spec.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{
+				"index.html": `<!doctype html><link rel=stylesheet href="https://example.org/site/css/a.css">` +
+					`<a href="/site/docs/">docs</a> <a href=https://example.org/site/docs/p.html?x=1&amp;y=2#s>p</a>` +
+					`<img src='//example.org/site/img/a.png'> <a href="https://example.com/">out</a>`,
+				"docs/index.html": `<a href="https://example.org/site/">home</a><a href="/site/docs/p.html">p</a><a href="p.html">p</a>`,
+				"docs/p.html":     `<a href="https://example.org/site/docs/index.html#top">up</a>`,
+				"css/a.css":       ``,
+				"img/a.png":       ``,
+			})
+			c := &Checker{Spec: spec, Dir: dir, Root: "https://example.org/site/"}
+			urls := func() map[string][]string {
+				m := map[string][]string{}
+				for f, err := range Walk([]string{dir}) {
+					require.NoError(t, err)
+					if f.Kind != HTML {
+						continue
+					}
+					data, err := os.ReadFile(f.Path)
+					require.NoError(t, err)
+					var links []string
+					_, err = htmlrewrite.Links(bytes.NewReader(data), htmlrewrite.Options{Spec: spec, Context: base.Context{Spec: spec, Retrieval: "https://example.org/site/" + f.Rel}}, func(l htmlrewrite.Link) error {
+						links = append(links, l.URL)
+						return nil
+					})
+					require.NoError(t, err)
+					m[f.Rel] = links
+				}
+				return m
+			}
+			before := urls()
+			total := 0
+			for f, err := range Walk([]string{dir}) {
+				require.NoError(t, err)
+				if f.Kind != HTML {
+					continue
+				}
+				_, err := Update(f.Path, 1<<20, func(old []byte) ([]byte, error) {
+					found, err := c.Check(f, old)
+					require.NoError(t, err)
+					out, n := Fix(old, found)
+					total += n
+					return out, nil
+				})
+				require.NoError(t, err)
+			}
+			assert.Equal(t, 7, total, "links fixed")
+			for f, err := range Walk([]string{dir}) {
+				require.NoError(t, err)
+				if f.Kind != HTML {
+					continue
+				}
+				data, err := os.ReadFile(f.Path)
+				require.NoError(t, err)
+				found, err := c.Check(f, data)
+				require.NoError(t, err)
+				assert.Empty(t, found, "%s after the fix:\n%s", f.Rel, data)
+			}
+			assert.Equal(t, before, urls(), "every link resolves to the same target")
+			data, err := os.ReadFile(filepath.Join(dir, "index.html"))
+			require.NoError(t, err)
+			assert.Equal(t, `<!doctype html><link rel=stylesheet href="css/a.css">`+
+				`<a href="docs/">docs</a> <a href="docs/p.html?x=1&amp;y=2#s">p</a>`+
+				`<img src='img/a.png'> <a href="https://example.com/">out</a>`, string(data))
+		})
+	}
+}

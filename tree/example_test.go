@@ -1,0 +1,113 @@
+package tree_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
+)
+
+// A mirrored site maps each file to the site's root URL plus its path.
+func ExampleMapper_URL() {
+	m, err := tree.NewMapper("https://example.org/docs")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, rel := range []string{"index.html", "guide/a b.html"} {
+		u, err := m.URL(tree.File{Rel: rel})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(u)
+	}
+	// Output:
+	// https://example.org/docs/index.html
+	// https://example.org/docs/guide/a%20b.html
+}
+
+// What breaks when the tree served from https://example.org/site/ moves,
+// for links of its page guide/intro.html.
+func ExampleChecker_Analyze() {
+	const doc = "https://example.org/site/guide/intro.html"
+	c := &tree.Checker{Spec: resolve.RFC3986, Root: "https://example.org/site/"}
+	var links []tree.Link
+	for i, raw := range []string{"next.html", "https://example.org/site/index.html", "/site/img/a.png", "../../other/", "https://example.com/"} {
+		u, _ := resolve.Reference(resolve.RFC3986, doc, raw)
+		links = append(links, tree.Link{Raw: raw, URL: u, Line: i + 1, Column: 1})
+	}
+	for _, f := range c.Analyze("guide/intro.html", doc, doc, links) {
+		fmt.Printf("line %d: %s %s -> %q\n", f.Line, f.Problem, f.Link, f.Relative)
+	}
+	// Output:
+	// line 2: absolute https://example.org/site/index.html -> "../index.html"
+	// line 3: root-relative /site/img/a.png -> "../img/a.png"
+	// line 4: climbs-out ../../other/ -> ""
+}
+
+// Ordered runs work in parallel and hands the results back in input order.
+func ExampleOrdered() {
+	pages := []string{"a.html", "b.html", "c.html"}
+	err := tree.Ordered(2, slices.Values(pages), strings.ToUpper, func(in, out string) error {
+		fmt.Println(in, "->", out)
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// a.html -> A.HTML
+	// b.html -> B.HTML
+	// c.html -> C.HTML
+}
+
+// A crawler in the style of colly's OnHTML callbacks: fetch a page (the
+// base is the URL after redirects), get each link in absolute form from a
+// callback, and follow the ones into the site.
+func Example_crawl() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/docs/", http.StatusFound) })
+	mux.HandleFunc("/docs/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<a href="intro.html">intro</a> <a href="https://example.com/">elsewhere</a>`)
+	})
+	mux.HandleFunc("/docs/intro.html", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<a href="./">back</a> <img src="../img/logo.png">`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	seen := map[string]bool{}
+	queue := []string{srv.URL + "/"}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		doc, err := base.Fetch(context.Background(), srv.Client(), u, base.FetchLimits{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		seen[doc.URL] = true // the base: the URL after redirects
+		fmt.Println("visit", strings.TrimPrefix(doc.URL, srv.URL))
+		opts := htmlrewrite.Options{Spec: resolve.WHATWG, Context: *doc.Context}
+		_, err = htmlrewrite.Links(bytes.NewReader(doc.Body), opts, func(l htmlrewrite.Link) error {
+			if l.Kind == htmlrewrite.Navigation && strings.HasPrefix(l.URL, srv.URL+"/") && !seen[l.URL] {
+				seen[l.URL] = true
+				queue = append(queue, l.URL)
+			}
+			return nil
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	// Output:
+	// visit /docs/
+	// visit /docs/intro.html
+}

@@ -1,0 +1,100 @@
+package tree
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const helperEnv = "RELURL_TREE_KILL_HELPER"
+
+// content returns the old or new bytes of file i: large enough that a
+// write takes a while, different in length so a mix cannot pass for one.
+func content(i int, new bool) []byte {
+	if new {
+		return bytes.Repeat([]byte(fmt.Sprintf("<a href=\"https://example.org/new/%d\">\n", i)), 12000)
+	}
+	return bytes.Repeat([]byte(fmt.Sprintf("<a href=\"old/%d\">\n", i)), 20000)
+}
+
+// TestKilledMidTree kills a process in the middle of rewriting a tree in
+// place and checks that every file holds either its old or its new
+// content, never a mix, and that the walk skips the temporary files the
+// killed process left.
+func TestKilledMidTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	const files = 40
+	for round, delay := range []time.Duration{0, 2 * time.Millisecond, 15 * time.Millisecond} {
+		dir := t.TempDir()
+		for i := range files {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.html", i)), content(i, false), 0o644))
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$")
+		cmd.Env = append(os.Environ(), helperEnv+"="+dir)
+		require.NoError(t, cmd.Start())
+		// Wait for the first file to be replaced, then a little more.
+		deadline := time.Now().Add(10 * time.Second)
+		for !anyNew(dir, files) && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Microsecond)
+		}
+		time.Sleep(delay)
+		require.NoError(t, cmd.Process.Kill())
+		cmd.Wait()
+
+		olds, news := 0, 0
+		for i := range files {
+			data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("f%02d.html", i)))
+			require.NoError(t, err)
+			switch {
+			case bytes.Equal(data, content(i, false)):
+				olds++
+			case bytes.Equal(data, content(i, true)):
+				news++
+			default:
+				t.Fatalf("round %d: f%02d.html is neither old nor new (%d bytes)", round, i, len(data))
+			}
+		}
+		t.Logf("round %d (killed %v after the first replacement): %d new, %d old", round, delay, news, olds)
+		assert.Positive(t, news)
+
+		for f, err := range Walk([]string{dir}) {
+			require.NoError(t, err)
+			assert.False(t, strings.HasPrefix(filepath.Base(f.Path), tempPrefix), "walk skips %s", f.Path)
+		}
+	}
+}
+
+func anyNew(dir string, files int) bool {
+	for i := range files {
+		info, err := os.Stat(filepath.Join(dir, fmt.Sprintf("f%02d.html", i)))
+		if err == nil && info.Size() == int64(len(content(i, true))) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestKillHelper is the process TestKilledMidTree kills: it rewrites the
+// tree in place, slowly enough to be caught in the middle.
+func TestKillHelper(t *testing.T) {
+	dir := os.Getenv(helperEnv)
+	if dir == "" {
+		t.Skip("run by TestKilledMidTree")
+	}
+	for i := 0; ; i++ {
+		i := i % 40
+		Update(filepath.Join(dir, fmt.Sprintf("f%02d.html", i)), 1<<30, func([]byte) ([]byte, error) {
+			return content(i, true), nil
+		})
+	}
+}

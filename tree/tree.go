@@ -1,0 +1,82 @@
+// Package tree is the part of relurl that deals with document trees
+// rather than single documents: it walks inputs (files and directories,
+// HTML found by extension or by content sniffing, MHTML, WARC), maps each
+// file to the URL it was retrieved from (the draft's §3.3 retrieval URL,
+// for a mirrored site the tree's root URL plus the file's relative path),
+// replaces files atomically, mirrors a tree into another directory, runs
+// the work on a pool of goroutines with results in input order, and checks
+// whether a tree can be moved as a whole (the draft's §1: "trees that can
+// be moved") and fixes the links that pin it.
+package tree
+
+import (
+	"bytes"
+	"net/http"
+	"path/filepath"
+	"strings"
+)
+
+// Kind says how a file is to be read.
+type Kind int
+
+// The kinds of file the walk tells apart.
+const (
+	Other Kind = iota // not a document relurl reads: copied or skipped
+	HTML              // text/html
+	MHTML             // multipart/related, RFC 2557 (.mht, .mhtml)
+	WARC              // WARC 1.1 (.warc, .warc.gz)
+)
+
+// String returns "other", "html", "mhtml" or "warc".
+func (k Kind) String() string {
+	switch k {
+	case HTML:
+		return "html"
+	case MHTML:
+		return "mhtml"
+	case WARC:
+		return "warc"
+	}
+	return "other"
+}
+
+// SniffLen is how many leading bytes KindOf looks at.
+const SniffLen = 512
+
+// KindOf returns the kind of the file called name whose first bytes are
+// head (up to SniffLen of them). The extension decides when it names a
+// kind; otherwise the content is sniffed by the WHATWG MIME Sniffing
+// Standard's rules for HTML (§7.1, the "<!DOCTYPE HTML", "<html", "<head",
+// ... signatures after leading whitespace), as net/http implements them.
+// A file whose extension says HTML but whose head is binary (a NUL byte,
+// the sniffing standard's binary-data byte that no HTML text has) is Other:
+// rewriting it could only damage it.
+func KindOf(name string, head []byte) Kind {
+	lower := strings.ToLower(filepath.Base(name))
+	switch {
+	case strings.HasSuffix(lower, ".warc"), strings.HasSuffix(lower, ".warc.gz"):
+		return WARC
+	}
+	switch filepath.Ext(lower) {
+	case ".mht", ".mhtml":
+		return MHTML
+	case ".html", ".htm", ".xhtml", ".shtml":
+		if bytes.IndexByte(head, 0) >= 0 && !utf16BOM(head) {
+			return Other
+		}
+		return HTML
+	}
+	if len(head) > SniffLen {
+		head = head[:SniffLen]
+	}
+	if strings.HasPrefix(http.DetectContentType(head), "text/html") {
+		return HTML
+	}
+	return Other
+}
+
+// utf16BOM reports whether head starts with a UTF-16 byte order mark: such
+// HTML has NUL bytes and is still text.
+func utf16BOM(head []byte) bool {
+	return bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || bytes.HasPrefix(head, []byte{0xFF, 0xFE})
+}

@@ -1,0 +1,368 @@
+package tree
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestKindOf(t *testing.T) {
+	tests := []struct {
+		name string
+		head string
+		want Kind
+	}{
+		// By extension.
+		{"index.html", "", HTML},
+		{"INDEX.HTM", "whatever", HTML},
+		{"a.xhtml", "", HTML},
+		{"a.shtml", "", HTML},
+		{"page.mht", "", MHTML},
+		{"page.MHTML", "", MHTML},
+		{"crawl.warc", "", WARC},
+		{"crawl.warc.gz", "\x1f\x8b", WARC},
+		// A binary file named .html is not rewritten (MIME Sniffing §7.1:
+		// a binary data byte); UTF-16 HTML has NULs and is still HTML.
+		{"fake.html", "\x89PNG\r\n\x1a\n\x00\x00", Other},
+		{"utf16.html", "\xff\xfe<\x00h\x00", HTML},
+		// By content, WHATWG MIME Sniffing §7.1 "identifying a resource
+		// with an unknown MIME type": the HTML signatures after white space.
+		{"noext", "<!DOCTYPE html><p>", HTML},
+		{"noext", "\n\t <html lang=en>", HTML},
+		{"page.php", "<HEAD><title>", HTML},
+		{"x.cgi", "<!-- comment --><p>", HTML},
+		{"x.txt", "<p>", HTML},
+		{"x", "<script>", HTML},
+		{"x", "plain text", Other},
+		{"style.css", "body{}", Other},
+		{"img.png", "\x89PNG\r\n\x1a\n", Other},
+		{"empty", "", Other},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, KindOf(tt.name, []byte(tt.head)), "KindOf(%q, %q)", tt.name, tt.head)
+		})
+	}
+}
+
+func TestKindString(t *testing.T) {
+	assert.Equal(t, "other html mhtml warc", strings.Join([]string{Other.String(), HTML.String(), MHTML.String(), WARC.String()}, " "))
+}
+
+// writeTree makes the files of m (slash paths to contents) under dir.
+func writeTree(t *testing.T, dir string, m map[string]string) {
+	t.Helper()
+	for name, data := range m {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+	}
+}
+
+func TestWalk(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"index.html":        "<p>",
+		"b/page":            "<!doctype html>",
+		"b/c/style.css":     "body{}",
+		"a.mht":             "MIME-Version: 1.0",
+		"z.warc.gz":         "\x1f\x8b",
+		".relurl-1234.tmp":  "<p>half", // a temporary file of a killed run
+		"b/c/deep/x y.html": "<p>",
+	})
+	require.NoError(t, os.Symlink("index.html", filepath.Join(dir, "link.html")))
+	lone := filepath.Join(dir, "index.html")
+
+	type row struct{ Rel, Kind, Root string }
+	var got []row
+	for f, err := range Walk([]string{dir, lone}) {
+		require.NoError(t, err)
+		got = append(got, row{f.Rel, f.Kind.String(), f.Root})
+	}
+	want := []row{
+		{"a.mht", "mhtml", dir},
+		{"b/c/deep/x y.html", "html", dir},
+		{"b/c/style.css", "other", dir},
+		{"b/page", "html", dir},
+		{"index.html", "html", dir},
+		{"z.warc.gz", "warc", dir},
+		{"", "html", lone}, // a file named itself has no relative path
+	}
+	assert.Equal(t, want, got)
+}
+
+func TestWalkErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.html": "<p>", "locked/b.html": "<p>"})
+	missing := filepath.Join(dir, "missing.html")
+	var paths []string
+	var errs []error
+	for f, err := range Walk([]string{missing, dir}) {
+		paths = append(paths, f.Path)
+		errs = append(errs, err)
+	}
+	require.Len(t, errs, 3)
+	assert.ErrorIs(t, errs[0], fs.ErrNotExist, "a missing file is reported")
+	assert.Equal(t, missing, paths[0])
+	assert.NoError(t, errs[1], "and the walk goes on")
+
+	if os.Geteuid() == 0 {
+		t.Log("running as root: an unreadable directory cannot be made")
+		return
+	}
+	locked := filepath.Join(dir, "locked")
+	require.NoError(t, os.Chmod(locked, 0))
+	t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	errs = nil
+	for _, err := range Walk([]string{dir}) {
+		errs = append(errs, err)
+	}
+	require.Len(t, errs, 2)
+	assert.ErrorIs(t, errs[1], fs.ErrPermission)
+}
+
+func TestWalkStops(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.html": "", "b.html": "", "c.html": ""})
+	n := 0
+	for range Walk([]string{dir, dir}) {
+		n++
+		if n == 2 {
+			break
+		}
+	}
+	assert.Equal(t, 2, n)
+}
+
+func TestMapperURL(t *testing.T) {
+	tests := []struct {
+		root, rel, want string
+	}{
+		// How a mirrored site maps: the root URL plus the relative path.
+		{"https://example.org/", "index.html", "https://example.org/index.html"},
+		{"https://example.org/site", "a/b.html", "https://example.org/site/a/b.html"},
+		{"https://example.org/site/", "a/b.html", "https://example.org/site/a/b.html"},
+		// Each segment percent-encoded (RFC 3986 §3.3 pchar).
+		{"https://example.org/", "x y/a?b#c.html", "https://example.org/x%20y/a%3Fb%23c.html"},
+		{"https://example.org/", "caf\u00e9.html", "https://example.org/caf%C3%A9.html"},
+		// A file named on its own is its own tree: --base is its URL.
+		{"https://example.org/page.html?q", "", "https://example.org/page.html?q"},
+	}
+	for _, tt := range tests {
+		m, err := NewMapper(tt.root)
+		require.NoError(t, err)
+		got, err := m.URL(File{Rel: tt.rel})
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got, "root %q, file %q", tt.root, tt.rel)
+	}
+}
+
+func TestMapperErrors(t *testing.T) {
+	for _, root := range []string{"example.org/site", "/site/", "mailto:a@b", "http://[::1", "%"} {
+		_, err := NewMapper(root)
+		assert.Error(t, err, "NewMapper(%q)", root)
+	}
+	m, err := NewMapper("https://example.org/?q")
+	require.NoError(t, err)
+	_, err = m.URL(File{Rel: "a.html"})
+	assert.ErrorContains(t, err, "query or fragment")
+}
+
+func TestMapperFileURL(t *testing.T) {
+	dir := t.TempDir()
+	var m Mapper
+	got, err := m.URL(File{Path: filepath.Join(dir, "a b.html"), Rel: "a b.html"})
+	require.NoError(t, err)
+	assert.Equal(t, "file://"+filepath.ToSlash(dir)+"/a%20b.html", got)
+	root, err := m.Root(dir)
+	require.NoError(t, err)
+	assert.Equal(t, "file://"+filepath.ToSlash(dir)+"/", root)
+}
+
+func TestSavedFrom(t *testing.T) {
+	tests := []struct {
+		head, want string
+	}{
+		{"<!DOCTYPE html>\n<!-- saved from url=(0022)https://example.org/a/ -->\n<html>", "https://example.org/a/"},
+		{"<!-- saved from url=(0025)http://example.org/x.html -->", "http://example.org/x.html"},
+		// The length field must fit.
+		{"<!-- saved from url=(0099)https://example.org/ -->", ""},
+		// Internet Explorer's zone marker is not a location.
+		{"<!-- saved from url=(0014)about:internet -->", ""},
+		{"<!-- saved from url=(0004)a/b/ -->", ""},
+		{"<html>", ""},
+	}
+	for _, tt := range tests {
+		got, ok := SavedFrom([]byte(tt.head))
+		assert.Equal(t, tt.want, got, "SavedFrom(%q)", tt.head)
+		assert.Equal(t, tt.want != "", ok)
+	}
+	m := Mapper{SavedFrom: true}
+	got, err := m.URL(File{Path: "x.html", Head: []byte(tests[0].head)})
+	require.NoError(t, err)
+	assert.Equal(t, "https://example.org/a/", got)
+}
+
+func TestInside(t *testing.T) {
+	assert.True(t, Inside("a/b", "a"))
+	assert.True(t, Inside("a", "a"))
+	assert.True(t, Inside("a/./b/..", "a"))
+	assert.False(t, Inside("ab", "a"))
+	assert.False(t, Inside("..", "."))
+	assert.False(t, Inside("b", "a"))
+}
+
+func TestReadFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a")
+	require.NoError(t, os.WriteFile(p, []byte("12345"), 0o644))
+	data, err := ReadFile(p, 5)
+	require.NoError(t, err)
+	assert.Equal(t, "12345", string(data))
+	_, err = ReadFile(p, 4)
+	assert.ErrorIs(t, err, ErrTooLarge)
+}
+
+func TestWriteFileKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.html")
+	require.NoError(t, os.WriteFile(p, []byte("old"), 0o600))
+	require.NoError(t, os.Chmod(p, 0o751))
+	changed, err := Update(p, 1<<20, func(old []byte) ([]byte, error) { return append(old, " new"...), nil })
+	require.NoError(t, err)
+	assert.True(t, changed)
+	info, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o751), info.Mode().Perm())
+	data, err := os.ReadFile(p)
+	require.NoError(t, err)
+	assert.Equal(t, "old new", string(data))
+	assert.Equal(t, []string{"a.html"}, names(t, dir), "no temporary file is left")
+}
+
+func TestUpdateUnchangedIsNotWritten(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.html")
+	require.NoError(t, os.WriteFile(p, []byte("same"), 0o644))
+	before, err := os.Stat(p)
+	require.NoError(t, err)
+	changed, err := Update(p, 1<<20, func(old []byte) ([]byte, error) { return []byte("same"), nil })
+	require.NoError(t, err)
+	assert.False(t, changed)
+	after, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "the file was not replaced")
+	assert.Equal(t, before.ModTime(), after.ModTime())
+}
+
+func TestUpdateFailureLeavesOriginal(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.html")
+	require.NoError(t, os.WriteFile(p, []byte("original"), 0o644))
+	boom := errors.New("boom")
+
+	// The transformation fails: nothing is written.
+	_, err := Update(p, 1<<20, func([]byte) ([]byte, error) { return nil, boom })
+	assert.ErrorIs(t, err, boom)
+
+	// Writing fails half-way: the temporary file goes, the original stays.
+	err = Writer{}.write(p, 0o644, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return boom
+	})
+	assert.ErrorIs(t, err, boom)
+
+	// The file is too large to read.
+	_, err = Update(p, 3, func(old []byte) ([]byte, error) { return []byte("x"), nil })
+	assert.ErrorIs(t, err, ErrTooLarge)
+
+	data, err := os.ReadFile(p)
+	require.NoError(t, err)
+	assert.Equal(t, "original", string(data))
+	assert.Equal(t, []string{"a.html"}, names(t, dir))
+}
+
+func TestUpdateReadOnlyDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: directory permissions do not stop root")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.html")
+	require.NoError(t, os.WriteFile(p, []byte("original"), 0o644))
+	require.NoError(t, os.Chmod(dir, 0o555))
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	_, err := Update(p, 1<<20, func([]byte) ([]byte, error) { return []byte("new"), nil })
+	assert.ErrorIs(t, err, fs.ErrPermission)
+	data, err := os.ReadFile(p)
+	require.NoError(t, err)
+	assert.Equal(t, "original", string(data))
+}
+
+func TestWriteFileIntoMissingDir(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"file": "x"})
+	// A file where the mirror wants a directory: a clear error, as root too.
+	err := WriteFile(filepath.Join(dir, "file", "a.html"), []byte("x"), 0o644)
+	assert.Error(t, err)
+}
+
+func TestCopyFile(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src.png"), filepath.Join(dir, "dst.png")
+	require.NoError(t, os.WriteFile(src, []byte("\x89PNG\r\n\x1a\n\x00"), 0o640))
+	require.NoError(t, CopyFile(dst, src))
+	data, err := os.ReadFile(dst)
+	require.NoError(t, err)
+	assert.Equal(t, "\x89PNG\r\n\x1a\n\x00", string(data))
+	info, err := os.Stat(dst)
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o640), info.Mode().Perm())
+	assert.Error(t, CopyFile(dst, filepath.Join(dir, "missing")))
+
+	fast := Writer{NoSync: true}
+	require.NoError(t, fast.CopyFile(dst+"2", src))
+	require.NoError(t, fast.WriteFile(dst+"3", []byte("x"), 0o600))
+	assert.Equal(t, []string{"dst.png", "dst.png2", "dst.png3", "src.png"}, names(t, dir))
+}
+
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func TestWalkList(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a/b.html": "<p>", "a/c/d.html": "<p>", "e.html": "<p>"})
+	t.Chdir(dir)
+	type row struct{ Path, Rel, Root string }
+	var got []row
+	for f, err := range WalkList(slices.Values([]string{"./a/b.html", "a/c", "e.html", filepath.Join(dir, "e.html")})) {
+		require.NoError(t, err)
+		got = append(got, row{f.Path, f.Rel, f.Root})
+	}
+	assert.Equal(t, []row{
+		{"./a/b.html", "a/b.html", "."},
+		{"a/c/d.html", "a/c/d.html", "."},
+		{"e.html", "e.html", "."},
+		{filepath.Join(dir, "e.html"), "", filepath.Join(dir, "e.html")}, // absolute: a tree of its own
+	}, got)
+	m, err := NewMapper("https://example.org/mirror/")
+	require.NoError(t, err)
+	u, err := m.URL(File{Rel: "a/b.html"})
+	require.NoError(t, err)
+	assert.Equal(t, "https://example.org/mirror/a/b.html", u)
+}
