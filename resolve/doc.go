@@ -11,12 +11,17 @@
 //     example ";x" gives "http://a/b/c/;x" and "?y" "http://a/b/c/?y").
 //   - [RFC3986]: RFC 3986 §5.2.1–§5.2.4 and §5.3 (remove_dot_segments,
 //     merge, recomposition), strict unless [Options.BackwardCompatible].
-//   - [WHATWG]: the URL Standard's basic URL parser with a base, as
-//     browsers resolve links.
+//   - [WHATWG]: the URL Standard's basic URL parser with a base (§4.4) and
+//     its serializer (§4.5), as browsers resolve links. [WebURL] and
+//     [ParseWebURL] expose the parsed URL and its component getters;
+//     [Options.QueryEncoding] encodes the query in the document's
+//     encoding, as the HTML Standard does.
 //
 // A [Resolver] holds a base parsed once; [Reference] is the one-off form.
 // [Resolver.Relativize] is the inverse: the shortest reference that
-// resolves to a given target.
+// resolves to a given target. [Normalize] applies RFC 3986 §6.2.2 and
+// §6.2.3 and opt-in crawler normalizations for de-duplication. Validation
+// against the seed grammars lives in the subpackage grammar.
 //
 // # Where the standards leave room
 //

@@ -204,7 +204,8 @@ func normalizeAuthority(authority, scheme string, n Normalization) string {
 			host, port = h, hostport[i:]
 		}
 	}
-	if n&LowercaseHost != 0 {
+	newHost, newPort := host, port
+	if n&LowercaseHost != 0 && strings.ContainsFunc(host, func(r rune) bool { return 'A' <= r && r <= 'Z' }) {
 		b := []byte(host)
 		for i := 0; i < len(b); i++ {
 			switch c := b[i]; {
@@ -214,12 +215,15 @@ func normalizeAuthority(authority, scheme string, n Normalization) string {
 				b[i] = c + 'a' - 'A'
 			}
 		}
-		host = string(b)
+		newHost = string(b)
 	}
 	if n&RemoveDefaultPort != 0 && (port == ":" || isDefaultPort(scheme, port[min(1, len(port)):])) {
-		port = ""
+		newPort = ""
 	}
-	return userinfo + host + port
+	if newHost == host && newPort == port {
+		return authority
+	}
+	return userinfo + newHost + newPort
 }
 
 // isDefaultPort reports whether port, in decimal, is the default port of

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/transform"
 )
 
 // This file is the URL Standard's §1.3 "Percent-encoded bytes": the
@@ -74,50 +75,51 @@ func appendQuery(b []byte, s string, set *encodeSet, enc encoding.Encoding) []by
 }
 
 // appendEncodedAfterEncoding is "percent-encode after encoding" (§1.3) for
-// an encoding other than UTF-8: s is encoded with enc's encoder, each
-// resulting byte in set is percent-encoded, and a code point the encoding
-// cannot represent becomes "%26%23" + its decimal value + "%3B", the
-// percent-encoded form of an HTML numeric character reference. One encoder
-// encodes the whole query, so that a stateful encoding (ISO-2022-JP) keeps
-// its state from one code point to the next.
+// an encoding other than UTF-8: s is encoded with the Encoding Standard's
+// encoder for enc, each resulting byte in set is percent-encoded, and a
+// code point the encoding cannot represent becomes "%26%23" + its decimal
+// value + "%3B", the percent-encoded form of an HTML numeric character
+// reference.
+//
+// x/text's encoders are the Encoding Standard's for the single-byte
+// encodings, Big5 and EUC-KR; for the others, whatwg_encode_cjk.go
+// applies the Standard's own steps around them.
 func appendEncodedAfterEncoding(b []byte, s string, set *encodeSet, enc encoding.Encoding) []byte {
 	name, _ := htmlindex.Name(enc)
-	t := enc.NewEncoder()
-	var in [utf8.UTFMax]byte
-	var out [32]byte
-	for _, r := range s {
-		r, fail := encoderErratum(name, r)
-		if !fail {
-			nDst, _, err := t.Transform(out[:], in[:utf8.EncodeRune(in[:], r)], false)
-			if err == nil {
-				b = appendEncoded(b, string(out[:nDst]), set)
-				continue
-			}
-		}
-		b = append(b, "%26%23"...)
-		b = strconv.AppendInt(b, int64(r), 10)
-		b = append(b, "%3B"...)
+	if name == "iso-2022-jp" {
+		return appendISO2022JP(b, s, set)
 	}
-	nDst, _, _ := t.Transform(out[:], nil, true) // a stateful encoder's return to ASCII
-	return appendEncoded(b, string(out[:nDst]), set)
+	t := enc.NewEncoder()
+	var out [16]byte
+	for _, r := range s {
+		if bytes, ok := encodeCodePoint(name, t, r, out[:0]); ok {
+			b = appendEncoded(b, string(bytes), set)
+		} else {
+			b = appendCharRef(b, r)
+		}
+	}
+	return b
 }
 
-// encoderErratum applies the Encoding Standard's encoder steps that
-// x/text's encoders lack: the ISO-2022-JP encoder's error for SO, SI and
-// ESC (§12.2.2 step 2, reported as U+FFFD), the gb18030 encoder's error
-// for U+E5E5 (§10.2.2 step 3) and the Shift_JIS encoder's mapping of
-// U+2212 to U+FF0D (§13.3.2 step 4). It returns the code point to encode
-// and whether encoding it fails.
-func encoderErratum(name string, r rune) (rune, bool) {
-	switch {
-	case name == "iso-2022-jp" && (r == 0x0E || r == 0x0F || r == 0x1B):
-		return utf8.RuneError, true
-	case name == "gb18030" && r == 0xE5E5:
-		return r, true
-	case name == "shift_jis" && r == 0x2212:
-		return 0xFF0D, false
+// appendCharRef appends the percent-encoded numeric character reference
+// that stands for a code point the encoding lacks.
+func appendCharRef(b []byte, r rune) []byte {
+	b = append(b, "%26%23"...)
+	b = strconv.AppendInt(b, int64(r), 10)
+	return append(b, "%3B"...)
+}
+
+// transformOne encodes r alone with t, a stateless encoder, appending to
+// out.
+func transformOne(t transform.Transformer, r rune, out []byte) ([]byte, bool) {
+	var in [utf8.UTFMax]byte
+	var buf [16]byte
+	t.Reset()
+	n, _, err := t.Transform(buf[:], in[:utf8.EncodeRune(in[:], r)], true)
+	if err != nil {
+		return out, false
 	}
-	return r, false
+	return append(out, buf[:n]...), true
 }
 
 // queryEncoding returns the encoding the query of a URL with this scheme

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/htmlindex"
 )
 
 // checkWebURL checks the invariants of a parsed URL: its components
@@ -107,6 +108,28 @@ func FuzzWHATWGFastPath(f *testing.F) {
 				if err != nil || got != want.href {
 					t.Fatalf("fastReference(%q) against %q = %q; parser: %q, %v", ref, base, got, want.href, err)
 				}
+			}
+		}
+	})
+}
+
+// FuzzWHATWGQuery: encoding a query in any legacy encoding never panics,
+// and its result is ASCII, as a URL's serialization is.
+func FuzzWHATWGQuery(f *testing.F) {
+	for _, s := range []string{"¥a‾\\", "ｱ日ā\x0e", "\ue5e5€", "纊ⅰ−", "q=caf\xe9"} {
+		f.Add(s)
+	}
+	names := []string{"shift_jis", "euc-jp", "iso-2022-jp", "gbk", "gb18030", "big5", "euc-kr", "windows-1252", "utf-16le"}
+	f.Fuzz(func(t *testing.T, s string) {
+		s = strings.ToValidUTF8(s, "\uFFFD") // as parseWeb gives it
+		for _, name := range names {
+			enc, err := htmlindex.Get(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := appendQuery(nil, s, specialQuerySet, queryEncoding(enc, true, "http"))
+			if !isASCII(string(got)) {
+				t.Fatalf("%s %q: %q is not ASCII", name, s, got)
 			}
 		}
 	})
