@@ -102,3 +102,85 @@ func TestNestingBound(t *testing.T) {
 	_, err = c.Part(c.Fallback(), "multipart/mixed", nil, "one too many")
 	assert.ErrorIs(t, err, ErrNesting)
 }
+
+// rfc2557Example96 is RFC 2557 §9.6 ("Example showing permitted and
+// forbidden references between nested body parts"), headers as printed,
+// bodies cut to the references this test follows and base64 data left
+// out. The RFC omits the empty line that ends each nested multipart's
+// heading; it is restored here.
+const rfc2557Example96 = `From: foo1@bar.net
+To: foo2@bar.net
+Subject: A simple example
+Mime-Version: 1.0
+Content-Type: multipart/related; boundary="boundary-example-1";
+          type="text/html"
+
+--boundary-example-1
+Content-Type: text/html;charset="US-ASCII"
+Content-ID: <foo3@foo1@bar.net>
+
+<IMG SRC="http://www.ietf.cnri.reston.va.us/images/ietflogo.gif"
+ALT="IETF logo with white background">
+
+--boundary-example-1
+Content-Location:
+         http://www.ietf.cnri.reston.va.us/images/ietflogo.gif
+Content-Type: IMAGE/GIF
+Content-Transfer-Encoding: BASE64
+
+R0lGODlhGAGgAPEAAP/////ZRaCgoAAAACH+PUNvcHlyaWdodCAoQykgMTk5
+
+--boundary-example-1
+Content-Location:
+     http://www.ietf.cnri.reston.va.us/more-info
+Content-Type: multipart/related; boundary="boundary-example-2";
+           type="text/html"
+
+--boundary-example-2
+Content-Type: text/html;charset="US-ASCII"
+Content-ID: <foo4@foo1@bar.net>
+
+The image reference below will be resolved with the image
+in the surrounding multipart/related above.
+<IMG SRC="images/ietflogo.gif"
+ALT="IETF logo with white background">
+
+--boundary-example-2--
+--boundary-example-1--
+`
+
+// TestRFC2557Example96: the nested multipart/related's folded, absolute
+// Content-Location is the base of its HTML part (RFC 2557 §5 (b), (c)),
+// so that part's "images/ietflogo.gif" resolves to the Content-Location of
+// the image "in the surrounding multipart/related above".
+func TestRFC2557Example96(t *testing.T) {
+	br := bufio.NewReader(strings.NewReader(rfc2557Example96))
+	header, err := textproto.NewReader(br).ReadMIMEHeader()
+	require.NoError(t, err)
+	top := &Context{Spec: resolve.RFC3986, Header: header, HeaderOf: "the message", ContentLocation: true}
+	var parts []decidedPart
+	walkMessage(t, top, header, br, "", &parts)
+	require.Len(t, parts, 3)
+
+	assert.Equal(t, "default", parts[0].Result.Provenance(), "no base for the outer HTML part")
+	assert.Equal(t, Result{URL: "http://www.ietf.cnri.reston.va.us/images/ietflogo.gif", Source: Header, Detail: "Content-Location of part 2"}, parts[1].Result)
+	inner := parts[2].Result
+	assert.Equal(t, Result{URL: "http://www.ietf.cnri.reston.va.us/more-info", Source: Composite, Detail: "base of enclosing multipart/related"}, inner)
+	img, err := resolve.Reference(resolve.RFC3986, inner.URL, "images/ietflogo.gif")
+	require.NoError(t, err)
+	assert.Equal(t, parts[1].Result.URL, img)
+}
+
+// TestRFC2557Example95: "Content-Location: CID:something@else ; this
+// header is disregarded" (RFC 2557 §9.5) labels the part; it is no base.
+func TestRFC2557Example95(t *testing.T) {
+	c := Context{
+		Spec:      resolve.RFC3986,
+		Header:    textproto.MIMEHeader{"Content-Location": {"CID:something@else ; this header is disregarded"}},
+		HeaderOf:  "part 2",
+		Enclosing: &Result{URL: "http://outer.example/", Source: Retrieval},
+	}
+	r := c.Fallback()
+	assert.Equal(t, "composite: base of enclosing entity", r.Provenance())
+	assert.Equal(t, []string{`Content-Location of part 2 "CID:something@else ; this header is disregarded" ignored: a cid: URL labels a part and cannot be a base`}, r.Warnings)
+}

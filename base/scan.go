@@ -53,12 +53,14 @@ const maxWarnings = 20
 // enclosing HTML element. Such a case shows as a warning.
 //
 // Strict semantics (the draft's §10 appendix): only a BASE "in the HEAD
-// portion of a document" with an absolute HREF counts. The head ends where
-// the tree builder would end it: at </head>, at <body>, at a start tag that
-// does not belong in the head, or at text that is not white space. Every
-// other <base href> is ignored with a warning naming its line.
+// portion of a document" with an absolute HREF counts, the first such one.
+// The head is the tree builder's head element (HTML §13.2.6.4.4–6): it
+// takes a <base> until the body begins, at <body>, at a start tag that does
+// not belong in the head, or at text that is not white space; a <base>
+// between </head> and the body still goes into it. Every other <base href>
+// is ignored with a warning naming its line.
 func ScanHTML(r io.Reader, strict bool) (Element, []string, error) {
-	s := scanner{z: html.NewTokenizer(r), strict: strict, line: 1, col: 1, inHead: true}
+	s := scanner{z: html.NewTokenizer(r), strict: strict, line: 1, col: 1}
 	s.z.SetMaxBuf(maxToken)
 	e, err := s.run()
 	return e, s.warnings, err
@@ -109,7 +111,7 @@ type scanner struct {
 	// when it opened; templateDeep counts those beyond maxOpen.
 	templates    []int
 	templateDeep int
-	inHead       bool // strict: the head has not ended yet
+	head         headState // strict: where the head stands
 
 	warnings []string
 	name     [32]byte // scratch for tagName
@@ -134,8 +136,8 @@ func (s *scanner) run() (Element, error) {
 			if off == 0 {
 				raw = bytes.TrimPrefix(raw, utf8BOM) // decoding removes it (Encoding §6)
 			}
-			if s.inHead && !rawText && len(bytes.Trim(raw, "\t\n\f\r ")) > 0 {
-				s.inHead = false // HTML §13.2.6.4.4: "anything else" ends the head
+			if !rawText && len(s.templates) == 0 && len(bytes.Trim(raw, "\t\n\f\r ")) > 0 {
+				s.head = headEnded // HTML §13.2.6.4.4, §13.2.6.4.6: "anything else"
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			if e, ok := s.startTag(s.tagName(raw), tt == html.SelfClosingTagToken, line, col, off); ok {
@@ -266,6 +268,25 @@ var breakoutTags = map[string]bool{
 	"tt": true, "u": true, "ul": true, "var": true,
 }
 
+// headState is where a scan stands with respect to the head element, as
+// the tree builder's insertion modes say for the elements that go into it.
+type headState uint8
+
+const (
+	headOpen   headState = iota // "before head" or "in head"
+	headClosed                  // "after head": some elements still go into the head
+	headEnded                   // the body has begun
+)
+
+// afterHeadTags are the start tags that the "after head" insertion mode
+// still puts into the head (HTML §13.2.6.4.6), with html and head, which
+// it ignores.
+var afterHeadTags = map[string]bool{
+	"base": true, "basefont": true, "bgsound": true, "link": true, "meta": true,
+	"noframes": true, "script": true, "style": true, "template": true,
+	"title": true, "html": true, "head": true,
+}
+
 // inHeadTags may appear in the head without ending it (HTML §13.2.6.4.4,
 // "in head" insertion mode, plus html and head themselves).
 var inHeadTags = map[string]bool{
@@ -304,8 +325,12 @@ func (s *scanner) startTag(name string, selfClosing bool, line, col int, off int
 		}
 		s.popToHTML()
 	}
-	if s.inHead && !inHeadTags[name] {
-		s.inHead = false
+	// Template contents do not move the head (HTML §13.2.6.4.18).
+	if len(s.templates) == 0 {
+		switch {
+		case s.head == headOpen && !inHeadTags[name], s.head == headClosed && !afterHeadTags[name]:
+			s.head = headEnded
+		}
 	}
 	switch name {
 	case "svg", "math":
@@ -430,7 +455,16 @@ func (s *scanner) endTag(name string) {
 		}
 		return
 	case "head", "body", "html", "br":
-		s.inHead = false
+		// "in head" and "after head" (HTML §13.2.6.4.4, §13.2.6.4.6):
+		// </head> closes the head; the others start the body. In template
+		// contents they are ignored.
+		if len(s.templates) == 0 {
+			if name != "head" {
+				s.head = headEnded
+			} else if s.head == headOpen {
+				s.head = headClosed
+			}
+		}
 	}
 	// An HTML end tag closes the nearest open HTML element of its name
 	// inside the integration point it is in.
@@ -461,7 +495,7 @@ func (s *scanner) base(attrs map[string]string, line, col int, off int64) (Eleme
 		return Element{}, false
 	}
 	if s.strict {
-		if !s.inHead {
+		if s.head == headEnded {
 			s.warn(fmt.Sprintf("line %d: <base href> outside the head ignored (strict: the draft's §10 appendix)", line))
 			return Element{}, false
 		}

@@ -177,3 +177,125 @@ func FuzzScanHTMLAgreesWithParse(f *testing.F) {
 		checkAgainstParse(t, generate(next))
 	})
 }
+
+// parsedHeadBase is the oracle of strict mode: the first base element of
+// the tree that is a child of the head element and has an absolute href
+// (the draft's §10 appendix: "when present in the "HEAD" portion of a
+// document"; "The "HREF" attribute must be an absolute URL").
+func parsedHeadBase(doc string) (href string, found bool) {
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		return "", false
+	}
+	var head *html.Node
+	for n := root.FirstChild; n != nil && head == nil; n = n.NextSibling {
+		if n.Type == html.ElementNode && n.Data == "html" {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && c.Namespace == "" && c.Data == "head" {
+					head = c
+					break
+				}
+			}
+		}
+	}
+	if head == nil {
+		return "", false
+	}
+	for c := head.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.Namespace != "" || c.Data != "base" {
+			continue
+		}
+		for _, a := range c.Attr {
+			if a.Namespace == "" && a.Key == "href" && absolute(trimASCIISpace(a.Val)) {
+				return a.Val, true
+			}
+		}
+	}
+	return "", false
+}
+
+// headTokens are the pieces of the documents TestScanHTMLStrictAgreesWithParse
+// strings together: what the head may hold, what ends it, and what the
+// "after head" insertion mode puts back into it.
+var headTokens = []string{
+	"<html>", "<head>", "</head>", "<body>", "</body>", "</html>", "</br>", "</div>",
+	"<title>t</title>", "<meta charset=utf-8>", "<link rel=x href=y>", "<script>s</script>",
+	"<style>s</style>", "<noscript>n</noscript>", "<template>", "</template>",
+	"<div>", "<p>", "x", " ", "\n", "<!-- c -->", "<svg>", "</svg>",
+	"<base>", "<base href=rel>",
+}
+
+// generateHead returns a token sequence whose pieces next chooses.
+// Template start and end tags come in pairs with nothing between them but
+// head content, so that x/net's template handling, which differs from the
+// HTML Standard inside foreign content, does not come in.
+func generateHead(next func(n int) int) string {
+	var b strings.Builder
+	bases := 0
+	for k := next(12); k > 0; k-- {
+		if next(4) == 0 {
+			bases++
+			fmt.Fprintf(&b, "<base href=http://h%d/>", bases)
+			continue
+		}
+		tok := headTokens[next(len(headTokens))]
+		switch tok {
+		case "<template>", "</template>":
+			tok = "<template><base href=http://t/><div></div></head></template>"
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+// checkStrictAgainstParse fails t when strict ScanHTML and the tree builder
+// disagree, and reports whether doc has a base in its head.
+func checkStrictAgainstParse(t *testing.T, doc string) bool {
+	t.Helper()
+	want, wantFound := parsedHeadBase(doc)
+	e, _, err := ScanHTML(strings.NewReader(doc), true)
+	if err != nil {
+		t.Fatalf("ScanHTML(%q): %v", doc, err)
+	}
+	if e.Found != wantFound || e.Href != want {
+		t.Fatalf("strict ScanHTML(%q) = %q (found %v); html.Parse: %q (found %v)", doc, e.Href, e.Found, want, wantFound)
+	}
+	return wantFound
+}
+
+// TestScanHTMLStrictAgreesWithParse checks strict mode against the tree
+// builder on random token sequences.
+func TestScanHTMLStrictAgreesWithParse(t *testing.T) {
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	found := 0
+	for range n {
+		if checkStrictAgainstParse(t, generateHead(r.IntN)) {
+			found++
+		}
+	}
+	if found < n/5 || found > n*4/5 {
+		t.Fatalf("%d of %d documents have a base in the head: the generator lost its balance", found, n)
+	}
+	t.Logf("%d of %d documents have a base in the head", found, n)
+}
+
+// FuzzScanHTMLStrictAgreesWithParse is TestScanHTMLStrictAgreesWithParse
+// with the fuzzer choosing the tokens.
+func FuzzScanHTMLStrictAgreesWithParse(f *testing.F) {
+	f.Add([]byte{5, 1, 1, 2, 0, 1, 3, 9, 0, 0})
+	f.Add([]byte{8, 1, 3, 1, 14, 0, 1, 1, 2, 1, 20})
+	f.Fuzz(func(t *testing.T, choices []byte) {
+		i := 0
+		checkStrictAgainstParse(t, generateHead(func(n int) int {
+			if i >= len(choices) {
+				return 0
+			}
+			i++
+			return int(choices[i-1]) % n
+		}))
+	})
+}

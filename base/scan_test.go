@@ -101,8 +101,17 @@ func TestScanHTMLStrict(t *testing.T) {
 		{"appendix example", appendixExample, Element{Found: true, Href: "http://www.ics.uci.edu/Test/a/b/c", Line: 4, Column: 1, Offset: 100}, nil},
 		{"byte order mark", "\ufeff<html><head><base href=\"http://a/\">", Element{Found: true, Href: "http://a/", Line: 1, Column: 16, Offset: 15}, nil},
 		{"implied head", `<base href="http://a/">`, Element{Found: true, Href: "http://a/", Line: 1, Column: 1}, nil},
-		{"after head", "<head></head>\n<base href=http://a/>", Element{}, []string{
+		// "after head" mode puts a base back into the head (HTML §13.2.6.4.6).
+		{"after </head>", "<head></head>\n<base href=http://a/>", Element{Found: true, Href: "http://a/", Line: 2, Column: 1, Offset: 14}, nil},
+		{"after </head> and noscript", "<head></head><noscript></noscript>\n<base href=http://a/>", Element{}, []string{
 			"line 2: <base href> outside the head ignored (strict: the draft's §10 appendix)"}},
+		{"after </head> and a div", "<head></head><div></div>\n<base href=http://a/>", Element{}, []string{
+			"line 2: <base href> outside the head ignored (strict: the draft's §10 appendix)"}},
+		{"after </body>", "<head></head></body>\n<base href=http://a/>", Element{}, []string{
+			"line 2: <base href> outside the head ignored (strict: the draft's §10 appendix)"}},
+		// Template contents do not end the head.
+		{"template in head", "<head><template><div>x</div></head></template><base href=http://a/>", Element{Found: true, Href: "http://a/", Line: 1, Column: 47, Offset: 46}, nil},
+		{"stray end tag in head", "<head></div><base href=http://a/>", Element{Found: true, Href: "http://a/", Line: 1, Column: 13, Offset: 12}, nil},
 		{"in body", "<body><base href=http://a/>", Element{}, []string{
 			"line 1: <base href> outside the head ignored (strict: the draft's §10 appendix)"}},
 		{"after text", "hello <base href=http://a/>", Element{}, []string{
