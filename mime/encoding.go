@@ -57,13 +57,21 @@ func decodeQP(src []byte) []byte {
 		if soft {
 			line = line[:len(line)-1]
 		}
-		for i := 0; i < len(line); i++ {
-			if line[i] == '=' && i+2 < len(line) && isHex(line[i+1]) && isHex(line[i+2]) {
-				dst = append(dst, unhex(line[i+1])<<4|unhex(line[i+2]))
-				i += 2
+		for len(line) > 0 {
+			eq := bytes.IndexByte(line, '=')
+			if eq < 0 {
+				dst = append(dst, line...)
+				break
+			}
+			dst = append(dst, line[:eq]...)
+			line = line[eq:]
+			if len(line) >= 3 && isHex(line[1]) && isHex(line[2]) {
+				dst = append(dst, unhex(line[1])<<4|unhex(line[2]))
+				line = line[3:]
 				continue
 			}
-			dst = append(dst, line[i])
+			dst = append(dst, '=')
+			line = line[1:]
 		}
 		if !soft {
 			dst = append(dst, brk...)
@@ -96,47 +104,83 @@ const maxLine = 76
 // that no line is longer than 76 characters; an =XX never split.
 func encodeQP(src []byte, eol string) []byte {
 	const hexdigits = "0123456789ABCDEF"
-	var dst bytes.Buffer
-	dst.Grow(len(src) + len(src)/8)
+	dst := make([]byte, 0, len(src)+len(src)/8+16)
 	col := 0
-	emit := func(s []byte) {
-		// Room for s plus a soft-break "=" must stay within the line.
-		if col+len(s) > maxLine-1 {
-			dst.WriteString("=")
-			dst.WriteString(eol)
-			col = 0
-		}
-		dst.Write(s)
-		col += len(s)
+	softBreak := func() {
+		dst = append(dst, '=')
+		dst = append(dst, eol...)
+		col = 0
 	}
-	for i := 0; i < len(src); i++ {
+	for i := 0; i < len(src); {
 		c := src[i]
+		if qpPlain[c] {
+			// A run of characters that stand for themselves, copied a
+			// line's room at a time.
+			j := i + 1
+			for j < len(src) && qpPlain[src[j]] {
+				j++
+			}
+			eolAfter := atLineEnd(src, j)
+			for i < j {
+				room := maxLine - 1 - col
+				if eolAfter && j-i == room+1 {
+					room++ // the line's last character may take the "=" column
+				}
+				if room <= 0 {
+					softBreak()
+					continue
+				}
+				n := min(room, j-i)
+				dst = append(dst, src[i:i+n]...)
+				col += n
+				i += n
+			}
+			continue
+		}
 		switch {
 		case c == '\n':
-			dst.WriteByte('\n')
+			dst = append(dst, '\n')
 			col = 0
+			i++
 			continue
 		case c == '\r' && i+1 < len(src) && src[i+1] == '\n':
-			dst.WriteString("\r\n")
-			i++
+			dst = append(dst, '\r', '\n')
 			col = 0
+			i += 2
 			continue
 		}
-		atEOL := i+1 == len(src) || src[i+1] == '\n' || (src[i+1] == '\r' && i+2 < len(src) && src[i+2] == '\n')
-		if (c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !atEOL) {
-			// The last character of a line may use the column the
-			// soft-break "=" would take.
-			if atEOL && col+1 == maxLine {
-				dst.WriteByte(c)
-				col++
-				continue
-			}
-			emit([]byte{c})
-			continue
+		atEOL := atLineEnd(src, i+1)
+		literal := (c == ' ' || c == '\t') && !atEOL
+		n := 3
+		if literal {
+			n = 1
 		}
-		emit([]byte{'=', hexdigits[c>>4], hexdigits[c&15]})
+		if col+n > maxLine-1 {
+			softBreak()
+		}
+		if literal {
+			dst = append(dst, c)
+		} else {
+			dst = append(dst, '=', hexdigits[c>>4], hexdigits[c&15])
+		}
+		col += n
+		i++
 	}
-	return dst.Bytes()
+	return dst
+}
+
+// qpPlain marks the octets quoted-printable writes as themselves anywhere
+// on a line (RFC 2045 §6.7 rule 2): printable ASCII but "=".
+var qpPlain = func() (t [256]bool) {
+	for c := 33; c <= 126; c++ {
+		t[c] = c != '='
+	}
+	return t
+}()
+
+// atLineEnd reports whether a hard line break (or the end) starts at i.
+func atLineEnd(src []byte, i int) bool {
+	return i >= len(src) || src[i] == '\n' || (src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n')
 }
 
 // decodeBase64 decodes a base64 body (RFC 2045 §6.8), ignoring line breaks

@@ -77,6 +77,11 @@ func FuzzQP(f *testing.F) {
 			if got := decodeQP(enc); !bytes.Equal(got, data) {
 				t.Fatalf("round trip: %q -> %q -> %q", data, enc, got)
 			}
+			for _, line := range bytes.Split(enc, []byte("\n")) {
+				if n := len(bytes.TrimSuffix(line, []byte("\r"))); n > maxLine {
+					t.Fatalf("line of %d: %q", n, line)
+				}
+			}
 		}
 		decodeQP(data)
 		decodeBase64(data)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -153,13 +154,19 @@ func readMax(r io.Reader, max int64) ([]byte, error) {
 // into one allocation when size is right.
 func readMaxSize(r io.Reader, size, limit int64) ([]byte, error) {
 	// A lying size costs at most 4 MiB up front.
-	size = min(max(size, 0), limit, 4<<20) + 1
+	return readMaxCap(r, min(size, 4<<20), limit)
+}
+
+// readMaxCap is readMax starting with a buffer of size bytes (at most
+// limit), for a size that is known to be right.
+func readMaxCap(r io.Reader, size, limit int64) ([]byte, error) {
+	size = min(max(size, 0), limit) + 1
 	b := make([]byte, 0, size)
 	var err error
 	lr := io.LimitReader(r, limit+1)
 	for {
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			b = slices.Grow(b, cap(b)) // doubling: append's growth for large slices is 1.25x
 		}
 		var n int
 		n, err = lr.Read(b[len(b):cap(b)])

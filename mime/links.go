@@ -11,7 +11,8 @@ import (
 	"github.com/relurl/relurl/resolve"
 )
 
-// A Link is one link of an HTML or CSS part of a MIME message.
+// A Link is one link of an HTML or CSS part of a MIME message. Its Line,
+// Column and Offset count in the part's decoded body.
 type Link struct {
 	htmlrewrite.Link
 	Part string      // the path of the part the link is in
@@ -256,6 +257,7 @@ func (m *Message) rewritePart(p *Part, kind string, body []byte) (_ []byte, _ ht
 		rw.Context = base.Context{Spec: m.opts.Spec, Strict: m.opts.Strict}
 	}
 	var buf bytes.Buffer
+	buf.Grow(len(doc) + len(doc)/8)
 	hs, err := htmlrewrite.Rewrite(&buf, bytes.NewReader(doc), rw)
 	if err != nil {
 		return nil, hs, 0, err

@@ -389,3 +389,46 @@ func TestEncodingRefused(t *testing.T) {
 	}))
 	assert.Equal(t, []string{"http://x.example/y"}, urls)
 }
+
+// TestDraftSection3: the draft's own §3.2 example header, folded inside
+// its angle brackets ("any whitespace ... inside the angle brackets
+// should be ignored"); §3.2's last paragraph (an embedded base takes
+// precedence over the base-header); §3.3 (a component part's retrieval
+// context is the base of the composite entity it is part of).
+func TestDraftSection3(t *testing.T) {
+	needHTMLRewrite(t)
+	msg := "MIME-Version: 1.0\r\n" +
+		"Base: <URL:http://www.ics.uci.edu/Test/\r\n a/b/c>\r\n" +
+		"Content-Type: multipart/mixed; boundary=B\r\n\r\n" +
+		"--B\r\nContent-Type: text/html\r\n\r\n<a href=\"g\">§3.3</a>\r\n" +
+		"--B\r\nContent-Type: text/html\r\nbase: <URL:http://www.ics.uci.edu/Other/x>\r\n\r\n<a href=\"g\">§3.2</a>\r\n" +
+		"--B\r\nContent-Type: text/html\r\nBase: <URL:http://www.ics.uci.edu/Other/x>\r\n\r\n<base href=\"http://embedded.example/e/f\"><a href=\"g\">§3.1</a>\r\n" +
+		"--B--\r\n"
+	var got []linkSummary
+	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.RFC1808}, func(l Link) error {
+		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.Target, l.Base.Source})
+		return nil
+	}))
+	assert.Equal(t, []linkSummary{
+		{"1", "g", "http://www.ics.uci.edu/Test/a/b/g", "", base.Composite},
+		{"2", "g", "http://www.ics.uci.edu/Other/g", "", base.Header},
+		{"3", "g", "http://embedded.example/e/g", "", base.Embedded},
+	}, got)
+}
+
+// TestLinksEmptyDefault: with the draft's empty default (§3.4) instead of
+// thismessage:/, a relative reference in a part with no base fails with
+// resolve.ErrNoBase, reported on the link, not as an error of the walk.
+func TestLinksEmptyDefault(t *testing.T) {
+	needHTMLRewrite(t)
+	msg := "Content-Type: multipart/related; boundary=B\r\n\r\n--B\r\nContent-Type: text/html\r\n\r\n<a href=\"rel.html\">r</a>\r\n--B--\r\n"
+	var links []Link
+	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.RFC3986, EmptyDefault: true}, func(l Link) error {
+		links = append(links, l)
+		return nil
+	}))
+	require.Len(t, links, 1)
+	assert.ErrorIs(t, links[0].Err, resolve.ErrNoBase)
+	assert.Equal(t, "", links[0].URL)
+	assert.Equal(t, base.Default, links[0].Base.Source)
+}

@@ -20,10 +20,8 @@ func (m *Message) localName(t *Part, fragment string) string {
 			return "cid:" + url.PathEscape(id) + fragment
 		}
 	case LocalLocation:
-		for u, p := range m.byLocation {
-			if p == t && !strings.HasPrefix(strings.ToLower(u), "cid:") {
-				return u + fragment
-			}
+		if u, ok := m.locationOf[t]; ok && !strings.HasPrefix(strings.ToLower(u), "cid:") {
+			return u + fragment
 		}
 	}
 	return ""

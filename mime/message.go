@@ -2,8 +2,10 @@ package mime
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/textproto"
 	"net/url"
 	"strconv"
@@ -107,13 +109,16 @@ type Part struct {
 	Parts     []*Part
 	Parent    *Part
 	// Base is the part's base below its own content: the header,
-	// enclosing-entity, retrieval or default layer. An HTML part's <base>
-	// comes on top of it (see Links).
+	// enclosing-entity, retrieval or default layer, as package base
+	// decides it (its Warnings say which headers were skipped). An HTML
+	// part's <base> comes on top of it (see Links). It is set only when
+	// Options.Spec is.
 	Base base.Result
 	// Truncated is set when the part's body ended before its closing
 	// delimiter.
 	Truncated bool
-	Warnings  []string
+	// Warnings say what the reader had to skip or assume for this part.
+	Warnings []string
 
 	start, body, end int // byte spans in the message
 	http             bool
@@ -130,6 +135,7 @@ type Message struct {
 	parts      []*Part
 	byLocation map[string]*Part
 	byID       map[string]*Part
+	locationOf map[*Part]string // the inverse of byLocation
 }
 
 // Read reads a whole RFC 822/MIME message (an MHTML file, a .eml) from r
@@ -139,18 +145,28 @@ type Message struct {
 // warnings on the part.
 func Read(r io.Reader, opts Options) (*Message, error) {
 	lim := opts.Limits.withDefaults()
-	data, err := io.ReadAll(io.LimitReader(r, lim.Size+1))
+	var size int64 = 512
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = int64(l.Len())
+	} else if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil {
+			size = fi.Size()
+		}
+	}
+	// Len and Stat tell the real size, so one allocation suffices.
+	data, err := readMaxCap(r, size, lim.Size)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, &Error{Op: "read", Err: ErrTooLarge, Detail: "more than " + strconv.FormatInt(lim.Size, 10) + " bytes"}
+	}
 	if err != nil {
 		return nil, &Error{Op: "read", Err: err}
-	}
-	if int64(len(data)) > lim.Size {
-		return nil, &Error{Op: "read", Err: ErrTooLarge, Detail: "more than " + strconv.FormatInt(lim.Size, 10) + " bytes"}
 	}
 	return Parse(data, opts)
 }
 
 // Parse parses the MIME message in data, which it keeps and does not
-// modify.
+// modify. With a zero Options.Spec it reads the structure only: part
+// bases and Find need a spec.
 func Parse(data []byte, opts Options) (*Message, error) {
 	m := &Message{src: data, opts: opts, lim: opts.Limits.withDefaults()}
 	root, err := m.parseEntity(0, len(data), "", 0, nil, false)
@@ -300,12 +316,12 @@ func (m *Message) parseMultipart(p *Part, depth int) error {
 	for pos < p.end && !closed {
 		line, next := nextLine(m.src[:p.end], pos)
 		if isDelimiter(line, delim) {
-			close := bytes.HasPrefix(line[len(delim):], []byte("--"))
+			isClose := bytes.HasPrefix(line[len(delim):], []byte("--"))
 			if cur >= 0 {
 				spans = append(spans, span{cur, lineBreakStart(m.src, cur, pos)})
 			}
 			cur = next
-			if close {
+			if isClose {
 				closed = true
 				cur = -1
 			}
@@ -459,7 +475,7 @@ func isOpaque(v string) bool {
 // multipart's Content-Location names the whole aggregate (§4.3), which
 // producers often label with its root part's URL too.
 func (m *Message) index() {
-	m.byLocation, m.byID = map[string]*Part{}, map[string]*Part{}
+	m.byLocation, m.byID, m.locationOf = map[string]*Part{}, map[string]*Part{}, map[*Part]string{}
 	for _, leaves := range []bool{true, false} {
 		for _, p := range m.parts {
 			if (len(p.Parts) == 0) != leaves {
@@ -494,6 +510,7 @@ func (m *Message) indexPart(p *Part, warn bool) {
 	u = withoutFragment(u)
 	if q, dup := m.byLocation[u]; !dup {
 		m.byLocation[u] = p
+		m.locationOf[p] = u
 	} else if warn {
 		p.Warnings = append(p.Warnings, "Content-Location also on "+partName(q.Path))
 	}

@@ -441,3 +441,30 @@ func TestUnknownEncoding(t *testing.T) {
 	assert.Equal(t, "begin 644\r\n", string(b))
 	assert.EqualError(t, err, `mime: decode the message: unknown Content-Transfer-Encoding "x-uuencode"`)
 }
+
+// TestFixtureBodies: decoded bodies as testdata/mhtml/README.md describes
+// them: QP soft breaks joined inside a URL, a bare "=" kept (RFC 2045
+// §6.7 note), 8bit UTF-8 untouched, base64 decoded to a PNG signature.
+func TestFixtureBodies(t *testing.T) {
+	tests := []struct {
+		file, part, contains string
+	}{
+		{"mhtml/chromium/page_with_css_and_js_unmht.mht", "1", `href="resources/hide_image.css"`},
+		{"mhtml/chromium/page_with_css_and_js_ie.mht", "1", "</HTML>"},
+		{"mhtml/chromium/resource_not_found_in_archive.mht", "1", `<img src="http://localhost/resources/red-square.png">`},
+		{"mhtml/chromium/resource_not_found_in_archive.mht", "1", `<meta charset="ISO-8859-1">`},
+		{"mhtml/chromium/transfer_encoding_8bit.mht", "1", "\xf0\x9f\x98\x89"},
+		{"mhtml/chromium/relative_url.mht", "2", "\x89PNG\r\n\x1a\n"},
+		{"mhtml/distill-io/simple.mhtml", "1", "Hello = World"},
+		{"mhtml/distill-io/simple.mhtml", "2", "123abc"},
+		{"mhtml/distill-io/truncated.mhtml", "2", "this body never reaches a closing boundary"},
+	}
+	for _, tt := range tests {
+		m := parseFixture(t, tt.file, Options{})
+		p := m.Part(tt.part)
+		require.NotNil(t, p, tt.file)
+		b, err := m.Decode(p)
+		require.NoError(t, err, tt.file)
+		assert.Contains(t, string(b), tt.contains, tt.file)
+	}
+}

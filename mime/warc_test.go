@@ -9,12 +9,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/andybalholm/brotli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/relurl/relurl/resolve"
 )
 
 type recordSummary struct {
@@ -270,3 +274,70 @@ func TestReadHTTPHead(t *testing.T) {
 }
 
 func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
+
+// TestWARCSyntax: WARC 1.1 §4 header syntax as files write it: field
+// names in any case (slyrz/warc writes "Warc-Type"), folded values, LF-only
+// line ends, a WARC/1.0 <...> target URI folded onto its own line.
+func TestWARCSyntax(t *testing.T) {
+	data := "WARC/1.1\nWarc-Type: resource\nwarc-target-uri:\n <http://x.example/a b>\ncontent-length: 2\n\nhi\n\n" +
+		"WARC/1.0\r\nWARC-Type: metadata\r\nContent-Length: 0\r\n\r\n\r\n\r\n"
+	got, recs, err := readRecords(t, strings.NewReader(data))
+	require.NoError(t, err)
+	assert.Equal(t, []recordSummary{{0, "resource", "http://x.example/a%20b", 2}, {int64(strings.Index(data, "WARC/1.0")), "metadata", "", 0}}, got)
+	assert.Equal(t, "WARC/1.1", recs[0].Version)
+	assert.Equal(t, "resource", recs[0].Header.Get("WARC-TYPE"))
+}
+
+// TestWARCTrailingGarbage: bytes after the last gzip member that are not
+// gzip fail clearly, after the records before them.
+func TestWARCTrailingGarbage(t *testing.T) {
+	rec := "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n"
+	data := append(gzipBytes([]byte(rec)), "garbage"...)
+	w := NewWARCReader(bytes.NewReader(data))
+	r, err := w.Next()
+	require.NoError(t, err)
+	assert.Equal(t, "resource", r.Type)
+	_, err = w.Next()
+	assert.ErrorContains(t, err, "mime: read gzip member at ")
+}
+
+// TestWARCLinksBounds: an HTML payload past Limits.DecodedBytes is a
+// clear error naming the record.
+func TestWARCLinksBounds(t *testing.T) {
+	body := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + strings.Repeat("<a href=x>", 100)
+	data := "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://x.example/\r\nContent-Length: " +
+		strconv.Itoa(len(body)) + "\r\n\r\n" + body + "\r\n\r\n"
+	err := WARCLinks(strings.NewReader(data), Options{Spec: resolve.RFC3986, Limits: Limits{DecodedBytes: 100}}, func(WARCLink) error { return nil })
+	assert.ErrorIs(t, err, ErrTooLarge)
+	assert.ErrorContains(t, err, "mime: read block of record at 0: too large")
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// TestWARCStreams: a record's block is streamed, never held: skipping a
+// 64 MiB block to reach the next record allocates a small, fixed amount.
+func TestWARCStreams(t *testing.T) {
+	const size = 64 << 20
+	head := "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: " + strconv.Itoa(size) + "\r\n\r\n"
+	src := io.MultiReader(
+		strings.NewReader(head),
+		io.LimitReader(zeros{}, size),
+		strings.NewReader("\r\n\r\nWARC/1.1\r\nWARC-Type: metadata\r\nContent-Length: 0\r\n\r\n\r\n\r\n"),
+	)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	w := NewWARCReader(src)
+	_, err := w.Next()
+	require.NoError(t, err)
+	rec, err := w.Next()
+	require.NoError(t, err)
+	runtime.ReadMemStats(&after)
+	assert.Equal(t, "metadata", rec.Type)
+	assert.Equal(t, int64(len(head)+size+4), rec.Offset)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20))
+}

@@ -211,6 +211,9 @@ func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) erro
 		links = append(links, l)
 		return nil
 	})
+	if errors.Is(err, htmlrewrite.ErrEncoding) {
+		return nil // a UTF-16 page, say: no links can be read from its bytes
+	}
 	if err != nil {
 		return &Error{Op: "links of", Where: recordAt(rec.Offset), Err: err}
 	}
