@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
@@ -89,6 +90,8 @@ type Checker struct {
 	// Grammar, if set, rejects URLs; each rejection is an Invalid finding.
 	Grammar func(raw string) error
 
+	once     sync.Once
+	prepErr  error
 	root, to string
 }
 
@@ -98,11 +101,14 @@ type Checker struct {
 const anywhere = "https://relurl.invalid/moved/tree/"
 
 // Prepare checks the root URLs and normalizes them, so that links resolved
-// by the same rules compare equal to them. Check calls it.
+// by the same rules compare equal to them. Check and Analyze call it; the
+// fields must not change afterwards. A Checker is safe for concurrent use.
 func (c *Checker) Prepare() error {
-	if c.root != "" {
-		return nil
-	}
+	c.once.Do(func() { c.prepErr = c.prepare() })
+	return c.prepErr
+}
+
+func (c *Checker) prepare() error {
 	norm := func(u string) (string, error) {
 		u, err := dirURL(u)
 		if err != nil {

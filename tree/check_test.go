@@ -337,3 +337,18 @@ func TestCheckAndFixTree(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckerConcurrent: a Checker is prepared once, whichever goroutine
+// comes first (run with -race).
+func TestCheckerConcurrent(t *testing.T) {
+	const doc = "https://example.org/site/page.html"
+	c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/site/"}
+	l := link(t, resolve.RFC3986, doc, "a", "href", "/site/a.html", 9)
+	done := make(chan int)
+	for range 4 {
+		go func() { done <- len(c.Analyze("page.html", doc, doc, []Link{l})) }()
+	}
+	for range 4 {
+		assert.Equal(t, 1, <-done)
+	}
+}

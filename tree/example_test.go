@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
 	"slices"
 	"strings"
 
@@ -110,4 +111,41 @@ func Example_crawl() {
 	// Output:
 	// visit /docs/
 	// visit /docs/intro.html
+}
+
+// With net/http: the base of a response is the URL after redirects
+// (resp.Request.URL, the draft's §3.3), below its own <base href> and, if
+// asked, its headers.
+func Example_netHTTP() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/new/page.html", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/new/page.html", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<a href="next.html">next</a> <img src="/logo.png">`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	resp, err := srv.Client().Get(srv.URL + "/old")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out strings.Builder
+	_, err = htmlrewrite.Rewrite(&out, resp.Body, htmlrewrite.Options{
+		Spec:        resolve.WHATWG,
+		ContentType: resp.Header.Get("Content-Type"),
+		Context: base.Context{
+			Spec:      resolve.WHATWG,
+			Header:    textproto.MIMEHeader(resp.Header),
+			Retrieval: resp.Request.URL.String(),
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.ReplaceAll(out.String(), srv.URL, "http://server"))
+	// Output:
+	// <a href="http://server/new/next.html">next</a> <img src="http://server/logo.png">
 }

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"errors"
+	"fmt"
 	"iter"
 	"runtime"
 	"slices"
@@ -73,4 +74,29 @@ func TestOrderedEmptyAndZeroWorkers(t *testing.T) {
 	err = Ordered(2, slices.Values([]int(nil)), func(i int) int { return i }, func(int, int) error { n++; return nil })
 	assert.NoError(t, err)
 	assert.Equal(t, 3, n)
+}
+
+// spin is CPU work with no memory traffic and no system calls.
+func spin(n int) int {
+	x := 0
+	for i := range n {
+		x = x*31 + i
+	}
+	return x
+}
+
+// BenchmarkOrdered is the control for the tree benchmarks of cmd/relurl:
+// work that only needs a CPU, through the same pool, with one worker and
+// with two. Its j=2/j=1 ratio is the most any tree run on the same machine
+// at the same moment can reach; on a machine shared with other jobs it is
+// well below 2.
+func BenchmarkOrdered(b *testing.B) {
+	items := make([]int, 256)
+	for _, j := range []int{1, 2} {
+		b.Run(fmt.Sprintf("j=%d", j), func(b *testing.B) {
+			for b.Loop() {
+				Ordered(j, slices.Values(items), func(int) int { return spin(200000) }, func(int, int) error { return nil })
+			}
+		})
+	}
 }

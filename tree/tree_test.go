@@ -76,6 +76,8 @@ func TestWalk(t *testing.T) {
 		"a.mht":             "MIME-Version: 1.0",
 		"z.warc.gz":         "\x1f\x8b",
 		".relurl-1234.tmp":  "<p>half", // a temporary file of a killed run
+		".git/index.html":   "<p>",     // not the site's
+		"b/.svn/x.html":     "<p>",
 		"b/c/deep/x y.html": "<p>",
 	})
 	require.NoError(t, os.Symlink("index.html", filepath.Join(dir, "link.html")))
@@ -97,6 +99,22 @@ func TestWalk(t *testing.T) {
 		{"", "html", lone}, // a file named itself has no relative path
 	}
 	assert.Equal(t, want, got)
+}
+
+// A directory named through a symbolic link is walked; links inside are not.
+func TestWalkSymlinkRoot(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, filepath.Join(dir, "real"), map[string]string{"a.html": "<p>", "sub/b.html": "<p>"})
+	link := filepath.Join(dir, "link")
+	require.NoError(t, os.Symlink("real", link))
+	var rels, paths []string
+	for f, err := range Walk([]string{link}) {
+		require.NoError(t, err)
+		rels = append(rels, f.Rel)
+		paths = append(paths, f.Path)
+	}
+	assert.Equal(t, []string{"a.html", "sub/b.html"}, rels)
+	assert.Equal(t, []string{filepath.Join(link, "a.html"), filepath.Join(link, "sub", "b.html")}, paths)
 }
 
 func TestWalkErrors(t *testing.T) {
@@ -347,19 +365,30 @@ func names(t *testing.T, dir string) []string {
 func TestWalkList(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a/b.html": "<p>", "a/c/d.html": "<p>", "e.html": "<p>"})
-	t.Chdir(dir)
 	type row struct{ Path, Rel, Root string }
 	var got []row
-	for f, err := range WalkList(slices.Values([]string{"./a/b.html", "a/c", "e.html", filepath.Join(dir, "e.html")})) {
+	for f, err := range WalkList(dir, slices.Values([]string{"./a/b.html", "a/c", "e.html", filepath.Join(dir, "e.html")})) {
 		require.NoError(t, err)
 		got = append(got, row{f.Path, f.Rel, f.Root})
 	}
 	assert.Equal(t, []row{
-		{"./a/b.html", "a/b.html", "."},
-		{"a/c/d.html", "a/c/d.html", "."},
-		{"e.html", "e.html", "."},
+		{filepath.Join(dir, "a/b.html"), "a/b.html", dir},
+		{filepath.Join(dir, "a/c/d.html"), "a/c/d.html", dir},
+		{filepath.Join(dir, "e.html"), "e.html", dir},
 		{filepath.Join(dir, "e.html"), "", filepath.Join(dir, "e.html")}, // absolute: a tree of its own
 	}, got)
+
+	// The default root is the current directory.
+	t.Chdir(dir)
+	got = nil
+	for f, err := range WalkList("", slices.Values([]string{"e.html", "../x.html"})) {
+		got = append(got, row{f.Path, f.Rel, f.Root})
+		if f.Rel != "" {
+			require.NoError(t, err)
+		}
+	}
+	assert.Equal(t, []row{{"e.html", "e.html", "."}, {"../x.html", "", "../x.html"}}, got)
+
 	m, err := NewMapper("https://example.org/mirror/")
 	require.NoError(t, err)
 	u, err := m.URL(File{Rel: "a/b.html"})

@@ -32,11 +32,11 @@ func NewMapper(root string) (*Mapper, error) {
 	u, err := url.Parse(root)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("invalid base URL %q: %v", root, errors.Unwrap(err))
+		return nil, fmt.Errorf("invalid URL %q: %v", root, errors.Unwrap(err))
 	case u.Scheme == "":
-		return nil, fmt.Errorf("invalid base URL %q: not absolute (no scheme)", root)
+		return nil, fmt.Errorf("invalid URL %q: not absolute (no scheme)", root)
 	case u.Opaque != "":
-		return nil, fmt.Errorf("invalid base URL %q: not hierarchical", root)
+		return nil, fmt.Errorf("invalid URL %q: not hierarchical", root)
 	}
 	return &Mapper{root: root}, nil
 }

@@ -35,13 +35,14 @@ const tempPrefix = ".relurl-"
 // symbolic link named on the command line is followed), a directory
 // recursively in lexical order. Inside directories, symbolic links and
 // other non-regular files are skipped (replacing a link in place would
-// turn it into a file), and so are WriteFile's temporary files. A path
+// turn it into a file), and so are WriteFile's temporary files and the
+// directories of version control systems (.git, .hg, .svn, ...). A path
 // that cannot be read is yielded with its error; the walk goes on.
 // Stopping the iteration stops the walk.
 func Walk(paths []string) iter.Seq2[File, error] {
 	return func(yield func(File, error) bool) {
 		for _, p := range paths {
-			if !walkOne(p, yield, "") {
+			if !walkOne(p, p, "", yield) {
 				return
 			}
 		}
@@ -49,36 +50,34 @@ func Walk(paths []string) iter.Seq2[File, error] {
 }
 
 // WalkList walks paths that arrive one by one, such as the lines of a list
-// read from standard input, each as it comes. The paths are taken as
-// parts of one tree whose root is the current directory: a file's Rel is
-// its cleaned path ("a/b.html"), and Root is ".". A path that is absolute
-// or climbs out of the current directory is its own tree, as in Walk.
-func WalkList(paths iter.Seq[string]) iter.Seq2[File, error] {
+// read from standard input, each as it comes. The paths are parts of one
+// tree rooted at the directory root ("" for the current directory), and
+// relative to it: a file's Path is root joined with its line, its Rel the
+// cleaned line ("a/b.html"), its Root root. A path that is absolute or
+// climbs out of root is its own tree, as in Walk.
+func WalkList(root string, paths iter.Seq[string]) iter.Seq2[File, error] {
+	if root == "" {
+		root = "."
+	}
 	return func(yield func(File, error) bool) {
 		for p := range paths {
-			if !walkOne(p, yield, listedRel(p)) {
+			if filepath.IsAbs(p) || !filepath.IsLocal(p) {
+				if !walkOne(p, p, "", yield) {
+					return
+				}
+				continue
+			}
+			rel := filepath.ToSlash(filepath.Clean(p))
+			if !walkOne(filepath.Join(root, p), root, rel, yield) {
 				return
 			}
 		}
 	}
 }
 
-// listedRel returns the slash path of p in the tree rooted at the current
-// directory, or "" when p is not in it.
-func listedRel(p string) string {
-	if filepath.IsAbs(p) || !filepath.IsLocal(p) {
-		return ""
-	}
-	return filepath.ToSlash(filepath.Clean(p))
-}
-
-// walkOne walks the path p. When rel is not empty, p is part of the tree
-// rooted at the current directory, at rel.
-func walkOne(p string, yield func(File, error) bool, rel string) bool {
-	root := p
-	if rel != "" {
-		root = "."
-	}
+// walkOne walks the path p, which is at rel in the tree rooted at root
+// (rel is "" when p is that root).
+func walkOne(p, root, rel string, yield func(File, error) bool) bool {
 	info, err := os.Stat(p)
 	if err != nil {
 		return yield(File{Path: p, Root: root}, err)
@@ -90,8 +89,14 @@ func walkOne(p string, yield func(File, error) bool, rel string) bool {
 		f, err := describe(p, rel, root, info)
 		return yield(f, err)
 	}
+	// WalkDir does not follow a root that is a symbolic link; with a
+	// final separator the system resolves it.
+	walkRoot := p
+	if li, err := os.Lstat(p); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		walkRoot = p + string(filepath.Separator)
+	}
 	stopped := false
-	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			// An unreadable directory: report it and skip its contents.
 			if !yield(File{Path: path, Root: root}, err) {
@@ -103,8 +108,11 @@ func walkOne(p string, yield func(File, error) bool, rel string) bool {
 			}
 			return nil
 		}
+		if d.IsDir() && path != walkRoot && vcsDirs[d.Name()] {
+			return fs.SkipDir
+		}
 		if !d.Type().IsRegular() || strings.HasPrefix(d.Name(), tempPrefix) {
-			return nil
+			return nil // directories, links, devices; a killed run's leftovers
 		}
 		sub, err := filepath.Rel(p, path)
 		if err != nil {
@@ -135,6 +143,10 @@ func walkOne(p string, yield func(File, error) bool, rel string) bool {
 
 var errNotRegular = errors.New("not a regular file")
 
+// vcsDirs are the directories of version control systems, which a walk
+// skips: their files are not the site's, and must never be rewritten.
+var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": true, "_darcs": true, "CVS": true}
+
 // describe reads the head of the file at path and classifies it.
 func describe(path, rel, root string, info fs.FileInfo) (File, error) {
 	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size()}
@@ -157,21 +169,40 @@ func describe(path, rel, root string, info fs.FileInfo) (File, error) {
 var ErrTooLarge = errors.New("file too large")
 
 // ReadFile reads the file at path, failing with ErrTooLarge when it holds
-// more than max bytes: the input decides the size, so it is bounded.
+// more than max bytes: the input decides the size, so it is bounded. The
+// buffer is sized from the file's size, so reading a tree makes little
+// garbage.
 func ReadFile(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	var size int64
+	if info, err := f.Stat(); err == nil {
+		size = info.Size()
+	}
+	if size > max {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
+	}
+	// One byte more than the size, to see the end without growing.
+	buf := make([]byte, size+1)
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return buf[:n], nil
+	case err != nil:
+		return nil, err
+	}
+	// The file grew since Stat: read the rest, still bounded.
+	rest, err := io.ReadAll(io.LimitReader(f, max+1-int64(n)))
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > max {
+	if int64(n+len(rest)) > max {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
-	return data, nil
+	return append(buf, rest...), nil
 }
 
 // Inside reports whether path is dir or lies under it, comparing absolute

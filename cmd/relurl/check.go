@@ -63,7 +63,10 @@ func runCheck(args []string, s stdio) int {
 		return usageErr("--url: %v", err)
 	}
 	if to.set {
-		if _, err := tree.NewMapper(to.value); err != nil || to.value == "" {
+		if to.value == "" {
+			return usageErr("--to: the URL of the new place is empty")
+		}
+		if _, err := tree.NewMapper(to.value); err != nil {
 			return usageErr("--to: %v", err)
 		}
 	}

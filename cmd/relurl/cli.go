@@ -116,11 +116,3 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 	_ = fs.Parse(append([]string{"--"}, positional...))
 	return -1
 }
-
-// notYet is the body of a subcommand whose issue has not landed.
-func notYet(name string) func([]string, stdio) int {
-	return func(_ []string, s stdio) int {
-		s.errorf("%s: not implemented yet", name)
-		return exitUsage
-	}
-}

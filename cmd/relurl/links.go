@@ -13,6 +13,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -25,6 +26,10 @@ MHTML; record and target for WARC), or with --format text one absolute URL
 a line. With --from-list, paths are read one a line as they come, so the
 command is a streaming filter (Hadoop Streaming, Spark's RDD.pipe).
 Exit status: 0 done, 1 some file failed, 2 usage.`
+
+// maxUnique bounds the URLs --unique remembers (about 1 GiB of memory
+// for long URLs); past it, new URLs are printed without being remembered.
+const maxUnique = 1 << 22
 
 // linkRecord is one line of the JSON Lines output.
 type linkRecord struct {
@@ -102,21 +107,27 @@ func runLinks(args []string, s stdio) int {
 	}
 	text := *format == "text"
 	var seen map[string]bool
+	seenFull := false
 	if *unique {
 		seen = map[string]bool{}
 	}
 	w := bufio.NewWriterSize(s.out, 64<<10)
 	defer w.Flush()
-	print := func(o linksOutput) error {
+	writeOut := func(o linksOutput) error {
 		start := 0
 		for i, end := range o.ends {
 			line := o.buf[start:end]
 			start = end
-			if seen != nil && o.urls[i] != "" {
-				if seen[o.urls[i]] {
+			if u := o.urls[i]; seen != nil && u != "" {
+				if seen[u] {
 					continue
 				}
-				seen[o.urls[i]] = true
+				if len(seen) < maxUnique {
+					seen[u] = true
+				} else if !seenFull {
+					seenFull = true
+					s.errorf("links: --unique: more than %d URLs; later ones may repeat", maxUnique)
+				}
 			}
 			if _, err := w.Write(line); err != nil {
 				return err
@@ -149,7 +160,7 @@ func runLinks(args []string, s stdio) int {
 		}
 		f := tree.File{Path: "-", Kind: kind}
 		o := fileLinks(f, data, t.base.value, "", t, filter, text)
-		if err := print(o); err != nil {
+		if err := writeOut(o); err != nil {
 			s.errorf("links: %v", err)
 			return exitFailure
 		}
@@ -195,6 +206,7 @@ func runLinks(args []string, s stdio) int {
 		if err != nil {
 			return linksOutput{err: err}
 		}
+		root = normalize(t, root)
 		if f.Kind == tree.WARC {
 			return warcLinks(f, t, filter, text)
 		}
@@ -205,7 +217,7 @@ func runLinks(args []string, s stdio) int {
 		return fileLinks(f, data, docURL, root, t, filter, text)
 	}
 	emit := func(wk walked, o linksOutput) error {
-		if err := print(o); err != nil {
+		if err := writeOut(o); err != nil {
 			return err
 		}
 		if o.err != nil {
@@ -245,6 +257,19 @@ func directoryOf(u string) string {
 		u = u[:i]
 	}
 	return u[:strings.LastIndexByte(u, '/')+1]
+}
+
+// normalize returns u as the resolver writes it (lower-case scheme and
+// host, ...), so that resolved links compare with it as strings.
+func normalize(t *treeFlags, u string) string {
+	r, err := resolve.NewResolver(*t.spec, u, *t.opts)
+	if err != nil {
+		return u
+	}
+	if n, err := r.Reference(u); err == nil {
+		return n
+	}
+	return u
 }
 
 // origin returns scheme://host of u, or "" when it has none.

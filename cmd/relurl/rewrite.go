@@ -18,7 +18,8 @@ const rewriteSynopsis = `[--base URL] [--spec S] [-o DIR | -i | --dry-run] [flag
 
 Rewrites every link of HTML and MHTML files to absolute form. A FILE or
 "-" (standard input) alone is written to standard output. A tree needs
--o DIR (a mirror of the inputs), -i (in place, atomically) or --dry-run.
+-o DIR (a mirror of the inputs: each directory's files at their paths in
+DIR, a file at its name), -i (in place, atomically) or --dry-run.
 --base is the URL of each directory given (a file's URL is that plus its
 path in the directory), or of a FILE given alone; without it each file's
 URL is its file: URL. Exit status: 0 done, 1 some file failed, 2 usage.`

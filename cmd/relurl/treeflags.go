@@ -41,6 +41,7 @@ type treeFlags struct {
 	opts      *resolve.Options
 	jobs      int
 	fromList  string
+	listRoot  string
 	savedFrom bool
 	maxSize   int64
 	mapper    *tree.Mapper
@@ -53,7 +54,8 @@ func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
 	t.spec, t.opts = specFlag(fs, defaultHTMLSpec)
 	fs.Var(&t.base, "base", baseHelp)
 	fs.IntVar(&t.jobs, "j", defaultJobs(), "files processed in parallel")
-	fs.StringVar(&t.fromList, "from-list", "", `read input paths, one a line, from this file ("-": standard input)`)
+	fs.StringVar(&t.fromList, "from-list", "", `read input paths, one a line, from this file ("-": standard input), relative to --list-root`)
+	fs.StringVar(&t.listRoot, "list-root", "", "the root of the tree the --from-list paths are in, whose URL is --base (default: the current directory)")
 	fs.BoolVar(&t.savedFrom, "saved-from", false, `take a file's URL from its "<!-- saved from url=(NNNN)URL -->" comment when it has one`)
 	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "largest input file, in bytes")
 	return t
@@ -73,13 +75,16 @@ func (t *treeFlags) check() error {
 	if t.maxSize < 1 {
 		return errors.New("--max-size must be positive")
 	}
+	if t.listRoot != "" && t.fromList == "" {
+		return errors.New("--list-root goes with --from-list")
+	}
 	return nil
 }
 
 // inputs returns the files to read: those of the arguments (a directory
 // is a tree of its own), then those of the --from-list lines, read as they
 // are needed so that the command works as a streaming filter; listed paths
-// are parts of one tree rooted at the current directory (tree.WalkList).
+// are parts of one tree rooted at --list-root (tree.WalkList).
 // done closes the list and reports a read error of it.
 func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done func() error, err error) {
 	fromArgs := tree.Walk(args)
@@ -121,7 +126,7 @@ func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done
 		}
 		return readErr
 	}
-	return walkSeq(fromArgs, tree.WalkList(lines)), done, nil
+	return walkSeq(fromArgs, tree.WalkList(t.listRoot, lines)), done, nil
 }
 
 // htmlOptions returns the options of htmlrewrite for a document retrieved
