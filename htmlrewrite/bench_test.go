@@ -12,8 +12,8 @@ import (
 	"github.com/relurl/relurl/resolve"
 )
 
-// benchPage names each corpus page's made-up retrieval URL, as
-// corpus.RefsA does.
+// benchOptions gives each corpus page the made-up retrieval URL
+// corpus.RefsA gives it.
 func benchOptions(name string) Options {
 	return Options{Spec: resolve.RFC3986, Context: base.Context{Retrieval: "https://corpus.example/" + name + "/index.html"}}
 }
@@ -47,6 +47,23 @@ func BenchmarkRewrite(b *testing.B) {
 	for b.Loop() {
 		for _, p := range pages {
 			if _, err := Rewrite(io.Discard, bytes.NewReader(p.Data), benchOptions(p.Name)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkRewriteWHATWG rewrites every corpus page in the WHATWG mode,
+// the CLI's default for HTML.
+func BenchmarkRewriteWHATWG(b *testing.B) {
+	pages := corpus.PagesA(b)
+	b.SetBytes(corpus.Size(pages))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			opts := benchOptions(p.Name)
+			opts.Spec = resolve.WHATWG
+			if _, err := Rewrite(io.Discard, bytes.NewReader(p.Data), opts); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -304,7 +304,8 @@ func (s *scanner) css(v string, res *resolve.Resolver, at *site, sheet bool) {
 			return
 		}
 		n := len(s.subs)
-		if u.ref == v[u.u0:u.u1] {
+		decoded := u.ref
+		if decoded == v[u.u0:u.u1] {
 			s.ref(v, u.u0, u.u1, res, at, false, cssSafe(u.quote, sheet))
 		} else {
 			// Escapes: resolve the decoded URL; the span is the whole token.
@@ -312,7 +313,7 @@ func (s *scanner) css(v string, res *resolve.Resolver, at *site, sheet bool) {
 			if exact {
 				at.pos, at.exact = at.pos+u.u0, false
 			}
-			s.ref(u.ref, 0, len(u.ref), res, at, false, cssSafe(u.quote, sheet))
+			s.ref(decoded, 0, len(decoded), res, at, false, cssSafe(u.quote, sheet))
 			at.pos, at.exact = pos, exact
 			if len(s.subs) > n {
 				s.subs = append(old[:n], sub{u.u0, u.u1, s.subs[n].repl})

@@ -10,13 +10,29 @@
 // base, the first <base href> in tree order, for the whole document,
 // including the links written before it (see [Rewrite]).
 //
-// The document runs through golang.org/x/net/html's Tokenizer. Every token
-// is copied from its raw bytes; in a start tag only the bytes of a changed
+// The document runs through golang.org/x/net/html's Tokenizer, in the
+// faster copy of internal/token that splits it into the same tokens (see
+// there). Every token is copied from its raw bytes; in a start tag only the bytes of a changed
 // attribute value are replaced, keeping its quote character, so a document
 // in which nothing needs resolving comes out byte for byte as it went in.
 // Values are read the way the tokenizer decodes attributes (so
 // "?a=1&copy=2" stays as written), resolved with one [resolve.Resolver] per
-// document, and written back escaped for their context.
+// document, and written back escaped for their context; a new URL that
+// ends with the old reference is written as the new prefix inserted before
+// the author's bytes.
+//
+// What is left as written: references with a scheme and fragment-only
+// ones (unless Options say otherwise), references that fail to resolve,
+// <script>, <textarea>, <title>, <xmp>, comments, and the values the HTML
+// Standard does not define as URLs (xmlns, itemtype, rel, download, ...).
+//
+// Best efforts, bounded by the input: the tokenizer has no tree, so svg
+// and math nesting is tracked from tags (HTML integration points and the
+// start tags that break out of foreign content included, up to 256 levels
+// deep); CSS inside <svg><style> is not read as CSS; a document in a
+// legacy encoding whose value holds characters outside ASCII is decoded
+// for resolving and encoded back, characters the encoding lacks becoming
+// character references.
 package htmlrewrite
 
 import (
@@ -54,9 +70,10 @@ type Options struct {
 	// (normalizing them as the mode does). By default they are left as
 	// written: javascript:, mailto:, data: and the like must not change.
 	Absolute bool
-	// Fragments makes fragment-only references ("#top", url(#g)) absolute.
-	// By default they are left alone: absolutized, a saved page's in-page
-	// links would navigate to the live site.
+	// Fragments makes fragment-only references ("#top") absolute. By
+	// default they are left alone: absolutized, a saved page's in-page
+	// links would navigate to the live site. CSS url(#g) is never changed:
+	// CSS Values 4 §4.5.1 makes it local whatever the base.
 	Fragments bool
 	// Srcdoc rewrites the document inside <iframe srcdoc> recursively,
 	// against the container's base (its fallback base per the HTML
@@ -204,6 +221,12 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 
 func newWriter(dst io.Writer) *bufio.Writer { return bufio.NewWriterSize(dst, 32<<10) }
 
+// encodingError is ErrEncoding for one encoding.
+type encodingError struct{ name string }
+
+func (e *encodingError) Error() string { return ErrEncoding.Error() + ": " + e.name }
+func (e *encodingError) Unwrap() error { return ErrEncoding }
+
 // Links calls fn for every link of the HTML document src, in document
 // order, and returns the document's base. It stops at the first error fn
 // returns and returns it. It finds the base as Rewrite does and holds no
@@ -236,7 +259,8 @@ type prepared struct {
 	r         io.Reader
 	base      base.Result
 	elem      base.Element
-	truncated bool // the <base> scan saw only the first ScanLimit bytes
+	truncated bool // the <base> scan saw only the first limit bytes
+	limit     int
 	enc       encoding.Encoding
 	encName   string
 }
@@ -289,7 +313,7 @@ func prepare(src io.Reader, opts *Options) (prepared, error) {
 	if err := p.decideEncoding(buf, opts); err != nil {
 		return p, err
 	}
-	p.truncated = len(buf) == limit
+	p.truncated, p.limit = len(buf) == limit, limit
 	if containsBase(buf) {
 		p.scan(bytes.NewReader(buf), opts)
 	} else {
@@ -390,7 +414,7 @@ func seekable(rs io.ReadSeeker) bool {
 func (p *prepared) decideEncoding(prefix []byte, opts *Options) error {
 	enc, name, certain := charset.DetermineEncoding(prefix, opts.ContentType)
 	if asciiIncompatible[name] {
-		return fmt.Errorf("%w: %s", ErrEncoding, name)
+		return &encodingError{name}
 	}
 	if name == "windows-1252" && !certain && isASCII(prefix) && !declared(prefix) {
 		enc, name = encoding.Nop, "utf-8"
@@ -398,6 +422,10 @@ func (p *prepared) decideEncoding(prefix []byte, opts *Options) error {
 	p.enc, p.encName = enc, name
 	if name == "utf-8" {
 		p.enc = nil
+	} else if e, _ := charset.Lookup(name); e != nil {
+		// Lookup's encoders write what the encoding lacks as character
+		// references; DetermineEncoding's guess does not come with them.
+		p.enc = e
 	}
 	return nil
 }

@@ -1,10 +1,11 @@
 package htmlrewrite
 
-// The tokenizer keeps its attribute spans private and TagAttr copies and
-// lower-cases every key and value, so the start tags are lexed again here
-// from Raw(), step for step as x/net/html's readTag, readTagAttrKey and
-// readTagAttrVal do (HTML Standard §13.2.5.32–13.2.5.40), to get each
-// attribute's byte span. Like TagAttr (x/net ≥ v0.55.0), only the first of
+import "github.com/relurl/relurl/htmlrewrite/internal/token"
+
+// x/net/html's Tokenizer keeps its attribute spans private and TagAttr
+// copies and lower-cases every key and value; the copy in internal/token
+// hands the spans over (token.Tokenizer.Tag), so a start tag's attributes
+// are read in place. Like TagAttr (x/net ≥ v0.55.0), only the first of
 // attributes whose ASCII-lower-cased names are equal counts.
 
 // attr is one attribute of a start tag, as spans of the tag's raw bytes.
@@ -46,105 +47,46 @@ func lower(dst *[maxName]byte, b []byte) int {
 	return len(b)
 }
 
-// lexTag lexes the start tag raw (from its "<" to its ">") into t, keeping
-// only the attributes attrIDOf knows.
-func lexTag(raw []byte, t *tag) {
+// tagOf fills t from the start tag raw and the spans the tokenizer found
+// in it, keeping only the attributes attrIDOf knows.
+func tagOf(raw []byte, name [2]int, spans []token.Attr, t *tag) {
 	t.attrs = t.attrs[:0]
 	t.seen = 0
-	n := len(raw)
-	i := 1
-	for i < n { // readTagName
-		c := raw[i]
-		if isSpace(c) || c == '/' || c == '>' {
-			break
-		}
-		i++
-	}
-	t.nameLen = lower(&t.name, raw[1:i])
+	t.nameLen = lower(&t.name, raw[name[0]:name[1]])
 	t.id = 0
 	if t.nameLen >= 0 {
 		t.id = tagIDOf(t.name[:t.nameLen])
 	}
-	if i < n && isSpace(raw[i]) {
-		i++
-	}
 	var key [maxName]byte
-	for {
-		for i < n && isSpace(raw[i]) {
-			i++
-		}
-		if i >= n || raw[i] == '>' {
-			return
-		}
-		// readTagAttrKey: a leading "=" is part of the name.
-		k0 := i
-		for i < n {
-			c := raw[i]
-			if c == '=' && i == k0 {
-				i++
-				continue
-			}
-			if c == '=' || isSpace(c) || c == '/' || c == '>' {
-				break
-			}
-			i++
-		}
-		a := attr{k0: k0, k1: i, v0: i, v1: i}
-		// readTagAttrVal
-		for i < n && isSpace(raw[i]) {
-			i++
-		}
-		if i < n {
-			c := raw[i]
-			i++
-			switch {
-			case c == '/':
-			case c != '=':
-				i--
-			default:
-				for i < n && isSpace(raw[i]) {
-					i++
-				}
-				if i >= n {
-					break
-				}
-				q := raw[i]
-				i++
-				switch q {
-				case '>':
-					// "a=>": an empty unquoted value.
-					i--
-					a.hasVal, a.v0, a.v1 = true, i, i
-				case '"', '\'':
-					a.quote, a.hasVal, a.v0 = q, true, i
-					for i < n && raw[i] != q {
-						i++
-					}
-					a.v1 = i
-					if i < n {
-						i++
-					}
-				default:
-					a.hasVal, a.v0 = true, i-1
-					for i < n && !isSpace(raw[i]) && raw[i] != '>' {
-						i++
-					}
-					a.v1 = i
-					if i < n && raw[i] != '>' {
-						i++
-					}
-				}
-			}
-		}
-		if a.k1 == a.k0 {
+	for _, sp := range spans {
+		kl := lower(&key, raw[sp.Key[0]:sp.Key[1]])
+		if kl <= 0 {
 			continue
 		}
-		if kl := lower(&key, raw[a.k0:a.k1]); kl > 0 {
-			if a.id = attrIDOf(key[:kl]); a.id != 0 && !t.seen.has(a.id) {
-				t.seen.add(a.id)
-				t.attrs = append(t.attrs, a)
+		id := attrIDOf(key[:kl])
+		if id == attrOther || t.seen.has(id) {
+			continue
+		}
+		t.seen.add(id)
+		a := attr{id: id, k0: sp.Key[0], k1: sp.Key[1], v0: sp.Val[0], v1: sp.Val[1]}
+		// An absent value starts where the name ends, and so does an empty
+		// unquoted one ("a=>"); a quoted one is between its quotes.
+		if a.v0 == a.k1 {
+			i := a.k1
+			for i < len(raw) && isSpace(raw[i]) {
+				i++
+			}
+			if i < len(raw) && raw[i] == '=' {
+				for i++; i < len(raw) && isSpace(raw[i]); i++ {
+				}
+				a.hasVal, a.v0, a.v1 = true, i, i
+			}
+		} else if a.hasVal = true; a.v1 < len(raw) {
+			if q := raw[a.v0-1]; (q == '"' || q == '\'') && raw[a.v1] == q {
+				a.quote = q
 			}
 		}
+		t.attrs = append(t.attrs, a)
 	}
 }
 

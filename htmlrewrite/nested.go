@@ -11,22 +11,49 @@ import (
 // character references are decoded and none are written; a URL that
 // would put a "<" in it (and so maybe end the element) is left alone.
 func (s *scanner) styleSheet(raw []byte) error {
+	return s.sheet(raw, styleName, true)
+}
+
+// sheet handles the CSS text raw: a <style> element's when inStyle (for
+// links, tag names the element), or a whole stylesheet's.
+func (s *scanner) sheet(raw, tag []byte, inStyle bool) error {
 	s.subs = s.subs[:0]
 	s.rel = s.rel[:0]
-	s.at = site{raw: raw, name: styleName, kind: CSS, exact: true}
-	at := &s.at
-	s.css(s.str(raw), s.res, at, true)
+	s.at = site{raw: raw, name: tag, kind: CSS, exact: true}
+	text, m := s.str(raw), []int32(nil)
+	if s.p.enc != nil && !isASCII(raw) {
+		// CSS is tokenized as text: in Shift_JIS a trail byte can be "\".
+		dec, legacy, ok := s.legacyOffsets(raw)
+		if !ok {
+			return s.write(raw)
+		}
+		text, m, s.at.exact = string(dec), legacy, false
+	}
+	s.css(text, s.res, &s.at, inStyle)
 	if s.w == nil || len(s.subs) == 0 {
 		return s.write(raw)
+	}
+	at := func(d int) int {
+		if m == nil {
+			return d
+		}
+		return int(m[d])
 	}
 	s.scratch = s.scratch[:0]
 	prev := 0
 	for _, c := range s.subs {
-		s.scratch = append(s.scratch, raw[prev:c.d0]...)
+		s.scratch = append(s.scratch, raw[prev:at(c.d0)]...)
 		start := len(s.scratch)
+		if old := text[c.d0:c.d1]; old != "" && strings.HasSuffix(c.repl, old) {
+			// The new prefix before the author's bytes, as in apply.
+			s.scratch = append(s.scratch, c.repl[:len(c.repl)-len(old)]...)
+			s.scratch = s.encode(s.scratch, start)
+			prev = at(c.d0)
+			continue
+		}
 		s.scratch = append(s.scratch, c.repl...)
 		s.scratch = s.encode(s.scratch, start)
-		prev = c.d1
+		prev = at(c.d1)
 	}
 	s.scratch = append(s.scratch, raw[prev:]...)
 	return s.write(s.scratch)

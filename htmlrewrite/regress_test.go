@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/encoding/japanese"
+
+	"github.com/relurl/relurl/resolve"
 )
 
 // TestRegressions: the bugs of notes §4 (and §7's golden list) that a
@@ -108,6 +110,20 @@ func TestShiftJIS(t *testing.T) {
 	require.Len(t, links, 2)
 	assert.Equal(t, "表/a.html", links[0].Raw)
 	assert.Equal(t, "http://ex.com/dir/表/a.html", links[0].URL)
+}
+
+// TestLegacyStyleSheet: the URLs of a <style> sheet in a legacy encoding
+// are decoded before resolving and encoded again.
+func TestLegacyStyleSheet(t *testing.T) {
+	enc := japanese.ShiftJIS.NewEncoder()
+	body, err := enc.String(`<meta charset="shift_jis"><style>a{b:url(表.png)} c{d:url(../表.png)}</style>`)
+	require.NoError(t, err)
+	opts := testOptions()
+	opts.Spec = resolve.WHATWG
+	got, _ := rewrite(t, body, opts)
+	want, err := enc.String(`<meta charset="shift_jis"><style>a{b:url(http://ex.com/dir/%E8%A1%A8.png)} c{d:url(http://ex.com/%E8%A1%A8.png)}</style>`)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
 }
 
 // TestUTF16Refused: a UTF-16 document is refused with a clear error,

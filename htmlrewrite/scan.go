@@ -9,9 +9,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"golang.org/x/net/html"
-
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite/internal/token"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -58,12 +57,13 @@ type scanner struct {
 	docRes *resolve.Resolver // made when first needed
 	ropts  resolve.Options
 
-	z       *html.Tokenizer
+	z       *token.Tokenizer
 	off     int64 // offset of the current token
 	line    int   // line of the current token's first byte
 	lineOff int64 // offset of that line's first byte
 
 	t          tag
+	spans      []token.Attr
 	foreign    []frame
 	template   int
 	styleNext  bool
@@ -84,20 +84,38 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}
-	if _, err := resolve.NewResolver(opts.Spec, "", resolve.Options{}); err != nil {
-		return nil, nil, fmt.Errorf("htmlrewrite: %w", err)
+	if err := checkSpec(opts); err != nil {
+		return nil, nil, err
 	}
 	p, err := prepare(src, &opts)
 	if err != nil {
 		return nil, nil, err
 	}
+	s, err := newScannerPrepared(p, opts, w, fn)
+	return s, p.r, err
+}
+
+func checkSpec(opts Options) error {
+	if _, err := resolve.NewResolver(opts.Spec, "", resolve.Options{}); err != nil {
+		return fmt.Errorf("htmlrewrite: %w", err)
+	}
+	return nil
+}
+
+// newScannerPrepared makes the scanner of a document whose base and
+// encoding are known.
+func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, error) {
+	if err := checkSpec(opts); err != nil {
+		return nil, err
+	}
 	s := &scanner{opts: opts, w: w, fn: fn, p: p, line: 1}
 	s.stats.Base = p.base
 	s.stats.Charset = p.encName
-	s.ropts = resolve.Options{QueryEncoding: p.enc}
+	s.ropts = opts.Context.Options
+	s.ropts.QueryEncoding = p.enc // the document's, as decided (nil: UTF-8)
 	s.docURL = opts.Context.Fallback().URL
 	s.res = s.resolver(p.base.URL)
-	return s, p.r, nil
+	return s, nil
 }
 
 // resolver returns a Resolver for base, or one with no base (§3.4) when
@@ -136,7 +154,7 @@ func (s *scanner) write(b []byte) error {
 }
 
 func (s *scanner) run(r io.Reader) error {
-	z := html.NewTokenizer(r)
+	z := token.NewTokenizer(r)
 	maxTok := s.opts.MaxToken
 	if maxTok <= 0 {
 		maxTok = DefaultMaxToken
@@ -150,14 +168,14 @@ func (s *scanner) run(r io.Reader) error {
 		s.styleNext = false
 		var err error
 		switch tt {
-		case html.ErrorToken:
+		case token.ErrorToken:
 			if err := s.write(raw); err != nil {
 				return err
 			}
 			switch err := z.Err(); {
 			case err == io.EOF:
 				return nil
-			case errors.Is(err, html.ErrBufferExceeded):
+			case errors.Is(err, token.ErrBufferExceeded):
 				s.warn("a token at line %d is longer than %d bytes: the rest of the document is left as written", s.line, maxTok)
 				if s.w == nil {
 					return nil
@@ -170,12 +188,12 @@ func (s *scanner) run(r io.Reader) error {
 			default:
 				return err
 			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			err = s.startTag(raw, tt == html.SelfClosingTagToken)
-		case html.EndTagToken:
+		case token.StartTagToken, token.SelfClosingTagToken:
+			err = s.startTag(raw, tt == token.SelfClosingTagToken)
+		case token.EndTagToken:
 			s.endTag(raw)
 			err = s.write(raw)
-		case html.TextToken:
+		case token.TextToken:
 			if styleNext {
 				err = s.styleSheet(raw)
 			} else {
@@ -256,7 +274,9 @@ func (s *scanner) endTag(raw []byte) {
 
 func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	t := &s.t
-	lexTag(raw, t)
+	var nameSpan [2]int
+	nameSpan, s.spans = s.z.Tag(s.spans[:0])
+	tagOf(raw, nameSpan, s.spans, t)
 	var name []byte
 	if t.nameLen >= 0 {
 		name = t.name[:t.nameLen]
@@ -377,7 +397,7 @@ func (s *scanner) baseElement(raw []byte, a *attr) {
 	if !s.p.elem.Found && s.p.truncated && !s.warnedBase {
 		s.warnedBase = true
 		line, _ := s.position(raw, 0)
-		s.warn("a <base href> at byte %d (line %d) lies beyond the %d bytes pre-scanned: the links used the fallback base", s.off, line, len(raw))
+		s.warn("a <base href> at byte %d (line %d) lies beyond the %d bytes of the stream pre-scanned: the links used the fallback base", s.off, line, s.p.limit)
 	}
 	if s.w == nil {
 		return
@@ -387,10 +407,10 @@ func (s *scanner) baseElement(raw []byte, a *attr) {
 		s.dropTag = true
 	case BaseAbsolute:
 		if deciding && s.stats.Base.Source == base.Embedded {
-			dec := s.decoded(raw[a.v0:a.v1], a.quote)
+			dec := s.decoded(raw[a.v0:a.v1])
 			if dec != s.stats.Base.URL {
 				s.subs = append(s.subs[:0], sub{0, len(dec), s.stats.Base.URL})
-				s.apply(raw, a, dec)
+				s.apply(raw, a, dec, s.plain(raw[a.v0:a.v1]))
 			}
 		}
 	}
@@ -401,7 +421,7 @@ func (s *scanner) is(raw []byte, a *attr, v string) bool {
 	if a == nil {
 		return false
 	}
-	return strings.EqualFold(strings.TrimSpace(s.decoded(raw[a.v0:a.v1], a.quote)), v)
+	return strings.EqualFold(strings.TrimSpace(s.decoded(raw[a.v0:a.v1])), v)
 }
 
 // paramURL reports whether the <param> holds a URL in its value.
@@ -410,7 +430,7 @@ func (s *scanner) paramURL(raw []byte) bool {
 		return true
 	}
 	if n := s.t.get(attrName); n != nil {
-		switch strings.ToLower(strings.TrimSpace(s.decoded(raw[n.v0:n.v1], n.quote))) {
+		switch strings.ToLower(strings.TrimSpace(s.decoded(raw[n.v0:n.v1]))) {
 		case "movie", "src", "url", "filename", "data", "href":
 			return true
 		}
@@ -420,7 +440,7 @@ func (s *scanner) paramURL(raw []byte) bool {
 
 // codebase returns the resolver for an object's or applet's codebase.
 func (s *scanner) codebase(raw []byte, a *attr) *resolve.Resolver {
-	ref := clean(s.decoded(raw[a.v0:a.v1], a.quote))
+	ref := clean(s.decoded(raw[a.v0:a.v1]))
 	u, err := s.res.Reference(ref)
 	if err != nil {
 		return s.res
@@ -436,7 +456,7 @@ func (s *scanner) relTokens(raw []byte, a *attr) {
 	if a == nil {
 		return
 	}
-	for f := range strings.FieldsSeq(s.decoded(raw[a.v0:a.v1], a.quote)) {
+	for f := range strings.FieldsSeq(s.decoded(raw[a.v0:a.v1])) {
 		s.rel = append(s.rel, strings.ToLower(f))
 	}
 }
@@ -456,7 +476,7 @@ func (s *scanner) plain(v []byte) bool {
 // decoded returns the value of the raw attribute value v the way a
 // browser reads it: decoded from the document's encoding, then with its
 // character references decoded in attribute mode.
-func (s *scanner) decoded(v []byte, quote byte) string {
+func (s *scanner) decoded(v []byte) string {
 	if s.plain(v) {
 		return s.str(v)
 	}
@@ -484,7 +504,7 @@ func (s *scanner) str(b []byte) string {
 // removes and RFC 3986 Appendix C says to ignore in extracted URIs.
 func clean(v string) string {
 	v = strings.Trim(v, " \t\n\f\r")
-	if strings.ContainsAny(v, "\t\n\r") {
+	if strings.IndexByte(v, '\t') >= 0 || strings.IndexByte(v, '\n') >= 0 || strings.IndexByte(v, '\r') >= 0 {
 		v = strings.Map(func(r rune) rune {
 			if r == '\t' || r == '\n' || r == '\r' {
 				return -1
@@ -597,7 +617,12 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resolve.Resolver) {
 	rv := raw[a.v0:a.v1]
 	plain := s.plain(rv)
-	dec := s.decoded(rv, a.quote)
+	var dec string
+	if plain {
+		dec = s.str(rv)
+	} else {
+		dec = s.decoded(rv)
+	}
 	s.at = site{raw: raw, name: name, attr: attrNames[a.id], kind: kind, pos: a.v0, exact: plain}
 	at := &s.at
 	s.subs = s.subs[:0]
@@ -624,7 +649,7 @@ func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resol
 		s.srcdoc(dec, at)
 	}
 	if len(s.subs) > 0 {
-		s.apply(raw, a, dec)
+		s.apply(raw, a, dec, plain)
 	}
 }
 
@@ -653,12 +678,12 @@ func (s *scanner) list(v string, res *resolve.Resolver, at *site, sep func(byte)
 // written as its new prefix inserted before the author's bytes, keeping
 // their escapes (notes §5.3, "minimal diff"). Otherwise the value is
 // written back whole, escaped again.
-func (s *scanner) apply(raw []byte, a *attr, dec string) {
+func (s *scanner) apply(raw []byte, a *attr, dec string, plain bool) {
 	if s.w == nil || s.opts.identity && !a.hasVal {
 		return
 	}
 	rv := raw[a.v0:a.v1]
-	m, ok := s.offsets(rv)
+	m, ok := s.offsets(rv, plain)
 	if ok && a.hasVal {
 		// A sub whose new URL ends with the old reference is the new
 		// prefix, inserted before the author's bytes.
@@ -721,7 +746,7 @@ func (s *scanner) apply(raw []byte, a *attr, dec string) {
 		old := dec[c.d0:c.d1]
 		l0, l1 := trimmedBytes(rv)
 		prefix := c.repl[:max(0, len(c.repl)-len(old))]
-		if old != "" && strings.HasSuffix(c.repl, old) && s.decoded(rv[l0:l1], a.quote) == old &&
+		if old != "" && strings.HasSuffix(c.repl, old) && s.decoded(rv[l0:l1]) == old &&
 			(a.quote != 0 || prefix == "" || !needsQuotes(prefix)) {
 			r0 := len(s.scratch)
 			s.scratch = s.escape(s.scratch, c.repl[:len(c.repl)-len(old)], a.quote)
@@ -775,7 +800,16 @@ func trimmedBytes(b []byte) (int, int) {
 // needsQuotes reports whether v cannot stand as an unquoted attribute
 // value (HTML Standard §13.1.2.3).
 func needsQuotes(v string) bool {
-	return v == "" || strings.ContainsAny(v, " \t\n\f\r\"'=<>`")
+	if v == "" {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case ' ', '\t', '\n', '\f', '\r', '"', '\'', '=', '<', '>', '`':
+			return true
+		}
+	}
+	return false
 }
 
 // escape appends v to dst escaped for an attribute value delimited by

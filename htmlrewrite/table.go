@@ -224,18 +224,88 @@ var attrNames = [numAttrs]string{
 	attrValuetype: "valuetype", attrXlinkHref: "xlink:href",
 }
 
-var attrIDs = func() map[string]attrID {
-	m := make(map[string]attrID, numAttrs)
-	for id, name := range attrNames {
-		if name != "" {
-			m[name] = attrID(id)
-		}
-	}
-	return m
-}()
-
 func attrIDOf(name []byte) attrID {
-	return attrIDs[string(name)]
+	switch string(name) {
+	case "action":
+		return attrAction
+	case "archive":
+		return attrArchive
+	case "background":
+		return attrBackground
+	case "cite":
+		return attrCite
+	case "classid":
+		return attrClassid
+	case "codebase":
+		return attrCodebase
+	case "content":
+		return attrContent
+	case "data":
+		return attrData
+	case "data-background":
+		return attrDataBackground
+	case "data-bg":
+		return attrDataBg
+	case "data-lazy-src":
+		return attrDataLazySrc
+	case "data-lazy-srcset":
+		return attrDataLazySrcset
+	case "data-original":
+		return attrDataOriginal
+	case "data-src":
+		return attrDataSrc
+	case "data-srcset":
+		return attrDataSrcset
+	case "dynsrc":
+		return attrDynsrc
+	case "formaction":
+		return attrFormaction
+	case "href":
+		return attrHref
+	case "http-equiv":
+		return attrHTTPEquiv
+	case "icon":
+		return attrIcon
+	case "imagesrcset":
+		return attrImagesrcset
+	case "itemid":
+		return attrItemid
+	case "longdesc":
+		return attrLongdesc
+	case "lowsrc":
+		return attrLowsrc
+	case "manifest":
+		return attrManifest
+	case "name":
+		return attrName
+	case "ping":
+		return attrPing
+	case "pluginspage":
+		return attrPluginspage
+	case "poster":
+		return attrPoster
+	case "profile":
+		return attrProfile
+	case "rel":
+		return attrRel
+	case "src":
+		return attrSrc
+	case "srcdoc":
+		return attrSrcdoc
+	case "srcset":
+		return attrSrcset
+	case "style":
+		return attrStyle
+	case "usemap":
+		return attrUsemap
+	case "value":
+		return attrValue
+	case "valuetype":
+		return attrValuetype
+	case "xlink:href":
+		return attrXlinkHref
+	}
+	return attrOther
 }
 
 // syntax is the form of a URL-bearing value (notes §1.1).

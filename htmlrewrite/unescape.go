@@ -111,8 +111,8 @@ func (rs *references) unescape(v []byte) string {
 // offset in v of the character, character reference or CRLF that decoded
 // byte i comes from, and m[len(decoded)] is len(v). A nil m with ok means
 // the identity; ok false means a legacy encoding's decoder failed.
-func (s *scanner) offsets(v []byte) (m []int32, ok bool) {
-	if s.plain(v) {
+func (s *scanner) offsets(v []byte, plain bool) (m []int32, ok bool) {
+	if plain {
 		return nil, true
 	}
 	var legacy []int32

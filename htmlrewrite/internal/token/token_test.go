@@ -1,0 +1,125 @@
+package token
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/iotest"
+
+	"golang.org/x/net/html"
+
+	"github.com/relurl/relurl/internal/corpus"
+)
+
+// same checks that the tokenizer splits doc into the tokens, raw bytes
+// and errors of x/net/html's, when both are read through wrap and told
+// the same things: NextIsNotRawText after the start tags in flip, and
+// AllowCDATA after <svg>.
+func same(t testing.TB, name string, doc []byte, maxBuf int, wrap func(io.Reader) io.Reader) {
+	x := html.NewTokenizer(wrap(bytes.NewReader(doc)))
+	z := NewTokenizer(wrap(bytes.NewReader(doc)))
+	x.SetMaxBuf(maxBuf)
+	z.SetMaxBuf(maxBuf)
+	for n := 0; ; n++ {
+		tx, tz := x.Next(), z.Next()
+		rx, rz := x.Raw(), z.Raw()
+		if int(tx) != int(tz) || !bytes.Equal(rx, rz) {
+			t.Fatalf("%s (maxBuf %d): token %d: x/net %v %q, here %v %q", name, maxBuf, n, tx, rx, TokenType(tz), rz)
+		}
+		if tx == html.ErrorToken {
+			ex, ez := x.Err(), z.Err()
+			if (ex == html.ErrBufferExceeded) != (ez == ErrBufferExceeded) || ex != html.ErrBufferExceeded && ex != ez {
+				t.Fatalf("%s: errors %v and %v", name, ex, ez)
+			}
+			if !bytes.Equal(x.Buffered(), z.Buffered()) {
+				t.Fatalf("%s: buffered bytes differ", name)
+			}
+			return
+		}
+		if tx == html.StartTagToken {
+			nm, _ := x.TagName()
+			switch string(nm) {
+			case "noscript", "title", "style":
+				x.NextIsNotRawText()
+				z.NextIsNotRawText()
+			case "svg":
+				x.AllowCDATA(true)
+				z.AllowCDATA(true)
+			}
+		}
+	}
+}
+
+var readers = map[string]func(io.Reader) io.Reader{
+	"whole":    func(r io.Reader) io.Reader { return r },
+	"one byte": iotest.OneByteReader,
+	"half":     iotest.HalfReader,
+}
+
+func check(t testing.TB, name string, doc []byte) {
+	for rn, wrap := range readers {
+		for _, maxBuf := range []int{0, 37} {
+			same(t, name+"/"+rn, doc, maxBuf, wrap)
+		}
+	}
+}
+
+// TestHTML5lib compares the tokenizers on every input of the html5lib
+// tokenizer suite.
+func TestHTML5lib(t *testing.T) {
+	files, err := filepath.Glob("../../../testdata/html/html5lib-tokenizer/*.test")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no html5lib tests", err)
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var suite map[string][]struct {
+			Input string `json:"input"`
+		}
+		if err := json.Unmarshal(data, &suite); err != nil {
+			t.Fatal(err)
+		}
+		for _, tests := range suite {
+			for _, c := range tests {
+				for _, w := range []string{"", "<script>", "<style>", "<title>", "<svg><![CDATA[", "<plaintext>", "<a title='"} {
+					check(t, f, []byte(w+c.Input))
+					n++
+				}
+			}
+		}
+	}
+	if n < 6000 {
+		t.Fatalf("only %d inputs", n)
+	}
+}
+
+// TestCorpus compares the tokenizers on every page of corpus A.
+func TestCorpus(t *testing.T) {
+	for _, p := range corpus.PagesA(t) {
+		for rn, wrap := range readers {
+			same(t, p.Name+"/"+rn, p.Data, 0, wrap)
+		}
+		same(t, p.Name, p.Data, 4096, readers["half"])
+	}
+}
+
+func FuzzTokenizer(f *testing.F) {
+	for _, s := range []string{
+		`<a href="x" HREF=y x=/>t<script><!--<script></script>--></script><style></style>`,
+		`<svg><![CDATA[<a>]]></svg><!-- x --!><!DOCTYPE html><?pi?></ x><textarea></textarea >`,
+		`<noscript><img src=a></noscript><title>&amp;</title><plaintext><a>`,
+		`<a a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9 j=10 k=11 l=12 m=13 n=14 o=15 p=16 q=17 A=18 r=/>`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		check(t, "fuzz", doc)
+	})
+}

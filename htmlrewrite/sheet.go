@@ -1,0 +1,98 @@
+package htmlrewrite
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"mime"
+
+	"golang.org/x/net/html/charset"
+
+	"github.com/relurl/relurl/base"
+)
+
+// RewriteCSS copies the stylesheet src (a text/css file or MIME part) to
+// dst with the URLs of its url() and @import in absolute form, as Rewrite
+// does for a <style> element. A stylesheet has no base of its own: its
+// URLs resolve against Options.Context's base, the sheet's own URL (CSS
+// 2.1 §4.3.4). Its encoding is the charset of Options.ContentType, else
+// UTF-8; bytes are kept as in Rewrite. The sheet is held in memory up to
+// Options.MaxToken bytes; a larger one is copied unchanged, with a
+// warning in Stats.Base.
+func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
+	w := newWriter(dst)
+	s, data, err := newSheet(src, opts, w, nil)
+	if err == nil {
+		err = s.sheetRun(data, src)
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if s == nil {
+		return Stats{}, err
+	}
+	return s.stats, err
+}
+
+// CSSLinks calls fn for every URL of the stylesheet src, in order, as
+// Links does; Link.Tag and Link.Attr are empty. It returns the sheet's
+// base.
+func CSSLinks(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+	s, data, err := newSheet(src, opts, nil, fn)
+	if err != nil {
+		return base.Result{}, err
+	}
+	err = s.sheetRun(data, src)
+	return s.stats.Base, err
+}
+
+// newSheet reads the sheet (up to MaxToken bytes and one more, to know
+// whether it is larger) and makes its scanner.
+func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, []byte, error) {
+	if opts.Context.Spec == 0 {
+		opts.Context.Spec = opts.Spec
+	}
+	maxTok := opts.MaxToken
+	if maxTok <= 0 {
+		maxTok = DefaultMaxToken
+	}
+	data, err := io.ReadAll(io.LimitReader(src, int64(maxTok)+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	p := prepared{base: opts.Context.Decide(base.Element{}), encName: "utf-8"}
+	if _, params, err := mime.ParseMediaType(opts.ContentType); err == nil && params["charset"] != "" {
+		if e, name := charset.Lookup(params["charset"]); e != nil && name != "utf-8" {
+			if asciiIncompatible[name] {
+				return nil, nil, &encodingError{name}
+			}
+			p.enc, p.encName = e, name
+		}
+	}
+	s, err := newScannerPrepared(p, opts, w, fn)
+	return s, data, err
+}
+
+// sheetRun rewrites or reads the sheet data, or copies it unchanged with
+// the rest of src when it is larger than MaxToken.
+func (s *scanner) sheetRun(data []byte, src io.Reader) error {
+	maxTok := s.opts.MaxToken
+	if maxTok <= 0 {
+		maxTok = DefaultMaxToken
+	}
+	if len(data) > maxTok {
+		s.warn("the stylesheet is longer than %d bytes: left as written", maxTok)
+		if s.w == nil {
+			return nil
+		}
+		if err := s.write(data); err != nil {
+			return err
+		}
+		_, err := io.Copy(s.w, src)
+		return err
+	}
+	if err := s.sheet(bytes.Clone(data), nil, false); err != nil {
+		return err
+	}
+	return s.err
+}

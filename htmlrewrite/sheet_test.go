@@ -1,0 +1,60 @@
+package htmlrewrite
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/encoding/japanese"
+)
+
+// TestRewriteCSS: a stylesheet's URLs resolve against its own URL (CSS
+// 2.1 §4.3.4); a "</style" in it is no concern outside HTML.
+func TestRewriteCSS(t *testing.T) {
+	opts := testOptions()
+	opts.Context.Retrieval = "http://ex.com/css/site.css"
+	in := "@import 'a.css';\n@namespace url(http://ns);\nb{c:url(../img/x.png)} /* </style> */ d{e:url(#f)}"
+	var out bytes.Buffer
+	st, err := RewriteCSS(&out, strings.NewReader(in), opts)
+	require.NoError(t, err)
+	assert.Equal(t, "@import 'http://ex.com/css/a.css';\n@namespace url(http://ns);\nb{c:url(http://ex.com/img/x.png)} /* </style> */ d{e:url(#f)}", out.String())
+	assert.Equal(t, 2, st.Rewritten)
+
+	var links []Link
+	b, err := CSSLinks(strings.NewReader(in), opts, func(l Link) error { links = append(links, l); return nil })
+	require.NoError(t, err)
+	assert.Equal(t, "http://ex.com/css/site.css", b.URL)
+	require.Len(t, links, 2)
+	assert.Equal(t, Link{Raw: "../img/x.png", URL: "http://ex.com/img/x.png", Kind: CSS, Line: 3, Column: 9, Offset: 52}, links[1])
+}
+
+func TestRewriteCSSCharset(t *testing.T) {
+	enc := japanese.ShiftJIS.NewEncoder()
+	in, err := enc.String(`a{b:url(表.png)}`)
+	require.NoError(t, err)
+	opts := whatwgOptions()
+	opts.ContentType = "text/css; charset=Shift_JIS"
+	var out bytes.Buffer
+	_, err = RewriteCSS(&out, strings.NewReader(in), opts)
+	require.NoError(t, err)
+	want, err := enc.String(`a{b:url(http://ex.com/dir/%E8%A1%A8.png)}`)
+	require.NoError(t, err)
+	assert.Equal(t, want, out.String())
+
+	opts.ContentType = "text/css; charset=utf-16"
+	_, err = RewriteCSS(&out, strings.NewReader(in), opts)
+	assert.ErrorIs(t, err, ErrEncoding)
+}
+
+func TestRewriteCSSTooLarge(t *testing.T) {
+	opts := testOptions()
+	opts.MaxToken = 10
+	in := "a{b:url(x.png)} c{d:url(y.png)}"
+	var out bytes.Buffer
+	st, err := RewriteCSS(&out, strings.NewReader(in), opts)
+	require.NoError(t, err)
+	assert.Equal(t, in, out.String())
+	assert.NotEmpty(t, st.Base.Warnings)
+}
