@@ -515,23 +515,6 @@ func clean(v string) string {
 	return v
 }
 
-// hasScheme reports whether ref starts with a scheme (RFC 3986 §3.1:
-// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").
-func hasScheme(ref string) bool {
-	for i := 0; i < len(ref); i++ {
-		c := ref[i]
-		switch {
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
-}
-
 // trimmed returns the span of v without the ASCII whitespace around it.
 func trimmed(v string, d0, d1 int) (int, int) {
 	for d0 < d1 && isSpace(v[d0]) {
@@ -578,7 +561,7 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		s.subs = append(s.subs, sub{d0, d1, raw})
 		return
 	}
-	if !s.opts.Absolute && hasScheme(ref) || !s.opts.Fragments && strings.HasPrefix(ref, "#") {
+	if _, abs := resolve.Scheme(ref); !s.opts.Absolute && abs || !s.opts.Fragments && strings.HasPrefix(ref, "#") {
 		s.stats.Skipped++
 		return
 	}

@@ -22,7 +22,7 @@ type uriRef struct {
 // (RFC 3986 §4.2).
 func splitURIRef(s string) uriRef {
 	var u uriRef
-	if i := schemeEnd3986(s); i > 0 {
+	if i := schemeEnd(s); i > 0 {
 		u.scheme, u.hasScheme = s[:i], true
 		s = s[i+1:]
 	}
@@ -47,9 +47,22 @@ func splitURIRef(s string) uriRef {
 	return u
 }
 
-// schemeEnd3986 returns the index of the ":" that ends an RFC 3986 scheme
-// at the start of s, or -1.
-func schemeEnd3986(s string) int {
+// Scheme returns the scheme that starts ref and whether ref has one: the
+// text before the first ":" when it matches ALPHA *( ALPHA / DIGIT / "+" /
+// "-" / "." ). RFC 3986 §3.1, RFC 2396 §3.1 and the URL Standard's scheme
+// state agree on this syntax (the draft's §2.4.2 alone lets a scheme start
+// with a digit; see [Parse]). Link rewriters use it to leave references
+// that carry a scheme as written.
+func Scheme(ref string) (string, bool) {
+	if i := schemeEnd(ref); i > 0 {
+		return ref[:i], true
+	}
+	return "", false
+}
+
+// schemeEnd returns the index of the ":" that ends a scheme at the start
+// of s, or -1.
+func schemeEnd(s string) int {
 	if s == "" || !isAlpha(s[0]) {
 		return -1
 	}

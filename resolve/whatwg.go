@@ -312,25 +312,6 @@ func parseWeb(input string, base *WebURL, enc encoding.Encoding) (WebURL, error)
 	return p.WebURL, nil
 }
 
-// schemeLength returns the length of the scheme that starts s and is
-// followed by ":" (the scheme start and scheme states), or 0.
-func schemeLength(s string) int {
-	if s == "" || !isAlpha(s[0]) {
-		return 0
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ':':
-			return i
-		case isAlpha(c) || isDigit(c) || c == '+' || c == '-' || c == '.':
-		default:
-			return 0
-		}
-	}
-	return 0
-}
-
 // specialPort returns whether scheme is special (§4.2) and its default
 // port (-1 for file, which has none).
 func specialPort(scheme string) (bool, int) {
@@ -354,7 +335,7 @@ func (p *webParser) parse() error {
 	i := 0
 	state := stNoScheme
 	// The scheme start and scheme states.
-	if n := schemeLength(s); n > 0 {
+	if n := schemeEnd(s); n > 0 {
 		for j := 0; j < n; j++ {
 			c := s[j]
 			if 'A' <= c && c <= 'Z' {

@@ -79,7 +79,7 @@ func (b *whatwgBase) fastReference(ref string) (s string, ok bool) {
 		}
 		return fastPath(u.href[:u.authEnd], u.authEnd, ref[1:])
 	}
-	if schemeLength(ref) > 0 {
+	if schemeEnd(ref) > 0 {
 		return fastAbsolute(ref)
 	}
 	return fastPath(b.dir, u.pathStart, ref)

@@ -269,7 +269,7 @@ func pathRelative(base, target string) (string, bool) {
 // "scheme://authority", the path, and "?query#fragment".
 func splitHier(u string) (prefix, path, tail string) {
 	i := strings.Index(u, "://")
-	if i < 0 || !hasScheme(u[:i+1]) {
+	if _, ok := resolve.Scheme(u[:i+1]); i < 0 || !ok {
 		return "", "", ""
 	}
 	rest := u[i+3:]
@@ -342,8 +342,9 @@ const (
 func formOf(raw string) refForm {
 	s := strings.TrimFunc(raw, func(r rune) bool { return r <= ' ' })
 	s = strings.ReplaceAll(s, `\`, "/")
+	_, abs := resolve.Scheme(s)
 	switch {
-	case hasScheme(s):
+	case abs:
 		return absoluteForm
 	case strings.HasPrefix(s, "//"):
 		return networkForm
@@ -351,23 +352,6 @@ func formOf(raw string) refForm {
 		return pathForm
 	}
 	return relativeForm
-}
-
-// hasScheme reports whether s starts with scheme ":" (RFC 3986 §3.1:
-// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )).
-func hasScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // Fix rewrites, in the document data, each Absolute or RootRelative link
