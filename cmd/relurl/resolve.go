@@ -61,21 +61,27 @@ func runResolve(args []string, s stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
-	r, err := resolve.NewResolver(*spec, base.value, *opts)
+	return printEach(*spec, base.value, *opts, fs.Args(), s, (*resolve.Resolver).Reference)
+}
+
+// printEach makes a Resolver for base and prints fn of each argument, one
+// per line, in order. The first failure ends the run with exit status 1.
+func printEach(spec resolve.Spec, base string, opts resolve.Options, args []string, s stdio, fn func(*resolve.Resolver, string) (string, error)) int {
+	r, err := resolve.NewResolver(spec, base, opts)
 	if err != nil {
 		s.errorf("%v", err)
 		return exitFailure
 	}
 	w := bufio.NewWriter(s.out)
 	defer w.Flush()
-	for _, ref := range fs.Args() {
-		href, err := r.Reference(ref)
+	for _, arg := range args {
+		out, err := fn(r, arg)
 		if err != nil {
 			w.Flush()
 			s.errorf("%v", err)
 			return exitFailure
 		}
-		fmt.Fprintln(w, href)
+		fmt.Fprintln(w, out)
 	}
 	return exitOK
 }
@@ -156,21 +162,5 @@ func runRelativize(args []string, s stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
-	r, err := resolve.NewResolver(*spec, base.value, *opts)
-	if err != nil {
-		s.errorf("%v", err)
-		return exitFailure
-	}
-	w := bufio.NewWriter(s.out)
-	defer w.Flush()
-	for _, target := range fs.Args() {
-		ref, err := r.Relativize(target)
-		if err != nil {
-			w.Flush()
-			s.errorf("%v", err)
-			return exitFailure
-		}
-		fmt.Fprintln(w, ref)
-	}
-	return exitOK
+	return printEach(*spec, base.value, *opts, fs.Args(), s, (*resolve.Resolver).Relativize)
 }
