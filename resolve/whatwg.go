@@ -374,8 +374,7 @@ func (p *webParser) parse() error {
 				return ErrOpaqueBase // missing-scheme-non-relative-URL
 			case p.base.opaque:
 				p.copyBase(copyQuery)
-				p.fragStart = len(p.b)
-				p.b = append(p.b, '#')
+				p.startFragment()
 				i++
 				state = stFragment
 			case p.base.Scheme() != "file":
@@ -409,14 +408,12 @@ func (p *webParser) parse() error {
 				i++
 			case c == '?':
 				p.copyBase(copyPath)
-				p.queryStart = len(p.b)
-				p.b = append(p.b, '?')
+				p.startQuery()
 				state = stQuery
 				i++
 			case c == '#':
 				p.copyBase(copyQuery)
-				p.fragStart = len(p.b)
-				p.b = append(p.b, '#')
+				p.startFragment()
 				state = stFragment
 				i++
 			case c != eof:
@@ -474,14 +471,12 @@ func (p *webParser) parse() error {
 				switch {
 				case c == '?':
 					p.copyBase(copyPath)
-					p.queryStart = len(p.b)
-					p.b = append(p.b, '?')
+					p.startQuery()
 					state = stQuery
 					i++
 				case c == '#':
 					p.copyBase(copyQuery)
-					p.fragStart = len(p.b)
-					p.b = append(p.b, '#')
+					p.startFragment()
 					state = stFragment
 					i++
 				case c != eof:
@@ -562,13 +557,11 @@ func (p *webParser) parse() error {
 				}
 				state = stPath
 			case c == '?':
-				p.queryStart = len(p.b)
-				p.b = append(p.b, '?')
+				p.startQuery()
 				state = stQuery
 				i++
 			case c == '#':
-				p.fragStart = len(p.b)
-				p.b = append(p.b, '#')
+				p.startFragment()
 				state = stFragment
 				i++
 			case c != eof:
@@ -611,13 +604,11 @@ func (p *webParser) parse() error {
 			}
 			switch p.at(i) {
 			case '?':
-				p.queryStart = len(p.b)
-				p.b = append(p.b, '?')
+				p.startQuery()
 				state = stQuery
 				i++
 			case '#':
-				p.fragStart = len(p.b)
-				p.b = append(p.b, '#')
+				p.startFragment()
 				state = stFragment
 				i++
 			default:
@@ -638,8 +629,7 @@ func (p *webParser) parse() error {
 			p.b = appendQuery(p.b, s[i:end], set, queryEncoding(p.enc, p.special, p.scheme()))
 			i = end
 			if i < len(s) {
-				p.fragStart = len(p.b)
-				p.b = append(p.b, '#')
+				p.startFragment()
 				i++
 				state = stFragment
 			} else {
@@ -787,12 +777,10 @@ func (p *webParser) parsePathSegment(i int) (int, webState) {
 		p.endSegment(slash)
 		switch c {
 		case '?':
-			p.queryStart = len(p.b)
-			p.b = append(p.b, '?')
+			p.startQuery()
 			return i + 1, stQuery
 		case '#':
-			p.fragStart = len(p.b)
-			p.b = append(p.b, '#')
+			p.startFragment()
 			return i + 1, stFragment
 		case eof:
 			return i, stDone
@@ -847,6 +835,19 @@ const (
 	copyPath             // and the path
 	copyQuery            // and the query
 )
+
+// startQuery writes the "?" that starts the query and marks where it is.
+func (p *webParser) startQuery() {
+	p.queryStart = len(p.b)
+	p.b = append(p.b, '?')
+}
+
+// startFragment writes the "#" that starts the fragment and marks where
+// it is.
+func (p *webParser) startFragment() {
+	p.fragStart = len(p.b)
+	p.b = append(p.b, '#')
+}
 
 // copyBase starts the URL over as a copy of the base's components up to
 // and including what.
