@@ -111,6 +111,11 @@ func FuzzRelativize(f *testing.F) {
 			if back, err := r.Reference(rel); err != nil || back != target {
 				t.Fatalf("%v: Relativize(%q) from %q = %q, which resolves to %q, %v", spec, target, base, rel, back, err)
 			}
+			if p, err := r.RelativePath(target); err == nil {
+				if back, err := r.Reference(p); err != nil || back != target || !isRelativePath(p) {
+					t.Fatalf("%v: RelativePath(%q) from %q = %q, which resolves to %q, %v", spec, target, base, p, back, err)
+				}
+			}
 		}
 	})
 }

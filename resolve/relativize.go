@@ -16,6 +16,19 @@ import "strings"
 // resolves to target (say, a target with "/./" that RFC 3986 would
 // remove), the error wraps ErrNotRelativizable.
 func (r *Resolver) Relativize(target string) (string, error) {
+	return r.relativize(target, false)
+}
+
+// RelativePath returns the shortest relative-path reference (RFC 3986
+// §4.2: no scheme, no net_loc, no leading "/") that r resolves to target,
+// such as "../img/a.png": the form that keeps working when a document
+// tree moves as a whole, the draft's §1 use. It fails with
+// ErrNotRelativizable when target is on another scheme or net_loc.
+func (r *Resolver) RelativePath(target string) (string, error) {
+	return r.relativize(target, true)
+}
+
+func (r *Resolver) relativize(target string, pathOnly bool) (string, error) {
 	fail := func(err error) (string, error) {
 		return "", &Error{Op: "relativize", Spec: r.spec, Base: r.base, Ref: target, Err: err}
 	}
@@ -23,7 +36,7 @@ func (r *Resolver) Relativize(target string) (string, error) {
 	T := splitURIRef(target)
 	best, found := "", false
 	try := func(c string) {
-		if found && len(c) >= len(best) {
+		if found && len(c) >= len(best) || pathOnly && !isRelativePath(c) {
 			return
 		}
 		if got, err := r.Reference(c); err == nil && got == target {
@@ -118,6 +131,12 @@ func relativePath(base, target string) string {
 	}
 	ups := strings.Count(dir[n:], "/")
 	return strings.Repeat("../", ups) + target[n:]
+}
+
+// isRelativePath reports whether ref is a relative-path reference: no
+// scheme (by either the draft's or RFC 3986's rule), no leading "/".
+func isRelativePath(ref string) bool {
+	return !strings.HasPrefix(ref, "/") && schemeEnd(ref) < 0 && schemeEnd1808(ref) < 0
 }
 
 func colonInFirstSegment(p string) bool {

@@ -112,8 +112,48 @@ func TestRelativizeProperty(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, target, back, "%v: %q from %q", spec, rel, b)
 			assert.LessOrEqual(t, len(rel), len(ref), "%v: Relativize(%q) from %q = %q, but %q is shorter", spec, target, b, rel, ref)
+			if p, err := r.RelativePath(target); err == nil {
+				assert.True(t, isRelativePath(p), "%v: RelativePath(%q) = %q", spec, target, p)
+				back, err := r.Reference(p)
+				require.NoError(t, err)
+				assert.Equal(t, target, back, "%v: RelativePath %q from %q", spec, p, b)
+			}
 			n++
 		}
 	}
 	assert.Greater(t, n, 8000)
+}
+
+// TestRelativePath: the form that survives moving a tree (the draft's §1)
+// never starts with a scheme, "//" or "/".
+func TestRelativePath(t *testing.T) {
+	tests := []struct {
+		spec         Spec
+		base, target string
+		want         string
+	}{
+		{RFC3986, "http://a/b/c/d/e/f", "http://a/b/x", "../../../x"},
+		{RFC3986, base3986, "http://a/g", "../../g"},
+		{RFC3986, base3986, "http://a/b/c/g", "g"},
+		{RFC3986, base3986, base3986, ""},
+		{RFC3986, base3986, "http://a/b/c/this:that", "./this:that"},
+		{RFC1808, base1808, "http://a/x;p?q", "../../x;p?q"},
+		{WHATWG, "https://example.org/docs/guide/intro.html", "https://example.org/img/a.png", "../../img/a.png"},
+		{WHATWG, "https://example.org/docs/", "https://example.org/docs/", ""},
+		{WHATWG, "https://example.org/docs/index.html", "https://example.org/docs/", "."},
+	}
+	for _, tt := range tests {
+		r, err := NewResolver(tt.spec, tt.base, Options{})
+		require.NoError(t, err)
+		got, err := r.RelativePath(tt.target)
+		if assert.NoError(t, err, "%v RelativePath(%q) from %q", tt.spec, tt.target, tt.base) {
+			assert.Equal(t, tt.want, got, "%v RelativePath(%q) from %q", tt.spec, tt.target, tt.base)
+		}
+	}
+	r, err := NewResolver(RFC3986, base3986, Options{})
+	require.NoError(t, err)
+	for _, target := range []string{"http://g/x", "https://a/b/c/g", "mailto:a@b"} {
+		_, err = r.RelativePath(target)
+		assert.ErrorIs(t, err, ErrNotRelativizable, target)
+	}
 }
