@@ -102,3 +102,17 @@ func ExampleResolver_Relativize() {
 	// http://g/ -> "//g/"
 	// https://a/ -> "https://a/"
 }
+
+// RelativePath gives the form that keeps working when a tree moves as a
+// whole: never an absolute path.
+func ExampleResolver_RelativePath() {
+	r, _ := resolve.NewResolver(resolve.RFC3986, "https://example.org/docs/guide/intro.html", resolve.Options{})
+	for _, target := range []string{"https://example.org/img/logo.png", "https://example.org/docs/guide/setup.html#install"} {
+		short, _ := r.Relativize(target)
+		movable, _ := r.RelativePath(target)
+		fmt.Printf("%s: %q, movable %q\n", target, short, movable)
+	}
+	// Output:
+	// https://example.org/img/logo.png: "/img/logo.png", movable "../../img/logo.png"
+	// https://example.org/docs/guide/setup.html#install: "setup.html#install", movable "setup.html#install"
+}
