@@ -45,6 +45,22 @@ func TestHostParserExamples(t *testing.T) {
 	}
 }
 
+// checkHostnames parses each in as the host of an http URL and checks
+// its serialization, or that it fails when want is "".
+func checkHostnames(t *testing.T, what string, tests []struct{ in, want string }) {
+	t.Helper()
+	for _, tt := range tests {
+		u, err := ParseWebURL("http://"+tt.in+"/", nil, Options{})
+		if tt.want == "" {
+			assert.Error(t, err, "%s %q: got %v", what, tt.in, u)
+			continue
+		}
+		if assert.NoError(t, err, "%s %q", what, tt.in) {
+			assert.Equal(t, tt.want, u.Hostname(), "%s %q", what, tt.in)
+		}
+	}
+}
+
 // TestIPv4 covers the IPv4 parser (§3.5): decimal, octal and hex parts, the
 // last part filling the remaining bytes, and the range checks.
 func TestIPv4(t *testing.T) {
@@ -69,15 +85,25 @@ func TestIPv4(t *testing.T) {
 		{"foo.0x", ""},
 		{"foo.09", ""},
 	}
+	checkHostnames(t, "IPv4", tests)
+}
+
+// TestIPv4Errors: the IPv4 parser's failures are named as the Standard
+// orders its steps (§3.5): every part is parsed as a number before any is
+// range-checked, and the count of parts comes first of all.
+func TestIPv4Errors(t *testing.T) {
+	tests := []struct {
+		in   string
+		want error
+	}{
+		{"256.foo.1", errIPv4NonNumericPart},
+		{"256.1", errIPv4OutOfRange},
+		{"1.2.3.4.5.", errIPv4TooManyParts},
+		{strings.Repeat("1.", 1<<16) + "1", errIPv4TooManyParts},
+	}
 	for _, tt := range tests {
-		u, err := ParseWebURL("http://"+tt.in+"/", nil, Options{})
-		if tt.want == "" {
-			assert.Error(t, err, "IPv4 %q: got %v", tt.in, u)
-			continue
-		}
-		if assert.NoError(t, err, tt.in) {
-			assert.Equal(t, tt.want, u.Hostname(), "IPv4 %q", tt.in)
-		}
+		_, err := ParseWebURL("http://"+tt.in+"/", nil, Options{})
+		assert.ErrorIs(t, err, tt.want, "IPv4 %.20q", tt.in)
 	}
 }
 
@@ -106,26 +132,48 @@ func TestIPv6(t *testing.T) {
 		{"[12345::]", ""},
 		{"[::1", ""},
 	}
-	for _, tt := range tests {
-		u, err := ParseWebURL("http://"+tt.in+"/", nil, Options{})
-		if tt.want == "" {
-			assert.Error(t, err, "IPv6 %q: got %v", tt.in, u)
-			continue
-		}
-		if assert.NoError(t, err, tt.in) {
-			assert.Equal(t, tt.want, u.Hostname(), "IPv6 %q", tt.in)
-		}
-	}
+	checkHostnames(t, "IPv6", tests)
 }
 
-// TestDomainBound: a non-ASCII domain over 64 KiB fails quickly instead of
-// costing Punycode's quadratic time; an ASCII one of any length is only
-// lowercased.
+// TestDomainBound: Punycode costs time in the product of a label's
+// length and its number of distinct code points, so a label that UTS #46
+// would encode or decode and that is longer than maxIDNALabel bytes fails
+// (once, a 64 KiB label of distinct CJK code points took 5 s). Labels are
+// split where UTS #46 splits them, at "." and its three ideographic forms;
+// a long domain of short labels, and an ASCII label of any length, still
+// parse.
 func TestDomainBound(t *testing.T) {
-	_, err := ParseWebURL("http://"+strings.Repeat("ä", maxIDNADomain/2+1)+"/", nil, Options{})
-	assert.ErrorIs(t, err, errDomainTooLong)
-	long := strings.Repeat("a", 1<<20)
-	u, err := ParseWebURL("http://"+long+"/", nil, Options{})
+	distinct := func(n int) string { // n bytes of distinct CJK code points
+		var b strings.Builder
+		for r := rune(0x4E00); b.Len() < n; r++ {
+			b.WriteRune(r)
+		}
+		return b.String()
+	}
+	long := distinct(maxIDNALabel + 3)
+	for _, host := range []string{
+		long,
+		"a." + long + ".com",
+		"ä.xn--" + strings.Repeat("a", maxIDNALabel),
+		"ä.XN--" + strings.Repeat("a", maxIDNALabel),
+		distinct(64 << 10),
+	} {
+		_, err := ParseWebURL("http://"+host+"/", nil, Options{})
+		assert.ErrorIs(t, err, errLabelTooLong, "%.40q...", host)
+	}
+	short := distinct(maxIDNALabel - 3)
+	for _, sep := range []string{".", "。", "．", "｡"} {
+		host := strings.Repeat(short+sep, 300) + "com"
+		u, err := ParseWebURL("http://"+host+"/", nil, Options{})
+		if assert.NoError(t, err, "labels split at %q", sep) {
+			assert.Equal(t, 301, strings.Count(u.Hostname(), ".")+1, "labels split at %q", sep)
+		}
+	}
+	ascii := strings.Repeat("a", 1<<20)
+	u, err := ParseWebURL("http://"+ascii+"/", nil, Options{})
 	require.NoError(t, err)
-	assert.Equal(t, long, u.Hostname())
+	assert.Equal(t, ascii, u.Hostname())
+	u, err = ParseWebURL("http://ä."+ascii[:64<<10]+"/", nil, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "xn--4ca."+ascii[:64<<10], u.Hostname())
 }

@@ -209,7 +209,7 @@ func normalizeAuthority(authority, scheme string, n Normalization) string {
 		b := []byte(host)
 		for i := 0; i < len(b); i++ {
 			switch c := b[i]; {
-			case c == '%':
+			case c == '%' && i+2 < len(b) && isHex(b[i+1]) && isHex(b[i+2]):
 				i += 2 // the case of an escape's hex digits is UppercaseEscapes's
 			case 'A' <= c && c <= 'Z':
 				b[i] = c + 'a' - 'A'

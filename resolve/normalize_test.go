@@ -1,6 +1,10 @@
 package resolve
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,6 +92,10 @@ func TestNormalizeCrawler(t *testing.T) {
 		{"http://u:P@A.b:8080/x/../", Crawler, "http://u:P@a.b:8080/"},
 		{"file:///a/./b", Crawler, "file:///a/b"},
 		{"x:/a/..//b", RemoveDotSegments, "x:/.//b"},
+		// A "%" that does not begin an escape does not hide the letters
+		// after it from LowercaseHost.
+		{"http://A%GH.%Zb.COM%4/", LowercaseHost, "http://a%gh.%zb.com%4/"},
+		{"http://A%4a%4B.COM/", LowercaseHost, "http://a%4a%4B.com/"},
 	}
 	for _, tt := range tests {
 		got, err := Normalize(tt.in, tt.n)
@@ -149,4 +157,47 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("Normalize(%q, %b) = %q, then %q", s, n, once, twice)
 		}
 	})
+}
+
+// TestNormalizeDocExamples runs the before → after example in the doc
+// comment of each Normalization, with that normalization alone, so that
+// the documentation cannot drift from what Normalize does.
+func TestNormalizeDocExamples(t *testing.T) {
+	flags := map[string]Normalization{
+		"DecodeUnreserved": DecodeUnreserved, "UppercaseEscapes": UppercaseEscapes,
+		"LowercaseScheme": LowercaseScheme, "LowercaseHost": LowercaseHost,
+		"RemoveDefaultPort": RemoveDefaultPort, "RemoveDotSegments": RemoveDotSegments,
+		"RemoveDirectoryIndex": RemoveDirectoryIndex, "AddRootPath": AddRootPath,
+		"SortQuery": SortQuery, "RemoveEmptyQuery": RemoveEmptyQuery, "RemoveFragment": RemoveFragment,
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "normalize.go", nil, parser.ParseComments)
+	require.NoError(t, err)
+	examples := 0
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			n, ok := flags[vs.Names[0].Name]
+			if !ok || vs.Doc == nil {
+				continue
+			}
+			for _, line := range strings.Split(vs.Doc.Text(), "\n") {
+				before, after, ok := strings.Cut(strings.TrimSpace(line), " → ")
+				if !ok {
+					continue
+				}
+				got, err := Normalize(before, n)
+				if assert.NoError(t, err, line) {
+					assert.Equal(t, after, got, "%s: %s", vs.Names[0].Name, line)
+				}
+				delete(flags, vs.Names[0].Name)
+				examples++
+			}
+		}
+	}
+	assert.Empty(t, flags, "normalizations without a documented example")
+	assert.GreaterOrEqual(t, examples, 12)
 }

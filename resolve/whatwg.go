@@ -373,10 +373,8 @@ func (p *webParser) parse() error {
 			case p.base.opaque && c != '#':
 				return ErrOpaqueBase // missing-scheme-non-relative-URL
 			case p.base.opaque:
-				p.copyBase(copyQuery)
-				p.startFragment()
+				state = p.fromBase(c)
 				i++
-				state = stFragment
 			case p.base.Scheme() != "file":
 				state = stRelative
 			default:
@@ -406,23 +404,13 @@ func (p *webParser) parse() error {
 				p.copyBase(copyScheme)
 				state = stRelativeSlash
 				i++
-			case c == '?':
-				p.copyBase(copyPath)
-				p.startQuery()
-				state = stQuery
+			case c == '?' || c == '#' || c == eof:
+				state = p.fromBase(c)
 				i++
-			case c == '#':
-				p.copyBase(copyQuery)
-				p.startFragment()
-				state = stFragment
-				i++
-			case c != eof:
+			default:
 				p.copyBase(copyPath)
 				p.shortenPath()
 				state = stPath
-			default:
-				p.copyBase(copyQuery)
-				state = stDone
 			}
 
 		case stRelativeSlash:
@@ -469,17 +457,10 @@ func (p *webParser) parse() error {
 				i++
 			case p.base != nil && p.base.Scheme() == "file":
 				switch {
-				case c == '?':
-					p.copyBase(copyPath)
-					p.startQuery()
-					state = stQuery
+				case c == '?' || c == '#' || c == eof:
+					state = p.fromBase(c)
 					i++
-				case c == '#':
-					p.copyBase(copyQuery)
-					p.startFragment()
-					state = stFragment
-					i++
-				case c != eof:
+				default:
 					p.copyBase(copyPath)
 					if !startsWithWindowsDriveLetter(s[i:]) {
 						p.shortenPath()
@@ -487,9 +468,6 @@ func (p *webParser) parse() error {
 						p.b = p.b[:p.pathStart] // url's path = « »
 					}
 					state = stPath
-				default:
-					p.copyBase(copyQuery)
-					state = stDone
 				}
 			default:
 				p.emptyFileHost()
@@ -714,8 +692,8 @@ func (p *webParser) parseAuthority(i int) (int, error) {
 	}
 	p.b = b
 	p.hostEnd = len(p.b)
-	// The port state.
-	if hasPort && port != "" {
+	// The port state; an empty port is a null one.
+	if port != "" {
 		n := 0
 		for j := 0; j < len(port); j++ {
 			if !isDigit(port[j]) {
@@ -730,12 +708,6 @@ func (p *webParser) parseAuthority(i int) (int, error) {
 			p.port = n
 			p.b = append(p.b, ':')
 			p.b = strconv.AppendInt(p.b, int64(n), 10)
-		}
-	} else if hasPort {
-		for j := 0; j < len(port); j++ {
-			if !isDigit(port[j]) {
-				return 0, errPortInvalid
-			}
 		}
 	}
 	p.authEnd = len(p.b)
@@ -847,6 +819,25 @@ func (p *webParser) startQuery() {
 func (p *webParser) startFragment() {
 	p.fragStart = len(p.b)
 	p.b = append(p.b, '#')
+}
+
+// fromBase is what the no-scheme, relative and file states do with a
+// base when the input is empty or starts with "?" or "#" (c): the URL is
+// the base up to its path, then the input's query, or up to its query,
+// then the input's fragment or nothing. It returns the next state.
+func (p *webParser) fromBase(c int) webState {
+	switch c {
+	case '?':
+		p.copyBase(copyPath)
+		p.startQuery()
+		return stQuery
+	case '#':
+		p.copyBase(copyQuery)
+		p.startFragment()
+		return stFragment
+	}
+	p.copyBase(copyQuery)
+	return stDone
 }
 
 // copyBase starts the URL over as a copy of the base's components up to

@@ -2,10 +2,12 @@ package resolve
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	whatwgurl "github.com/nlnwa/whatwg-url/url"
 	"github.com/relurl/relurl/internal/corpus"
+	"golang.org/x/text/encoding/japanese"
 )
 
 // corpusRefs returns corpus A's references and the average length of one,
@@ -40,104 +42,59 @@ func allocsPerRef(n int, pass func()) float64 {
 //	RELURL_CORPUS_A=/root/.cache/relurl-corpus/A go test -run '^$' -bench WHATWGCorpus -benchmem ./resolve
 func BenchmarkWHATWGCorpus(b *testing.B) {
 	b.Run("relurl", func(b *testing.B) {
-		refs, size := corpusRefs(b)
-		resolvers := map[string]*Resolver{}
-		rs := make([]*Resolver, len(refs))
-		for i, r := range refs {
-			if resolvers[r.Base] == nil {
-				res, err := NewResolver(WHATWG, r.Base, Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				resolvers[r.Base] = res
-			}
-			rs[i] = resolvers[r.Base]
-		}
-		b.SetBytes(size)
-		b.ReportAllocs()
-		apr := allocsPerRef(len(refs), func() {
-			for i, r := range refs {
-				rs[i].Reference(r.Ref)
-			}
-		})
-		i := 0
-		for b.Loop() {
-			rs[i].Reference(refs[i].Ref)
-			if i++; i == len(refs) {
-				i = 0
-			}
-		}
-		b.ReportMetric(apr, "allocs/ref")
+		benchmarkCorpus(b, func(base string) (*Resolver, error) { return NewResolver(WHATWG, base, Options{}) },
+			func(r *Resolver, ref string) { r.Reference(ref) })
 	})
 	b.Run("nlnwa-whatwg-url", func(b *testing.B) {
-		refs, size := corpusRefs(b)
 		p := whatwgurl.NewParser()
-		bases := map[string]*whatwgurl.Url{}
-		bs := make([]*whatwgurl.Url, len(refs))
-		for i, r := range refs {
-			if bases[r.Base] == nil {
-				u, err := p.Parse(r.Base)
-				if err != nil {
-					b.Fatal(err)
-				}
-				bases[r.Base] = u
-			}
-			bs[i] = bases[r.Base]
-		}
-		b.SetBytes(size)
-		b.ReportAllocs()
-		apr := allocsPerRef(len(refs), func() {
-			for i, r := range refs {
-				if u, err := bs[i].Parse(r.Ref); err == nil {
-					_ = u.Href(false)
-				}
-			}
-		})
-		i := 0
-		for b.Loop() {
-			if u, err := bs[i].Parse(refs[i].Ref); err == nil {
+		benchmarkCorpus(b, p.Parse, func(base *whatwgurl.Url, ref string) {
+			if u, err := base.Parse(ref); err == nil {
 				_ = u.Href(false)
 			}
-			if i++; i == len(refs) {
-				i = 0
-			}
-		}
-		b.ReportMetric(apr, "allocs/ref")
+		})
 	})
 	b.Run("net-url", func(b *testing.B) {
-		refs, size := corpusRefs(b)
-		bases := map[string]*url.URL{}
-		bs := make([]*url.URL, len(refs))
-		for i, r := range refs {
-			if bases[r.Base] == nil {
-				u, err := url.Parse(r.Base)
-				if err != nil {
-					b.Fatal(err)
-				}
-				bases[r.Base] = u
-			}
-			bs[i] = bases[r.Base]
-		}
-		b.SetBytes(size)
-		b.ReportAllocs()
-		apr := allocsPerRef(len(refs), func() {
-			for i, r := range refs {
-				if u, err := url.Parse(r.Ref); err == nil {
-					_ = bs[i].ResolveReference(u).String()
-				}
+		benchmarkCorpus(b, url.Parse, func(base *url.URL, ref string) {
+			if u, err := url.Parse(ref); err == nil {
+				_ = base.ResolveReference(u).String()
 			}
 		})
-		i := 0
-		for b.Loop() {
-			if u, err := url.Parse(refs[i].Ref); err == nil {
-				_ = bs[i].ResolveReference(u).String()
-			}
-			if i++; i == len(refs) {
-				i = 0
-			}
-		}
-		b.ReportMetric(apr, "allocs/ref")
 	})
+}
+
+// benchmarkCorpus calls resolve on each reference of corpus A with its
+// page's base, which parseBase parses once per page, outside the timed
+// loop.
+func benchmarkCorpus[T any](b *testing.B, parseBase func(string) (T, error), resolve func(base T, ref string)) {
+	refs, size := corpusRefs(b)
+	parsed := map[string]T{}
+	bases := make([]T, len(refs))
+	for i, r := range refs {
+		base, ok := parsed[r.Base]
+		if !ok {
+			var err error
+			if base, err = parseBase(r.Base); err != nil {
+				b.Fatal(err)
+			}
+			parsed[r.Base] = base
+		}
+		bases[i] = base
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	apr := allocsPerRef(len(refs), func() {
+		for i, r := range refs {
+			resolve(bases[i], r.Ref)
+		}
+	})
+	i := 0
+	for b.Loop() {
+		resolve(bases[i], refs[i].Ref)
+		if i++; i == len(refs) {
+			i = 0
+		}
+	}
+	b.ReportMetric(apr, "allocs/ref")
 }
 
 // BenchmarkWHATWGKinds resolves one reference of each kind the fast paths
@@ -185,6 +142,48 @@ func BenchmarkWHATWGKinds(b *testing.B) {
 					b.Fatal(err)
 				}
 				_ = u.Href(false)
+			}
+		})
+	}
+}
+
+// BenchmarkWHATWGHostile resolves 64 KiB references built to find
+// quadratic work: the MB/s of each stays that of ordinary input. idna is a
+// domain of Punycode labels of maxIDNALabel bytes, each with 85 distinct
+// code points (Punycode's worst case; one 64 KiB label once took 5 s).
+//
+//	go test -run '^$' -bench WHATWGHostile -benchmem ./resolve
+func BenchmarkWHATWGHostile(b *testing.B) {
+	const size = 64 << 10
+	var label strings.Builder
+	for r := rune(0x4E00); label.Len() < maxIDNALabel-2; r++ {
+		label.WriteRune(r)
+	}
+	repeat := func(prefix, unit, suffix string) string {
+		return prefix + strings.Repeat(unit, (size-len(prefix)-len(suffix))/len(unit)) + suffix
+	}
+	inputs := []struct{ name, ref string }{
+		{"idna", repeat("http://", label.String()+".", "com/")},
+		{"dots", repeat("http://", "1.", "/")},
+		{"dot-segments", repeat("/", "a/../", "")},
+		{"encoded-dot-segments", repeat("/", "%2e%2E/", "")},
+		{"at-signs", repeat("http://", "@", "a/")},
+		{"ipv6", repeat("http://[", "1:", "]/")},
+		{"port", repeat("http://a:", "0", "/")},
+		{"backslashes", repeat("http:", `\`, "a/")},
+		{"percent-encode", repeat("/", "\x01 <ä", "")},
+		{"query-shift_jis", repeat("?", "日ā", "")},
+	}
+	r, err := NewResolver(WHATWG, "http://example.com/a/b", Options{QueryEncoding: japanese.ShiftJIS})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.ref)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Reference(in.ref)
 			}
 		})
 	}

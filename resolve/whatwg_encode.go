@@ -89,10 +89,10 @@ func appendEncodedAfterEncoding(b []byte, s string, set *encodeSet, enc encoding
 	if name == "iso-2022-jp" {
 		return appendISO2022JP(b, s, set)
 	}
-	t := enc.NewEncoder()
+	e := &runeEncoder{t: enc.NewEncoder()}
 	var out [16]byte
 	for _, r := range s {
-		if bytes, ok := encodeCodePoint(name, t, r, out[:0]); ok {
+		if bytes, ok := encodeCodePoint(name, e, r, out[:0]); ok {
 			b = appendEncoded(b, string(bytes), set)
 		} else {
 			b = appendCharRef(b, r)
@@ -109,17 +109,24 @@ func appendCharRef(b []byte, r rune) []byte {
 	return append(b, "%3B"...)
 }
 
-// transformOne encodes r alone with t, a stateless encoder, appending to
-// out.
-func transformOne(t transform.Transformer, r rune, out []byte) ([]byte, bool) {
-	var in [utf8.UTFMax]byte
-	var buf [16]byte
-	t.Reset()
-	n, _, err := t.Transform(buf[:], in[:utf8.EncodeRune(in[:], r)], true)
+// runeEncoder encodes one code point at a time with t, a stateless
+// encoder. Its buffers are allocated once per query: those handed to
+// Transform, an interface method, escape, and would cost two allocations
+// per code point on the stack.
+type runeEncoder struct {
+	t   transform.Transformer
+	in  [utf8.UTFMax]byte
+	buf [16]byte
+}
+
+// encode appends the encoding of r alone to out.
+func (e *runeEncoder) encode(r rune, out []byte) ([]byte, bool) {
+	e.t.Reset()
+	n, _, err := e.t.Transform(e.buf[:], e.in[:utf8.EncodeRune(e.in[:], r)], true)
 	if err != nil {
 		return out, false
 	}
-	return append(out, buf[:n]...), true
+	return append(out, e.buf[:n]...), true
 }
 
 // queryEncoding returns the encoding the query of a URL with this scheme

@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/japanese"
-	"golang.org/x/text/transform"
 	"golang.org/x/text/width"
 )
 
@@ -15,8 +14,8 @@ import (
 
 // encodeCodePoint returns the bytes the Encoding Standard's encoder named
 // name (a stateless one) gives r, appended to out, or false for its
-// "error". t is x/text's encoder for the same encoding.
-func encodeCodePoint(name string, t transform.Transformer, r rune, out []byte) ([]byte, bool) {
+// "error". e holds x/text's encoder for the same encoding.
+func encodeCodePoint(name string, e *runeEncoder, r rune, out []byte) ([]byte, bool) {
 	switch name {
 	case "gbk", "gb18030":
 		// §10.2.2 step 3: U+E5E5 is an error (GB 18030-2005 mapped it to
@@ -36,7 +35,7 @@ func encodeCodePoint(name string, t transform.Transformer, r rune, out []byte) (
 		case r == 0x2212:
 			r = 0xFF0D
 		}
-		b, ok := transformOne(t, r, out)
+		b, ok := e.encode(r, out)
 		// Step 6 looks in index jis0208 only: the encoder never writes
 		// JIS X 0212, which x/text's does after 0x8F.
 		if !ok || len(b) > len(out) && b[len(out)] == 0x8F {
@@ -57,7 +56,7 @@ func encodeCodePoint(name string, t transform.Transformer, r rune, out []byte) (
 		case r == 0x2212:
 			r = 0xFF0D
 		}
-		b, ok := transformOne(t, r, out)
+		b, ok := e.encode(r, out)
 		// Step 6: "index Shift_JIS pointer" skips pointers 8272 to 8835,
 		// the NEC-selected IBM extensions (leads 0xED to 0xEF), for the
 		// same characters' IBM extensions (leads 0xFA to 0xFC), which
@@ -71,7 +70,7 @@ func encodeCodePoint(name string, t transform.Transformer, r rune, out []byte) (
 		}
 		return b, ok
 	}
-	return transformOne(t, r, out)
+	return e.encode(r, out)
 }
 
 // shiftJISIBM maps each IBM extension of Shift_JIS (leads 0xFA to 0xFC)

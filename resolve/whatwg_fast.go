@@ -227,29 +227,20 @@ func scanAuthorityAndRest(rest, defPort string) (slashAt int, ok bool) {
 	// The path, in one pass: plain bytes, and no segment that is "." or
 	// ".." in any of their spellings.
 	i := h
-	seg := h + 1
-	for ; i < len(rest); i++ {
-		c := rest[i]
-		if c == '/' || c == '?' || c == '#' {
-			if seg < i && (rest[seg] == '.' || rest[seg] == '%') {
-				if s := rest[seg:i]; isSingleDotSegment(s) || isDoubleDotSegment(s) {
-					return -1, false
-				}
-			}
-			if c != '/' {
-				break
-			}
-			seg = i + 1
+	for seg := h + 1; ; i++ {
+		if i < len(rest) && pathPlain[rest[i]] {
 			continue
 		}
-		if !pathPlain[c] {
+		if i < len(rest) && rest[i] != '/' && rest[i] != '?' && rest[i] != '#' {
 			return -1, false
 		}
-	}
-	if i == len(rest) && seg < i && (rest[seg] == '.' || rest[seg] == '%') {
-		if s := rest[seg:i]; isSingleDotSegment(s) || isDoubleDotSegment(s) {
+		if s := rest[min(seg, i):i]; isSingleDotSegment(s) || isDoubleDotSegment(s) {
 			return -1, false
 		}
+		if i == len(rest) || rest[i] != '/' {
+			break
+		}
+		seg = i + 1
 	}
 	if !plainQueryFragment(rest[i:]) {
 		return -1, false

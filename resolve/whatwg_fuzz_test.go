@@ -85,7 +85,8 @@ func FuzzWHATWGFastPath(f *testing.F) {
 		f.Add("https://example.com/dir/page.html?x=1#top", s)
 		f.Add("http://a/b/c/d;p?q", s)
 	}
-	for _, s := range []string{"a/./b/../c", "%2e%2E/x", ".", "..", "./", "x/..", "/..", "//x.y/z", "http://x.y", "http://x.y:8080?q", "https://x:443/", "http://1.2.3.4/", "http://x.0x1/"} {
+	for _, s := range []string{"a/./b/../c", "%2e%2E/x", ".", "..", "./", "x/..", "/..", "//x.y/z", "http://x.y", "http://x.y:8080?q", "https://x:443/", "http://1.2.3.4/", "http://x.0x1/",
+		"http://x.y/.", "http://x.y/a/%2E%2e", "http://x.y/..?q", "http://x.y/a/.#f", "http://x.y:65535/", "http://x.y:65536/", "http://x.y:080/", "http://x.y#f"} {
 		f.Add("http://a/b/c/d;p?q", s)
 	}
 	f.Fuzz(func(t *testing.T, base, ref string) {

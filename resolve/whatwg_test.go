@@ -165,8 +165,10 @@ func TestWPTJavaScriptOnly(t *testing.T) {
 }
 
 // TestWPTToASCII runs WPT toascii.json: each input as the host of a
-// special URL (§3.5 host parser, §3.3 domain to ASCII), and as an opaque
-// host, as the WPT test does.
+// special URL (§3.5 host parser, §3.3 domain to ASCII), as WPT's
+// toascii.window.js does with new URL (its host and hostname setter runs
+// have no counterpart here: WebURL has no setters). The skipped cases are
+// in toASCIISkips, each with its reason.
 func TestWPTToASCII(t *testing.T) {
 	for _, raw := range loadWPT(t, "toascii.json") {
 		var c struct {
@@ -198,19 +200,23 @@ func TestWPTToASCII(t *testing.T) {
 // keeps the count from slipping.
 func TestWPTIdnaTestV2(t *testing.T) {
 	cases := loadWPT(t, "IdnaTestV2.json")
-	passed := 0
+	passed, tested := 0, 0
 	for _, raw := range cases {
 		var c struct {
 			Input  string  `json:"input"`
 			Output *string `json:"output"`
 		}
 		require.NoError(t, json.Unmarshal(raw, &c))
+		if c.Input == "" {
+			continue // "https:///x" has the host "x"; WPT skips it too
+		}
+		tested++
 		u, err := ParseWebURL("https://"+c.Input+"/x", nil, Options{})
 		if c.Output == nil && err != nil || c.Output != nil && err == nil && u.Hostname() == *c.Output {
 			passed++
 		}
 	}
-	t.Logf("passed %d of %d", passed, len(cases))
+	t.Logf("passed %d of %d", passed, tested)
 	assert.GreaterOrEqual(t, passed, 2596)
 }
 

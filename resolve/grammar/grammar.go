@@ -31,7 +31,9 @@ type Error struct {
 	// len(Input) when the input ends too early.
 	Offset int
 	// Missing is, when the input ends too early, what the grammar wants
-	// next, in its own words (`"]"`, `HEXDIG`); empty when a byte is refused.
+	// next, in its own words: a literal or a rule named in Production
+	// (`"]"`, `HEXDIG`, `encoded822addr`). It is empty when a byte is
+	// refused.
 	Missing string
 	// Production is the rule that failed, as the RFC writes it
 	// ("port = *DIGIT"), so it can be found in the RFC.
@@ -238,9 +240,22 @@ func (m *nfa) explain(grammarName, s string, off int, live []int32) *Error {
 		return e
 	}
 	e.Missing = x.label
-	if x.startsIn >= 0 && m.insts[x.startsIn].depth > x.pdepth {
-		// It would begin a rule of its own: name that rule.
-		e.Missing = m.rules.rules[m.insts[x.startsIn].rule].name
+	if in := x.startsIn; in >= 0 && m.insts[in].depth > x.pdepth {
+		// It would begin a rule of its own: name the one that is an
+		// element of the production, so that the message reads against
+		// it ("missing encoded822addr", not the xchar that begins it),
+		// or, when the production only renames that rule (otherurl =
+		// genericurl), the element of that rule. Every rule between the
+		// production and the innermost one begins here too, or one of
+		// them would be the production.
+		depth := x.pdepth + 1
+		if m.rules.rules[x.prod].body.kind == kRef {
+			depth++
+		}
+		for m.insts[in].depth > depth {
+			in = m.insts[in].parent
+		}
+		e.Missing = m.rules.rules[m.insts[in].rule].name
 	}
 	return e
 }

@@ -186,7 +186,7 @@ func TestErrors(t *testing.T) {
 		{"rfc2396", "#a#b", 2, `unexpected "#" in fragment = *uric`},
 		{"rfc2396", "http://a/{x}", 9, `unexpected "{" in segment = *pchar *( ";" param )`},
 		{"rfc2396", "http://[::1]/", 7, `unexpected "[" in hostname = *( domainlabel "." ) toplabel [ "." ]`}, // RFC 2732 came later
-		{"rfc2396", "http:", 5, `missing abs_path in absoluteURI = scheme ":" ( hier_part | opaque_part )`},
+		{"rfc2396", "http:", 5, `missing hier_part in absoluteURI = scheme ":" ( hier_part | opaque_part )`},
 		{"rfc2396", "1a:b", 2, `unexpected ":" in rel_segment = 1*( unreserved | escaped | ";" | "@" | "&" | "=" | "+" | "$" | "," )`},
 
 		// RFC 1808 §2.2 and the draft's
@@ -201,7 +201,7 @@ func TestErrors(t *testing.T) {
 		{"rfc1738", "http://a:8x/", 10, `unexpected "x" in digits = 1*digit`},
 		{"rfc1738", "ftp://host/a;type=x", 18, `unexpected "x" in ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]`},
 		{"rfc1738", "news:", 5, `missing grouppart in newsurl = "news:" grouppart`},
-		{"rfc1738", "mailto:", 7, `missing xchar in mailtourl = "mailto:" encoded822addr`},
+		{"rfc1738", "mailto:", 7, `missing encoded822addr in mailtourl = "mailto:" encoded822addr`},
 		{"rfc1738", "http:", 5, `missing "/" in httpurl = "http://" hostport [ "/" hpath [ "?" search ]]`},
 		{"rfc1738", "http://a/b#f", 10, `unexpected "#" in hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`},
 		{"rfc1738", "nntp://host/group/12x", 20, `unexpected "x" in digits = 1*digit`},
@@ -220,6 +220,12 @@ func TestErrors(t *testing.T) {
 		assert.Equal(t, tt.reason, e.Reason(), "%s %q", tt.grammar, tt.in)
 		if tt.offset == len(tt.in) {
 			assert.NotEmpty(t, e.Missing)
+			// The missing part is an element of the production, so the
+			// message reads against the RFC's text; a production that
+			// only renames a rule names that rule's element instead.
+			if e.Production != "otherurl = genericurl" {
+				assert.Contains(t, e.Production, e.Missing, "%s %q", tt.grammar, tt.in)
+			}
 		} else {
 			assert.Empty(t, e.Missing)
 		}
