@@ -16,11 +16,22 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := e.Spec.String() + " " + e.Op + " " + strconv.Quote(e.Ref)
+	s := e.Spec.String() + " " + e.Op + " " + quoteInput(e.Ref)
 	if e.Base != "" {
-		s += " against " + strconv.Quote(e.Base)
+		s += " against " + quoteInput(e.Base)
 	}
 	return s + ": " + e.Err.Error()
+}
+
+// quoteInput quotes an input for an error message, eliding the middle of a
+// long one: a hostile 64 KiB link must not make a 64 KiB message. The
+// Error's fields keep the whole input.
+func quoteInput(s string) string {
+	const keep = 64
+	if len(s) > 2*keep {
+		s = s[:keep] + "..." + s[len(s)-keep:]
+	}
+	return strconv.Quote(s)
 }
 
 // Unwrap returns the underlying error, so callers can use errors.Is with the

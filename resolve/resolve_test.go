@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -289,4 +290,10 @@ func TestErrorMessage(t *testing.T) {
 	assert.EqualError(t, err, `rfc3986 resolve "x" against "mailto:a@b": base URL cannot carry relative references`)
 	_, err = NewResolver(RFC3986, "a/b", Options{})
 	assert.EqualError(t, err, `rfc3986 parse base "a/b": base URL is not absolute`)
+	long := strings.Repeat("x", 1000)
+	_, err = Reference(RFC3986, "mailto:a@b", long)
+	assert.EqualError(t, err, `rfc3986 resolve "`+long[:64]+`...`+long[:64]+`" against "mailto:a@b": base URL cannot carry relative references`)
+	var rerr *Error
+	require.ErrorAs(t, err, &rerr)
+	assert.Equal(t, long, rerr.Ref, "the field keeps the whole input")
 }
