@@ -124,22 +124,20 @@ func (c *Context) Fallback() Result {
 
 // retrievalContext returns the §3.3 layer, or §3.4 when there is none.
 func (c *Context) retrievalContext() Result {
-	var warnings []string
 	if e := c.Enclosing; e != nil && e.URL != "" {
 		return Result{URL: e.URL, Source: Composite, Detail: "base of enclosing " + c.enclosingType()}
 	}
-	if c.Retrieval != "" {
-		if _, err := resolve.NewResolver(c.Spec, c.Retrieval, c.Options); err != nil {
-			warnings = append(warnings, fmt.Sprintf("retrieval URL %q ignored: %v", c.Retrieval, err))
-		} else {
-			detail := c.RetrievalDetail
-			if detail == "" {
-				detail = "retrieval URL"
-			}
-			return Result{URL: c.Retrieval, Source: Retrieval, Detail: detail, Warnings: warnings}
-		}
+	if c.Retrieval == "" {
+		return Result{Source: Default}
 	}
-	return Result{Source: Default, Warnings: warnings}
+	if _, err := resolve.NewResolver(c.Spec, c.Retrieval, c.Options); err != nil {
+		return Result{Source: Default, Warnings: []string{fmt.Sprintf("retrieval URL %q ignored: %v", c.Retrieval, err)}}
+	}
+	detail := c.RetrievalDetail
+	if detail == "" {
+		detail = "retrieval URL"
+	}
+	return Result{URL: c.Retrieval, Source: Retrieval, Detail: detail}
 }
 
 func (c *Context) enclosingType() string {

@@ -132,6 +132,23 @@ func TestHeaderOrder(t *testing.T) {
 	}
 }
 
+// TestHeaderNameCase: "Base" is case-insensitive (draft §3.2). A header
+// map built by hand may hold one name under several spellings: they all
+// count, the canonical one first and the others in a fixed order, so the
+// result does not change from one run to the next.
+func TestHeaderNameCase(t *testing.T) {
+	h := textproto.MIMEHeader{"base": {"http://lower/"}, "BASE": {"http://upper/"}, " Base ": {"http://spaced/"}}
+	for range 50 {
+		c := Context{Spec: resolve.RFC3986, Header: h}
+		r := c.Fallback()
+		require.Equal(t, "http://spaced/", r.URL)
+		require.Equal(t, []string{"Base header appears 3 times: the first counts"}, r.Warnings)
+	}
+	h["Base"] = []string{"http://canonical/"}
+	c := Context{Spec: resolve.RFC3986, Header: h}
+	assert.Equal(t, "http://canonical/", c.Fallback().URL)
+}
+
 // TestContentLocation: RFC 2557 §5 (b) makes a part's Content-Location its
 // base; for HTTP, RFC 7231 Appendix B took that away and browsers ignore
 // it, so it counts only when asked.

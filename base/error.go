@@ -1,13 +1,11 @@
 package base
 
-import (
-	"strconv"
-)
+import "strconv"
 
 // Error records a failed operation of this package and its input, in the
 // manner of net/url's Error.
 type Error struct {
-	Op    string // "scan html", "fetch", "redirect", ...
+	Op    string // "fetch", "redirect from", "scan html at byte 12", ...
 	Input string // the URL or file it concerns; "" for a stream
 	Err   error
 }

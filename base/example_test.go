@@ -1,7 +1,11 @@
 package base_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/textproto"
 	"strings"
 
@@ -84,4 +88,54 @@ func ExampleRedirected() {
 	// Output:
 	// retrieval: last of 2 redirects
 	// http://www.example.org/new/People.html#frag
+}
+
+// Fetch follows the redirects itself: each relative Location is resolved
+// against the URL that sent it, the request's fragment is inherited (RFC
+// 9110 §10.2.2), and the last URL is the retrieval URL against which the
+// page's relative <base href> is resolved.
+func ExampleFetch() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "new/page.html")
+		w.WriteHeader(http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/new/page.html", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<head><base href="../static/"></head><body><img src="a.png"></body>`)
+	})
+	srv := httptest.NewServer(mux) // loopback only
+	defer srv.Close()
+
+	doc, err := base.Fetch(context.Background(), srv.Client(), srv.URL+"/old#top", base.FetchLimits{})
+	if err != nil {
+		panic(err)
+	}
+	e, _, err := base.ScanHTML(bytes.NewReader(doc.Body), false)
+	if err != nil {
+		panic(err)
+	}
+	r := doc.Context.Decide(e)
+	fmt.Println(strings.TrimPrefix(doc.URL, srv.URL), doc.Context.Fallback().Provenance())
+	fmt.Println(strings.TrimPrefix(r.URL, srv.URL), r.Provenance())
+	// Output:
+	// /new/page.html#top retrieval: last of 1 redirect
+	// /static/ embedded: <base href> at line 1
+}
+
+// The draft's §3.2 form, and the forms later headers took.
+func ExampleHeaderValue() {
+	for _, v := range []string{
+		"<URL:http://www.ics.uci.edu/Test/a/b/c>",
+		"<url: http://www.ics.uci.edu/\r\n Test/a/b/c>",
+		"<http://www.ics.uci.edu/Test/a/b/c>",
+		"images/",
+	} {
+		u, err := base.HeaderValue(v)
+		fmt.Println(u, err)
+	}
+	// Output:
+	// http://www.ics.uci.edu/Test/a/b/c <nil>
+	// http://www.ics.uci.edu/Test/a/b/c <nil>
+	// http://www.ics.uci.edu/Test/a/b/c <nil>
+	// images/ <nil>
 }

@@ -9,21 +9,29 @@ import (
 	"net/textproto"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/relurl/relurl/resolve"
 )
 
 // FetchLimits bound what Fetch does for one document. Zero fields take the
-// defaults below. Time is bounded by the context given to Fetch.
+// defaults below.
 type FetchLimits struct {
 	MaxRedirects int   // redirects followed before giving up; default 10
 	MaxBytes     int64 // bytes of the final body; default 32 MiB
+	// Timeout bounds the whole fetch, redirects and bodies included, on
+	// top of the context's deadline and the client's Timeout. Zero means
+	// DefaultTimeout when neither of those is set, so that a stalled
+	// server cannot hold a caller of context.Background and
+	// http.DefaultClient forever, and no limit of its own otherwise.
+	Timeout time.Duration
 }
 
 // Defaults for FetchLimits.
 const (
-	DefaultMaxRedirects = 10       // as net/http's client
-	DefaultMaxBytes     = 32 << 20 // far above any real page
+	DefaultMaxRedirects = 10               // as net/http's client
+	DefaultMaxBytes     = 32 << 20         // far above any real page
+	DefaultTimeout      = 30 * time.Second // as relurl fetch --timeout
 )
 
 // Errors of Fetch, wrapped in *Error.
@@ -60,10 +68,10 @@ type Document struct {
 // Fetch GETs rawURL with client (http.DefaultClient when nil), following
 // redirects itself so that each Location is resolved against the URL that
 // answered it, the fragment is inherited (RFC 9110 §10.2.2), only http and
-// https are ever requested, and the chain is recorded. ctx bounds the time
-// of the whole fetch. The final response of any status is returned; a
-// body over lim.MaxBytes is an error (ErrTooLarge), never a truncated
-// document.
+// https are ever requested, and the chain is recorded. ctx and lim.Timeout
+// bound the time of the whole fetch, the client's Timeout that of each
+// request in it. The final response of any status is returned; a body over
+// lim.MaxBytes is an error (ErrTooLarge), never a truncated document.
 func Fetch(ctx context.Context, client *http.Client, rawURL string, lim FetchLimits) (*Document, error) {
 	if client == nil {
 		client = http.DefaultClient
@@ -78,6 +86,11 @@ func Fetch(ctx context.Context, client *http.Client, rawURL string, lim FetchLim
 	}
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = DefaultMaxBytes
+	}
+	if t := timeout(ctx, &c, lim.Timeout); t > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
 	}
 	doc := &Document{Requested: rawURL}
 	u := rawURL
@@ -118,6 +131,18 @@ func Fetch(ctx context.Context, client *http.Client, rawURL string, lim FetchLim
 		}
 		return doc, nil
 	}
+}
+
+// timeout returns the time limit Fetch sets for itself: t when it is
+// positive, DefaultTimeout when nothing else bounds the fetch, else none.
+func timeout(ctx context.Context, c *http.Client, t time.Duration) time.Duration {
+	if t > 0 {
+		return t
+	}
+	if _, ok := ctx.Deadline(); ok || c.Timeout > 0 {
+		return 0
+	}
+	return DefaultTimeout
 }
 
 // get sends one GET for rawURL, which must be http or https.

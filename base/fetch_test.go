@@ -129,8 +129,11 @@ func TestFetchErrors(t *testing.T) {
 		assert.ErrorIs(t, err, tt.want, tt.name)
 	}
 
-	// The size limit is inclusive.
-	doc, err := Fetch(context.Background(), srv.Client(), srv.URL+"/big", FetchLimits{MaxBytes: 2000})
+	// Both limits are inclusive: three redirects are within MaxRedirects 3.
+	doc, err := Fetch(context.Background(), srv.Client(), srv.URL+"/start", FetchLimits{MaxRedirects: 3})
+	require.NoError(t, err)
+	assert.Len(t, doc.Redirects, 3)
+	doc, err = Fetch(context.Background(), srv.Client(), srv.URL+"/big", FetchLimits{MaxBytes: 2000})
 	require.NoError(t, err)
 	assert.Len(t, doc.Body, 2000)
 
@@ -150,4 +153,33 @@ func TestFetchTimeout(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Less(t, time.Since(start), 4*time.Second)
 	assert.True(t, strings.HasPrefix(err.Error(), `base: fetch "`+srv.URL+`/slow": `), err.Error())
+
+	// Without a deadline in the context and with a client that has no
+	// timeout, the limit still bounds the fetch.
+	start = time.Now()
+	_, err = Fetch(context.Background(), &http.Client{}, srv.URL+"/slow", FetchLimits{Timeout: 100 * time.Millisecond})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 4*time.Second)
+}
+
+// TestFetchDefaultTimeout: the default limit applies only when nothing else
+// bounds the fetch, so that a caller's longer deadline is not cut short.
+func TestFetchDefaultTimeout(t *testing.T) {
+	withDeadline, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	tests := []struct {
+		name   string
+		ctx    context.Context
+		client *http.Client
+		limit  time.Duration
+		want   time.Duration
+	}{
+		{"nothing else", context.Background(), &http.Client{}, 0, DefaultTimeout},
+		{"context deadline", withDeadline, &http.Client{}, 0, 0},
+		{"client timeout", context.Background(), &http.Client{Timeout: time.Minute}, 0, 0},
+		{"limit", withDeadline, &http.Client{Timeout: time.Minute}, time.Second, time.Second},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, timeout(tt.ctx, tt.client, tt.limit), tt.name)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"mime"
+	"slices"
 	"strings"
 
 	"github.com/relurl/relurl/resolve"
@@ -54,17 +55,26 @@ func (c *Context) headerBase(below Result) Result {
 
 // headerValues returns the values of the header name, matched without
 // regard to case (draft §3.2: "where "Base" is case-insensitive") and to
-// white space around the name, which net/textproto keeps in the key.
+// white space around the name, which net/textproto keeps in the key. The
+// values under the canonical key come first, then those under other
+// spellings in the order of their keys, so that a map's iteration order
+// never decides.
 func headerValues(h map[string][]string, name string) []string {
-	if v, ok := h[name]; ok {
-		return v
-	}
-	for k, v := range h {
-		if strings.EqualFold(strings.TrimSpace(k), name) {
-			return v
+	var others []string
+	for k := range h {
+		if k != name && strings.EqualFold(strings.TrimSpace(k), name) {
+			others = append(others, k)
 		}
 	}
-	return nil
+	if len(others) == 0 {
+		return h[name]
+	}
+	slices.Sort(others)
+	values := slices.Clone(h[name])
+	for _, k := range others {
+		values = append(values, h[k]...)
+	}
+	return values
 }
 
 // headerURL returns the URL a header value gives, resolved against below,

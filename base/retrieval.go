@@ -130,11 +130,15 @@ func SavedFrom(head []byte) (u string, line int, ok bool) {
 		tt := z.Next()
 		raw := z.Raw()
 		start := line
-		line += bytes.Count(raw, []byte{'\n'})
+		line += lineEnds(raw)
 		switch tt {
 		case html.ErrorToken:
 			return "", 0, false
 		case html.CommentToken:
+			// A comment the end of head cut off may hold a cut URL.
+			if !bytes.HasSuffix(raw, []byte{'>'}) {
+				return "", 0, false
+			}
 			if v, ok := markOfTheWeb(string(z.Text())); ok {
 				return v, start, true
 			}

@@ -117,6 +117,11 @@ func TestSavedFrom(t *testing.T) {
 		{"after text", "text <!-- saved from url=(0010)http://a/b -->", "", 0},
 		{"not a mark", "<!-- saved from somewhere -->", "", 0},
 		{"no digits", "<!-- saved from url=(x)http://a/b -->", "", 0},
+		{"CR line ends", "<!DOCTYPE html>\r<!---->\r<!-- saved from url=(0010)http://a/b -->", "http://a/b", 3},
+		// Only the first 4 KiB are read: a comment they cut off is not
+		// taken for a shorter URL.
+		{"cut off", "<!DOCTYPE html>" + strings.Repeat(" ", 4096-15-40) + "<!-- saved from url=(0037)https://example.com/articles/one.html -->", "", 0},
+		{"unterminated", "<!-- saved from url=(0010)http://a/b", "", 0},
 	}
 	for _, tt := range tests {
 		u, line, ok := SavedFrom([]byte(tt.doc))

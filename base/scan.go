@@ -47,10 +47,12 @@ const maxWarnings = 20
 // (except inside an HTML integration point such as <foreignObject>), and
 // one inside <template> belongs to the inert template contents, so neither
 // counts. Foreign content is tracked as the tree builder does (HTML §13.2.6.5:
-// breakout tags, integration points, end tags), but the HTML elements around
-// it are not: an <svg> left open is taken to end only at a breakout tag or at
-// its own end tag, where a browser would also close it at the end tag of an
-// enclosing HTML element. Such a case shows as a warning.
+// breakout tags, integration points, end tags), and so are the HTML elements
+// inside an integration point (end tags, and the start tags that close a
+// <p>), but the HTML elements around an <svg> or <math> are not: one left
+// open is taken to end only at a breakout tag or at its own end tag, where a
+// browser would also close it at the end tag of an enclosing HTML element.
+// Such a case shows as a warning.
 //
 // Strict semantics (the draft's §10 appendix): only a BASE "in the HEAD
 // portion of a document" with an absolute HREF counts, the first such one.
@@ -120,6 +122,10 @@ type scanner struct {
 // run scans tokens until the deciding <base> or the end of input.
 func (s *scanner) run() (Element, error) {
 	for {
+		// "<![CDATA[" opens a CDATA section only when the current node is
+		// foreign; in an HTML element it opens a bogus comment (HTML
+		// §13.2.5.42), even inside an integration point.
+		s.z.AllowCDATA(s.inForeign())
 		tt := s.z.Next()
 		raw := s.z.Raw()
 		line, col, off := s.line, s.col, s.offset
@@ -149,20 +155,27 @@ func (s *scanner) run() (Element, error) {
 	}
 }
 
-// advance moves the position past raw. A line ends at LF, CRLF or a lone
-// CR, as HTML's input stream preprocessing normalizes them (HTML §13.2.3.5).
+// advance moves the position past raw.
 func (s *scanner) advance(raw []byte) {
 	s.offset += int64(len(raw))
-	n := bytes.Count(raw, []byte{'\n'})
-	if bytes.IndexByte(raw, '\r') >= 0 {
-		n += bytes.Count(raw, []byte{'\r'}) - bytes.Count(raw, []byte("\r\n"))
-	}
+	n := lineEnds(raw)
 	if n == 0 {
 		s.col += len(raw)
 		return
 	}
 	s.line += n
 	s.col = len(raw) - max(bytes.LastIndexByte(raw, '\n'), bytes.LastIndexByte(raw, '\r'))
+}
+
+// lineEnds counts the line ends in raw: LF, CRLF or a lone CR, as HTML's
+// input stream preprocessing normalizes them (HTML §13.2.3.5). No token
+// but text ends in CR, and text runs on past an LF, so no CRLF is split.
+func lineEnds(raw []byte) int {
+	n := bytes.Count(raw, []byte{'\n'})
+	if bytes.IndexByte(raw, '\r') >= 0 {
+		n += bytes.Count(raw, []byte{'\r'}) - bytes.Count(raw, []byte("\r\n"))
+	}
+	return n
 }
 
 // tagName returns the lower-cased name of the tag whose raw bytes are raw,
@@ -217,6 +230,11 @@ func (s *scanner) attrs() map[string]string {
 		}
 	}
 	return m
+}
+
+// inForeign reports whether the current node is a foreign element.
+func (s *scanner) inForeign() bool {
+	return s.deep > 0 || len(s.stack) > 0 && s.stack[len(s.stack)-1].ns != nsHTML
 }
 
 // foreign reports whether a start tag named name is processed by the rules
@@ -311,6 +329,38 @@ var voidTags = map[string]bool{
 	"source": true, "track": true, "wbr": true,
 }
 
+// closesP are the start tags that close an open <p> element in button
+// scope before they open (HTML §13.2.6.4.7, "in body"). <table> does so
+// only outside quirks mode and <form> only when no form is open, which a
+// scan does not track; neither is here.
+var closesP = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true,
+	"center": true, "details": true, "dialog": true, "dir": true, "div": true,
+	"dl": true, "fieldset": true, "figcaption": true, "figure": true,
+	"footer": true, "header": true, "hgroup": true, "main": true, "menu": true,
+	"nav": true, "ol": true, "p": true, "search": true, "section": true,
+	"summary": true, "ul": true, "h1": true, "h2": true, "h3": true, "h4": true,
+	"h5": true, "h6": true, "pre": true, "listing": true, "li": true, "dd": true,
+	"dt": true, "plaintext": true, "hr": true, "xmp": true,
+}
+
+// closeP closes the nearest open HTML <p> when it is in button scope
+// (HTML §13.2.4.2), as a start tag in closesP does. Only the HTML elements
+// inside an integration point are on the stack, and every integration
+// point ends button scope, so the search stops at the first foreign frame.
+// Outside foreign content the stack is empty and a <p> does not matter.
+func (s *scanner) closeP() {
+	for i := len(s.stack) - 1; i >= 0 && s.stack[i].ns == nsHTML; i-- {
+		switch s.stack[i].name {
+		case "p":
+			s.stack = s.stack[:i]
+			return
+		case "applet", "button", "caption", "html", "marquee", "object", "select", "table", "td", "template", "th":
+			return
+		}
+	}
+}
+
 // startTag processes a start tag and returns the element when it decides.
 func (s *scanner) startTag(name string, selfClosing bool, line, col int, off int64) (Element, bool) {
 	if s.foreign(name) {
@@ -338,7 +388,6 @@ func (s *scanner) startTag(name string, selfClosing bool, line, col int, off int
 		if name == "math" {
 			ns = nsMath
 		}
-		s.z.AllowCDATA(true)
 		if !selfClosing {
 			s.push(frame{name: name, ns: ns})
 		}
@@ -354,6 +403,9 @@ func (s *scanner) startTag(name string, selfClosing bool, line, col int, off int
 	}
 	if rawTextTags[name] {
 		s.rawText = true
+	}
+	if closesP[name] {
+		s.closeP()
 	}
 	if len(s.stack) > 0 && !voidTags[name] {
 		s.push(frame{name: name, ns: nsHTML})
@@ -414,9 +466,6 @@ func (s *scanner) popToHTML() {
 		}
 		s.stack = s.stack[:len(s.stack)-1]
 	}
-	if len(s.stack) == 0 {
-		s.z.AllowCDATA(false)
-	}
 }
 
 // endTag processes an end tag.
@@ -434,7 +483,7 @@ func (s *scanner) endTag(name string) {
 		} else {
 			for i := n - 1; i >= 0; i-- {
 				if asciiEqualFold(s.stack[i].name, name) {
-					s.truncate(i)
+					s.stack = s.stack[:i]
 					return
 				}
 				if i > 0 && s.stack[i-1].ns == nsHTML {
@@ -450,7 +499,7 @@ func (s *scanner) endTag(name string) {
 			return
 		}
 		if n := len(s.templates); n > 0 {
-			s.truncate(s.templates[n-1])
+			s.stack = s.stack[:s.templates[n-1]]
 			s.templates = s.templates[:n-1]
 		}
 		return
@@ -466,21 +515,15 @@ func (s *scanner) endTag(name string) {
 			}
 		}
 	}
-	// An HTML end tag closes the nearest open HTML element of its name
-	// inside the integration point it is in.
-	for i := len(s.stack) - 1; i >= 0 && s.stack[i].ns == nsHTML; i-- {
-		if s.stack[i].name == name {
-			s.truncate(i)
+	// An HTML end tag closes the nearest open HTML element of its name,
+	// and the foreign elements opened inside it, looking no further than
+	// the integration point it is in: those end every scope (HTML
+	// §13.2.4.2, §13.2.6.4.7).
+	for i := len(s.stack) - 1; i >= 0 && !s.stack[i].point && !s.stack[i].annot; i-- {
+		if s.stack[i].ns == nsHTML && s.stack[i].name == name {
+			s.stack = s.stack[:i]
 			return
 		}
-	}
-}
-
-// truncate closes the elements from stack[i] on.
-func (s *scanner) truncate(i int) {
-	s.stack = s.stack[:i]
-	if i == 0 {
-		s.z.AllowCDATA(false)
 	}
 }
 
@@ -553,46 +596,41 @@ var ErrPrescanLimit = errors.New("prescan limit reached")
 // When r is an io.ReadSeeker, Prescan seeks back after the scan and holds
 // nothing. Otherwise it holds what the scan read: up to the <base> element
 // (and the tokenizer's read-ahead), or the whole document when there is
-// none, but at most max bytes. Past max the scan stops, the element is
-// reported not found, and a warning says so; the returned reader still
-// yields every byte.
-func Prescan(r io.Reader, strict bool, max int64) (Element, []string, io.Reader, error) {
+// none, but at most limit bytes. Past limit the scan stops, the element is
+// reported not found, and a warning says so. When the scan fails (a token
+// over MaxToken, a read error), the error comes with the reader all the
+// same, so that the document can still be passed on unchanged.
+func Prescan(r io.Reader, strict bool, limit int64) (Element, []string, io.Reader, error) {
 	if rs, ok := r.(io.ReadSeeker); ok {
 		start, err := rs.Seek(0, io.SeekCurrent)
 		if err == nil {
 			e, warnings, err := ScanHTML(rs, strict)
-			if err != nil {
-				return Element{}, warnings, nil, err
+			if _, serr := rs.Seek(start, io.SeekStart); serr != nil {
+				return Element{}, warnings, nil, &Error{Op: "prescan", Err: serr}
 			}
-			if _, err := rs.Seek(start, io.SeekStart); err != nil {
-				return Element{}, warnings, nil, &Error{Op: "prescan", Err: err}
-			}
-			return e, warnings, rs, nil
+			return e, warnings, rs, err
 		}
 	}
-	t := &teeLimit{r: r, max: max}
+	t := &teeLimit{r: r, limit: limit}
 	e, warnings, err := ScanHTML(t, strict)
 	rest := io.MultiReader(bytes.NewReader(t.buf), r)
 	if errors.Is(err, ErrPrescanLimit) {
-		warnings = append(warnings, fmt.Sprintf("no <base href> in the first %d bytes: a later one is not looked for (%v)", max, ErrPrescanLimit))
+		warnings = append(warnings, fmt.Sprintf("no <base href> in the first %d bytes: a later one is not looked for (%v)", limit, ErrPrescanLimit))
 		return Element{}, warnings, rest, nil
 	}
-	if err != nil {
-		return Element{}, warnings, nil, err
-	}
-	return e, warnings, rest, nil
+	return e, warnings, rest, err
 }
 
 // teeLimit reads from r, keeping what it read, and fails with
-// ErrPrescanLimit once it has read max bytes.
+// ErrPrescanLimit once it has read limit bytes.
 type teeLimit struct {
-	r   io.Reader
-	buf []byte
-	max int64
+	r     io.Reader
+	buf   []byte
+	limit int64
 }
 
 func (t *teeLimit) Read(p []byte) (int, error) {
-	left := t.max - int64(len(t.buf))
+	left := t.limit - int64(len(t.buf))
 	if left <= 0 {
 		return 0, ErrPrescanLimit
 	}

@@ -64,8 +64,21 @@ func TestScanHTMLBrowser(t *testing.T) {
 		{"breakout font", `<svg><font color=red><base href=b>`, Element{Found: true, Href: "b", Line: 1, Column: 22, Offset: 21}, 0},
 		{"no breakout font", `<svg><font><base href=b>`, Element{}, 1},
 		{"breakout end p", `<svg></p><base href=b>`, Element{Found: true, Href: "b", Line: 1, Column: 10, Offset: 9}, 0},
+		// A <div> closes the <p> it stands in (HTML §13.2.6.4.7) and the
+		// HTML <annotation-xml> inside that <p>, so the end tag that
+		// follows closes the MathML one, and the <base> after it is MathML.
+		{"p closed in integration point", `<math><annotation-xml encoding="text/html"><p><annotation-xml><div></div></annotation-xml><base href=m></p></annotation-xml></math>`, Element{}, 1},
+		// An HTML end tag closes the foreign elements opened inside its
+		// element, up to the integration point (HTML §13.2.6.4.7).
+		{"end tag closes svg in html", `<svg><foreignObject><div><svg><g></div><base href=d></foreignObject></svg>`, Element{Found: true, Href: "d", Line: 1, Column: 40, Offset: 39}, 0},
+		{"end tag closes math in html", `<math><mi><b><math></b><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 24, Offset: 23}, 0},
+		{"end tag stops at annotation-xml", `<svg><foreignObject><div><math><annotation-xml></div><base href=m>`, Element{}, 1},
 		// CDATA is text in foreign content.
 		{"cdata", `<svg><![CDATA[ x > <base href=c> ]]></svg><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 43, Offset: 42}, 0},
+		{"cdata in integration point", `<svg><foreignObject><![CDATA[ > <base href=c> ]]></foreignObject></svg>`, Element{}, 0},
+		// In an HTML element, even inside foreign content, "<![CDATA[" opens
+		// a bogus comment that ends at the first ">" (HTML §13.2.5.42).
+		{"cdata in html in svg", `<svg><desc><p><![CDATA[ > <base href=c> ]]></p></desc></svg>`, Element{Found: true, Href: "c", Line: 1, Column: 27, Offset: 26}, 0},
 		// Template contents are inert.
 		{"template", `<template><base href=t></template><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 35, Offset: 34}, 1},
 		{"template nested", `<template><template></template><base href=t></template>`, Element{}, 1},
@@ -238,6 +251,27 @@ func TestPrescanLimit(t *testing.T) {
 	all, err := io.ReadAll(rest)
 	require.NoError(t, err)
 	assert.Equal(t, doc, string(all))
+}
+
+// TestPrescanError: a document the scan cannot read to its end is an
+// error, and the reader Prescan returns still yields every byte, so that a
+// caller can pass the document on unchanged.
+func TestPrescanError(t *testing.T) {
+	defer func(n int) { maxToken = n }(maxToken)
+	maxToken = 1000
+	doc := "<p>x</p><script>" + strings.Repeat("x", 5000) + "</script><base href=late>"
+	for name, r := range map[string]io.Reader{
+		"seeker": strings.NewReader(doc),
+		"stream": onlyReader{strings.NewReader(doc)},
+	} {
+		e, _, rest, err := Prescan(r, false, 1<<20)
+		assert.ErrorIs(t, err, html.ErrBufferExceeded, name)
+		assert.False(t, e.Found, name)
+		require.NotNil(t, rest, name)
+		all, err := io.ReadAll(rest)
+		require.NoError(t, err, name)
+		assert.Equal(t, doc, string(all), name)
+	}
 }
 
 // TestScanHTMLTokenLimit: a token longer than the limit ends the scan

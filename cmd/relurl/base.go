@@ -9,6 +9,7 @@ import (
 	"net/textproto"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/relurl/relurl/base"
 )
@@ -98,7 +99,7 @@ func runBase(args []string, s stdio) int {
 	enc := json.NewEncoder(s.out)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(baseOutput{
-		Base:     r.URL,
+		Base:     escapeNonUTF8(r.URL),
 		Source:   r.Source.String(),
 		Detail:   r.Detail,
 		Warnings: append(warnings, r.Warnings...),
@@ -107,6 +108,26 @@ func runBase(args []string, s stdio) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// escapeNonUTF8 percent-encodes (RFC 3986 §2.1) each byte of u that is not
+// part of valid UTF-8. A page's raw bytes reach the base URL unchanged under
+// the RFC modes, and encoding/json would replace them with U+FFFD.
+func escapeNonUTF8(u string) string {
+	if utf8.ValidString(u) {
+		return u
+	}
+	var b strings.Builder
+	for i := 0; i < len(u); {
+		r, n := utf8.DecodeRuneInString(u[i:])
+		if r == utf8.RuneError && n == 1 {
+			fmt.Fprintf(&b, "%%%02X", u[i])
+		} else {
+			b.WriteString(u[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // savedFromURL sets c's retrieval URL from the mark of the web at the start
