@@ -52,3 +52,27 @@ func ExampleLinks() {
 	// 2 10 a href navigation [nofollow] https://example.com/about
 	// 3 30 div style css [] https://example.com/dir/bg.png
 }
+
+// Options.Map points chosen links elsewhere in the same pass: here the
+// images saved beside the page become local files, whatever the way
+// their references are written, and every other link becomes absolute.
+func ExampleRewrite_map() {
+	page := `<img src="img/logo.png"> <img src="/img/ph&#111;to.jpg"> <a href="about.html">about</a>`
+	saved := map[string]string{
+		"https://example.com/img/logo.png":  "files/logo.png",
+		"https://example.com/img/photo.jpg": "files/photo.jpg",
+	}
+	opts := htmlrewrite.Options{
+		Spec:    resolve.WHATWG,
+		Context: base.Context{Retrieval: "https://example.com/"},
+		Map: func(l htmlrewrite.Link) (string, bool) {
+			local, ok := saved[l.URL]
+			return local, ok
+		},
+	}
+	if _, err := htmlrewrite.Rewrite(os.Stdout, strings.NewReader(page), opts); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// <img src="files/logo.png"> <img src="files/photo.jpg"> <a href="https://example.com/about.html">about</a>
+}

@@ -19,7 +19,8 @@ var fuzzSeeds = []string{
 }
 
 // FuzzRewrite: the rewriter never fails or panics on any input; with no
-// base, and in the identity mode, the output is the input; with a base,
+// base, in the identity mode, and with a Map that keeps every value as
+// written, the output is the input; with a base,
 // a second rewrite changes nothing and the output tokenizes to the same
 // tokens apart from URL values.
 func FuzzRewrite(f *testing.F) {
@@ -27,7 +28,10 @@ func FuzzRewrite(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, doc string) {
-		for _, opts := range []Options{{Spec: resolve.RFC3986}, {Spec: resolve.RFC3986, identity: true}} {
+		keep := testOptions()
+		keep.Srcdoc, keep.LazyLoad, keep.Param = true, true, true
+		keep.Map = func(l Link) (string, bool) { return l.Raw, true }
+		for _, opts := range []Options{{Spec: resolve.RFC3986}, {Spec: resolve.RFC3986, identity: true}, keep} {
 			var out bytes.Buffer
 			_, err := Rewrite(&out, strings.NewReader(doc), opts)
 			if errors.Is(err, ErrEncoding) {
@@ -107,6 +111,51 @@ func FuzzRefresh(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v string) {
 		if u0, u1, ok := refreshURL(v); ok && (u0 > u1 || u1 > len(v)) {
 			t.Fatalf("bad span %d,%d in %q", u0, u1, v)
+		}
+	})
+}
+
+// FuzzSheet: RewriteCSS never fails or panics on a stylesheet it does not
+// refuse for its encoding; with no base the output is the input; with a
+// base, a second rewrite changes nothing; CSSLinks' offsets lie inside
+// the sheet.
+func FuzzSheet(f *testing.F) {
+	for _, s := range []string{
+		`@import "a"; b{c:url(d) url( 'e' )}`, "@charset \"koi8-r\"; a{b:url(\xe9)}",
+		`a{b:image-set("x" 1x)} /* </style> */ c{d:url(#e)}`, `url(a\)b`, "\xef\xbb\xbfa{b:url(c\\ d)}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sheet string) {
+		var out bytes.Buffer
+		_, err := RewriteCSS(&out, strings.NewReader(sheet), Options{Spec: resolve.RFC3986})
+		if errors.Is(err, ErrEncoding) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != sheet {
+			t.Fatalf("no base:\n in %q\nout %q", sheet, out.String())
+		}
+		var once, twice bytes.Buffer
+		if _, err := RewriteCSS(&once, strings.NewReader(sheet), testOptions()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := RewriteCSS(&twice, bytes.NewReader(once.Bytes()), testOptions()); err != nil {
+			t.Fatal(err)
+		}
+		if once.String() != twice.String() {
+			t.Fatalf("not idempotent:\n in %q\n 1: %q\n 2: %q", sheet, once.String(), twice.String())
+		}
+		_, err = CSSLinks(strings.NewReader(sheet), testOptions(), func(l Link) error {
+			if l.Offset < 0 || l.Offset > int64(len(sheet)) || l.Line < 1 || l.Column < 1 {
+				t.Fatalf("bad position %+v in %q", l, sheet)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -10,11 +10,12 @@
 // base, the first <base href> in tree order, for the whole document,
 // including the links written before it (see [Rewrite]).
 //
-// The document runs through golang.org/x/net/html's Tokenizer, in the
-// faster copy of internal/token that splits it into the same tokens (see
-// there). Every token is copied from its raw bytes; in a start tag only the bytes of a changed
-// attribute value are replaced, keeping its quote character, so a document
-// in which nothing needs resolving comes out byte for byte as it went in.
+// The document runs through a copy of golang.org/x/net/html's Tokenizer
+// (internal/token: the same tokens, faster, with the attribute spans
+// exposed). Every token is copied from its raw bytes; in a start tag only
+// the bytes of a changed attribute value are replaced, keeping its quote
+// character, so a document in which nothing needs resolving comes out
+// byte for byte as it went in.
 // Values are read the way the tokenizer decodes attributes (so
 // "?a=1&copy=2" stays as written), resolved with one [resolve.Resolver] per
 // document, and written back escaped for their context; a new URL that
@@ -25,6 +26,9 @@
 // ones (unless Options say otherwise), references that fail to resolve,
 // <script>, <textarea>, <title>, <xmp>, comments, and the values the HTML
 // Standard does not define as URLs (xmlns, itemtype, rel, download, ...).
+// Options.Map lets the caller write a reference of its own for any link
+// in the same pass (package mime points links at the parts of an
+// archive).
 //
 // Best efforts, bounded by the input: the tokenizer has no tree, so svg
 // and math nesting is tracked from tags (HTML integration points and the
@@ -91,6 +95,17 @@ type Options struct {
 	// is read as markup (as a browser with scripting disabled reads it),
 	// so that the lazy-loading fallbacks inside it are rewritten too.
 	SkipNoscript bool
+
+	// Map, when set, decides what Rewrite writes for each link: it gets
+	// the link as Links reports it (resolved, with its position) and
+	// returns the reference to write and true, or false for the default
+	// (the absolute URL, or the value as written for the references left
+	// alone). It is called for every value that resolves, including the
+	// ones the defaults leave alone, so it can point any link elsewhere
+	// (package mime points links at the parts of an archive). The text it
+	// returns is escaped for its place (attribute, CSS string or url());
+	// returning Link.Raw leaves the value as written. Links ignores Map.
+	Map func(Link) (string, bool)
 
 	// ScanLimit bounds how much of a stream that is not an io.ReadSeeker
 	// is held in memory while looking for its <base href>; the zero value
@@ -182,6 +197,7 @@ type Stats struct {
 	Rewritten int         // values changed
 	Failed    int         // values that could not be resolved (left as written)
 	Skipped   int         // values left as written by choice (scheme, fragment)
+	Mapped    int         // values changed as Options.Map said (counted in Rewritten too)
 	Charset   string      // the encoding the values were read in
 }
 

@@ -2,6 +2,7 @@ package htmlrewrite
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -123,4 +124,45 @@ func TestLinkKinds(t *testing.T) {
 	require.Len(t, links, 5)
 	assert.Equal(t, []Kind{Navigation, Resource, Navigation, Resource, Navigation},
 		[]Kind{links[0].Kind, links[1].Kind, links[2].Kind, links[3].Kind, links[4].Kind})
+}
+
+// TestLinkPositions: every link's line and column agree with its offset,
+// and a plain value starts there, in long tokens holding many links on
+// many lines (a <style> sheet, a srcset, a style attribute), and in a
+// stylesheet.
+func TestLinkPositions(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<p>\n<style>\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "a%d{b:url(s%d.png)}%s", i, i, strings.Repeat("\n", i%3))
+	}
+	b.WriteString("</style>\n<img srcset=\"")
+	for i := range 100 {
+		fmt.Fprintf(&b, "i%d.png 1x,%s", i, strings.Repeat("\n ", i%2))
+	}
+	b.WriteString("\" style=\"x:url(u1.png);\ny:url(u2.png)\">\n<a href=z.html>")
+	doc := b.String()
+	check := func(l Link) {
+		t.Helper()
+		line := 1 + strings.Count(doc[:l.Offset], "\n")
+		col := int(l.Offset) - strings.LastIndexByte(doc[:l.Offset], '\n')
+		require.Equal(t, []int{line, col}, []int{l.Line, l.Column}, "%+v", l)
+		require.True(t, strings.HasPrefix(doc[l.Offset:], l.Raw), "%+v", l)
+	}
+	links, _ := collect(t, doc, testOptions())
+	require.Len(t, links, 300+100+2+1)
+	for _, l := range links {
+		check(l)
+	}
+
+	sheet := doc[len("<p>\n<style>\n"):strings.Index(doc, "</style>")]
+	doc = sheet
+	n := 0
+	_, err := CSSLinks(strings.NewReader(sheet), testOptions(), func(l Link) error {
+		check(l)
+		n++
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 300, n)
 }

@@ -103,6 +103,7 @@ func (s *scanner) srcdoc(v string, at *site) {
 	n.w.Flush()
 	if out.String() != v {
 		s.stats.Rewritten += n.stats.Rewritten
+		s.stats.Mapped += n.stats.Mapped
 		s.subs = append(s.subs, sub{0, len(v), out.String()})
 	}
 }

@@ -282,3 +282,57 @@ func TestMaxToken(t *testing.T) {
 	assert.Equal(t, `<a href="http://ex.com/dir/x">x</a>`+doc[len(`<a href="x">x</a>`):], got)
 	assert.NotEmpty(t, st.Base.Warnings)
 }
+
+// TestMap: Options.Map decides what is written for each link, in the one
+// rewrite pass, whatever the value's bytes: character references, a
+// legacy encoding, CSS escapes, srcset, references with a scheme. What it
+// returns is escaped for its place; returning Raw or false keeps the
+// defaults.
+func TestMap(t *testing.T) {
+	local := map[string]string{
+		"http://ex.com/dir/i.png":     "cid:i@x",
+		"http://ex.com/dir/caf\u00e9": "cid:a&b\"c",
+		"http://ex.com/dir/s.css":     "cid:s",
+	}
+	var seen []Link
+	opts := testOptions()
+	opts.Map = func(l Link) (string, bool) {
+		seen = append(seen, l)
+		if l.URL == "http://ex.com/dir/keep.html" {
+			return l.Raw, true
+		}
+		m, ok := local[l.URL]
+		return m, ok
+	}
+	cases := []struct{ name, in, want string }{
+		{"character reference", `<img src="i&#46;png">`, `<img src="cid:i@x">`},
+		{"named reference", `<img src="&#x69;.png" alt=x>`, `<img src="cid:i@x" alt=x>`},
+		{"unquoted", `<img src=i.png>`, `<img src=cid:i@x>`},
+		{"escaped for the quote", `<a href='caf&eacute;'>`, `<a href='cid:a&amp;b"c'>`},
+		{"escaped for double quotes", `<a href="caf&eacute;">`, `<a href="cid:a&amp;b&#34;c">`},
+		{"absolute reference", `<img src="http://ex.com/dir/i.png">`, `<img src="cid:i@x">`},
+		{"srcset", `<img srcset="i&#46;png 2x, other.png 1x">`, `<img srcset="cid:i@x 2x, http://ex.com/dir/other.png 1x">`},
+		{"style attribute", `<p style="background:url(i\2e png)">`, `<p style="background:url(cid:i@x)">`},
+		{"style element", `<style>@import "s.css";</style>`, `<style>@import "cid:s";</style>`},
+		{"raw kept", `<a href="keep.html">`, `<a href="keep.html">`},
+		{"default", `<a href="other.html">`, `<a href="http://ex.com/dir/other.html">`},
+	}
+	for _, c := range cases {
+		got, st := rewrite(t, c.in, opts)
+		assert.Equal(t, c.want, got, c.name)
+		if c.name == "raw kept" || c.name == "default" {
+			assert.Equal(t, 0, st.Mapped, c.name)
+		} else {
+			assert.Positive(t, st.Mapped, c.name)
+		}
+	}
+
+	seen = nil
+	opts.ContentType = "text/html; charset=iso-8859-1"
+	got, st := rewrite(t, "<a href=\"caf\xe9\">\n<img src=\"i.png\">", opts)
+	assert.Equal(t, "<a href=\"cid:a&amp;b&#34;c\">\n<img src=\"cid:i@x\">", got, "legacy encoding")
+	assert.Equal(t, 2, st.Rewritten)
+	assert.Equal(t, 2, st.Mapped)
+	require.Len(t, seen, 2)
+	assert.Equal(t, Link{Raw: "i.png", URL: "http://ex.com/dir/i.png", Tag: "img", Attr: "src", Kind: Resource, Line: 2, Column: 11, Offset: 26}, seen[1])
+}

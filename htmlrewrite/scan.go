@@ -61,6 +61,7 @@ type scanner struct {
 	off     int64 // offset of the current token
 	line    int   // line of the current token's first byte
 	lineOff int64 // offset of that line's first byte
+	cur     cursor
 
 	t          tag
 	spans      []token.Attr
@@ -213,25 +214,41 @@ func (s *scanner) run(r io.Reader) error {
 	}
 }
 
-// advance moves the position past raw. Lines are counted only for Links.
+// advance moves the position past raw. Lines are counted only when a
+// Link is made: for Links and Options.Map.
 func (s *scanner) advance(raw []byte) {
-	if s.fn != nil {
+	if s.fn != nil || s.opts.Map != nil {
 		if n := bytes.Count(raw, []byte{'\n'}); n > 0 {
 			s.line += n
 			s.lineOff = s.off + int64(bytes.LastIndexByte(raw, '\n')) + 1
 		}
 	}
 	s.off += int64(len(raw))
+	s.cur = cursor{}
+}
+
+// cursor is the last position computed in the current token: the links
+// of a long token (a style sheet, a srcset) come in order, and counting
+// lines from it rather than from the token's start keeps placing them
+// linear in the token's length.
+type cursor struct {
+	i, line int // line 0: none yet
+	lineOff int64
 }
 
 // position returns the line and column of byte i of the current token.
 func (s *scanner) position(raw []byte, i int) (line, col int) {
-	line, lineOff := s.line, s.lineOff
-	if n := bytes.Count(raw[:i], []byte{'\n'}); n > 0 {
-		line += n
-		lineOff = s.off + int64(bytes.LastIndexByte(raw[:i], '\n')) + 1
+	c := s.cur
+	if c.line == 0 || i < c.i {
+		c = cursor{0, s.line, s.lineOff}
 	}
-	return line, int(s.off+int64(i)-lineOff) + 1
+	if n := bytes.Count(raw[c.i:i], []byte{'\n'}); n > 0 {
+		c.line += n
+		c.lineOff = s.off + int64(c.i+bytes.LastIndexByte(raw[c.i:i], '\n')) + 1
+	}
+	c.i = i
+	s.cur = c
+	return c.line, int(s.off+int64(i)-c.lineOff) + 1
 }
 
 func (s *scanner) inForeign() bool {
@@ -561,11 +578,24 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		s.subs = append(s.subs, sub{d0, d1, raw})
 		return
 	}
-	if _, abs := resolve.Scheme(ref); !s.opts.Absolute && abs || !s.opts.Fragments && strings.HasPrefix(ref, "#") {
+	_, abs := resolve.Scheme(ref)
+	leave := !s.opts.Absolute && abs || !s.opts.Fragments && strings.HasPrefix(ref, "#")
+	if leave && s.opts.Map == nil {
 		s.stats.Skipped++
 		return
 	}
 	u, err := res.Reference(ref)
+	mapped := false
+	if err == nil && s.opts.Map != nil {
+		// raw may alias the tokenizer's buffer: Map gets a copy.
+		if m, ok := s.opts.Map(s.link(at, d0, strings.Clone(raw), u, nil)); ok {
+			u, leave, mapped = m, false, true
+		}
+	}
+	if leave {
+		s.stats.Skipped++
+		return
+	}
 	if err != nil || ok != nil && !ok(u) {
 		s.stats.Failed++
 		return
@@ -574,6 +604,9 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		return
 	}
 	s.stats.Rewritten++
+	if mapped {
+		s.stats.Mapped++
+	}
 	s.subs = append(s.subs, sub{d0, d1, u})
 }
 
@@ -581,6 +614,11 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 	if s.err != nil {
 		return
 	}
+	s.err = s.fn(s.link(at, d0, raw, u, err))
+}
+
+// link is the Link of the value raw, at d0 in the decoded value at.
+func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 	pos := at.pos
 	if at.exact {
 		pos += d0
@@ -593,7 +631,7 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 	if len(s.rel) > 0 {
 		l.Rel = append([]string(nil), s.rel...)
 	}
-	s.err = s.fn(l)
+	return l
 }
 
 // value handles one URL-bearing attribute.

@@ -7,6 +7,7 @@ import (
 	"mime"
 
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
 
 	"github.com/relurl/relurl/base"
 )
@@ -15,8 +16,9 @@ import (
 // dst with the URLs of its url() and @import in absolute form, as Rewrite
 // does for a <style> element. A stylesheet has no base of its own: its
 // URLs resolve against Options.Context's base, the sheet's own URL (CSS
-// 2.1 §4.3.4). Its encoding is the charset of Options.ContentType, else
-// UTF-8; bytes are kept as in Rewrite. The sheet is held in memory up to
+// 2.1 §4.3.4). Its encoding is decided as CSS Syntax §3.2 says (a BOM,
+// the charset of Options.ContentType, an @charset rule, else UTF-8); bytes
+// are kept as in Rewrite. The sheet is held in memory up to
 // Options.MaxToken bytes; a larger one is copied unchanged, with a
 // warning in Stats.Base.
 func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
@@ -61,16 +63,49 @@ func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error)
 		return nil, nil, err
 	}
 	p := prepared{base: opts.Context.Decide(base.Element{}), encName: "utf-8"}
-	if _, params, err := mime.ParseMediaType(opts.ContentType); err == nil && params["charset"] != "" {
-		if e, name := charset.Lookup(params["charset"]); e != nil && name != "utf-8" {
-			if asciiIncompatible[name] {
-				return nil, nil, &encodingError{name}
-			}
-			p.enc, p.encName = e, name
+	if e, name := sheetEncoding(data, opts.ContentType); name != "utf-8" {
+		if asciiIncompatible[name] {
+			return nil, nil, &encodingError{name}
 		}
+		p.enc, p.encName = e, name
 	}
 	s, err := newScannerPrepared(p, opts, w, fn)
 	return s, data, err
+}
+
+// sheetEncoding returns the encoding of the stylesheet that starts with
+// head, as CSS Syntax Level 3 §3.2 determines it: a byte order mark, else
+// the charset of contentType, else an @charset rule at the very start
+// (whose UTF-16 labels mean UTF-8), else UTF-8. Labels are the Encoding
+// Standard's.
+func sheetEncoding(head []byte, contentType string) (encoding.Encoding, string) {
+	switch {
+	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
+		return nil, "utf-8"
+	case bytes.HasPrefix(head, []byte("\xfe\xff")):
+		return nil, "utf-16be"
+	case bytes.HasPrefix(head, []byte("\xff\xfe")):
+		return nil, "utf-16le"
+	}
+	if _, params, err := mime.ParseMediaType(contentType); err == nil && params["charset"] != "" {
+		if e, name := charset.Lookup(params["charset"]); e != nil {
+			return e, name
+		}
+	}
+	const rule = `@charset "`
+	head = head[:min(len(head), 1024)]
+	if bytes.HasPrefix(head, []byte(rule)) {
+		if n := bytes.Index(head[len(rule):], []byte(`";`)); n >= 0 {
+			e, name := charset.Lookup(string(head[len(rule) : len(rule)+n]))
+			switch {
+			case name == "utf-16be" || name == "utf-16le":
+				return nil, "utf-8"
+			case e != nil:
+				return e, name
+			}
+		}
+	}
+	return nil, "utf-8"
 }
 
 // sheetRun rewrites or reads the sheet data, or copies it unchanged with

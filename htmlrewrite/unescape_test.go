@@ -21,3 +21,28 @@ func TestUnescape(t *testing.T) {
 		assert.Equal(t, tokenizerUnescape([]byte(v)), refs.unescape([]byte(v)), "%q", v)
 	}
 }
+
+// FuzzUnescape: the decoder agrees with the tokenizer's attribute-mode
+// decoding on any value, and maps every decoded byte inside the value.
+func FuzzUnescape(f *testing.F) {
+	for _, v := range []string{"?a=1&copy=2", "&#x41g&#65x&notin;&notinx", "a\r\nb\rc\x00&amp", "&NotEqualTilde;&acE;"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		var refs references
+		want, got := tokenizerUnescape([]byte(v)), refs.unescape([]byte(v))
+		if got != want {
+			t.Fatalf("%q: %q, tokenizer %q", v, got, want)
+		}
+		s := &scanner{}
+		m, ok := s.offsets([]byte(v), false)
+		if !ok || len(m) != len(got)+1 || m[len(got)] != int32(len(v)) {
+			t.Fatalf("%q: offsets %v for %q", v, m, got)
+		}
+		for i := 1; i < len(m); i++ {
+			if m[i] < m[i-1] {
+				t.Fatalf("%q: offsets %v go back", v, m)
+			}
+		}
+	})
+}

@@ -139,3 +139,16 @@ func BenchmarkMHTMLRewriteHTML(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEncodeQP encodes corpus A's pages as quoted-printable, the
+// re-encoding step of an MHTML rewrite.
+func BenchmarkEncodeQP(b *testing.B) {
+	pages := corpus.PagesA(b)
+	b.SetBytes(corpus.Size(pages))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			encodeQP(p.Data, "\r\n")
+		}
+	}
+}

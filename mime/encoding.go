@@ -111,13 +111,19 @@ func encodeQP(src []byte, eol string) []byte {
 		dst = append(dst, eol...)
 		col = 0
 	}
+	// literal reports whether src[i] stands for itself: printable ASCII
+	// but "=", and a space or tab not at the end of a line (rule 3).
+	literal := func(i int) bool {
+		c := src[i]
+		return qpPlain[c] || (c == ' ' || c == '\t') && !atLineEnd(src, i+1)
+	}
 	for i := 0; i < len(src); {
 		c := src[i]
-		if qpPlain[c] {
+		if literal(i) {
 			// A run of characters that stand for themselves, copied a
 			// line's room at a time.
 			j := i + 1
-			for j < len(src) && qpPlain[src[j]] {
+			for j < len(src) && literal(j) {
 				j++
 			}
 			eolAfter := atLineEnd(src, j)
@@ -149,21 +155,11 @@ func encodeQP(src []byte, eol string) []byte {
 			i += 2
 			continue
 		}
-		atEOL := atLineEnd(src, i+1)
-		literal := (c == ' ' || c == '\t') && !atEOL
-		n := 3
-		if literal {
-			n = 1
-		}
-		if col+n > maxLine-1 {
+		if col+3 > maxLine-1 {
 			softBreak()
 		}
-		if literal {
-			dst = append(dst, c)
-		} else {
-			dst = append(dst, '=', hexdigits[c>>4], hexdigits[c&15])
-		}
-		col += n
+		dst = append(dst, '=', hexdigits[c>>4], hexdigits[c&15])
+		col += 3
 		i++
 	}
 	return dst
@@ -233,7 +229,8 @@ func decodeBody(cte string, raw []byte) ([]byte, bool, error) {
 
 // encodeBody applies a Content-Transfer-Encoding again, in the line-end
 // style of the original raw body, and with a final line end when the
-// original had one.
+// original had one. In quoted-printable that line end is a soft line
+// break: a hard one would add a line break to the content.
 func encodeBody(cte string, decoded, orig []byte) []byte {
 	eol := lineEnd(orig)
 	var out []byte
@@ -246,7 +243,23 @@ func encodeBody(cte string, decoded, orig []byte) []byte {
 		return decoded
 	}
 	if bytes.HasSuffix(orig, []byte("\n")) && !bytes.HasSuffix(out, []byte("\n")) {
+		if cte == QuotedPrintable {
+			out = softEnd(out, eol)
+		}
 		out = append(out, eol...)
 	}
 	return out
+}
+
+// softEnd appends the "=" of a soft line break to the quoted-printable
+// out. A last line of 76 characters has no room for it: its last
+// character (a literal one: an =XX never takes the 76th column) moves to
+// a line of its own.
+func softEnd(out []byte, eol string) []byte {
+	if last := out[bytes.LastIndexByte(out, '\n')+1:]; len(last) >= maxLine {
+		c := out[len(out)-1]
+		out = append(append(out[:len(out)-1], '='), eol...)
+		out = append(out, c)
+	}
+	return append(out, '=')
 }

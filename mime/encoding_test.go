@@ -114,6 +114,12 @@ func TestEncodeBody(t *testing.T) {
 	assert.Equal(t, "YQ==\n", string(encodeBody(Base64, []byte("a"), []byte("eA==\n"))))
 	assert.Equal(t, "YQ==", string(encodeBody(Base64, []byte("a"), []byte("eA=="))))
 	assert.Equal(t, "a\xff", string(encodeBody(Binary, []byte("a\xff"), nil)))
+	// A body that ended in a soft line break (no final newline decoded)
+	// ends in one again: a hard break would add bytes to the content.
+	assert.Equal(t, "ab=\r\n", string(encodeBody(QuotedPrintable, []byte("ab"), []byte("a=\r\nb=\r\n"))))
+	assert.Equal(t, "ab", string(decodeQP(encodeBody(QuotedPrintable, []byte("ab"), []byte("x=\n")))))
+	long := strings.Repeat("x", maxLine)
+	assert.Equal(t, long[1:]+"=\nx=\n", string(encodeBody(QuotedPrintable, []byte(long), []byte("x=\n"))), "no line over 76")
 	assert.Equal(t, "\n", lineEnd([]byte("a\nb\n")))
 	assert.Equal(t, "\r\n", lineEnd([]byte("a\nb\r\n")))
 	assert.Equal(t, "\r\n", lineEnd([]byte("ab")))

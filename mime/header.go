@@ -72,13 +72,23 @@ func readHeader(data []byte, max int64) (Header, int, []string, error) {
 		h    Header
 		warn []string
 		pos  int
+		// The value of the last field, unfolded: its continuation lines
+		// are appended here, not to a string copied for each of them.
+		value []byte
 	)
+	field := func() {
+		if len(h) > 0 {
+			h[len(h)-1].Value = string(value)
+		}
+	}
 	for pos < len(data) {
 		line, next := nextLine(data, pos)
 		if int64(next) > max && len(line) > 0 {
+			field()
 			return h, pos, warn, ErrHeaderTooLarge
 		}
 		if len(line) == 0 {
+			field()
 			return h, next, warn, nil
 		}
 		if line[0] == ' ' || line[0] == '\t' {
@@ -88,7 +98,7 @@ func readHeader(data []byte, max int64) (Header, int, []string, error) {
 				continue
 			}
 			// Folding: drop the line break, keep the whitespace.
-			h[len(h)-1].Value += string(line)
+			value = append(value, line...)
 			pos = next
 			continue
 		}
@@ -101,13 +111,15 @@ func readHeader(data []byte, max int64) (Header, int, []string, error) {
 				continue
 			}
 			warn = append(warn, fmt.Sprintf("header ends at a line that is not a field: %q", clip(line)))
+			field()
 			return h, pos, warn, nil
 		}
-		name := string(bytes.TrimRight(line[:colon], " \t"))
-		value := string(bytes.TrimLeft(line[colon+1:], " \t"))
-		h = append(h, Field{Name: name, Value: value})
+		field()
+		h = append(h, Field{Name: string(bytes.TrimRight(line[:colon], " \t"))})
+		value = append(value[:0], bytes.TrimLeft(line[colon+1:], " \t")...)
 		pos = next
 	}
+	field()
 	return h, pos, warn, nil
 }
 

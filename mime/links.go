@@ -74,10 +74,13 @@ func (m *Message) Links(fn func(Link) error) error {
 		}
 		var res base.Result
 		if kind == "css" {
-			res, err = m.cssLinks(p, body, collect)
+			// A stylesheet has no <base> of its own: its base is the
+			// part's (for Chrome's cid:css-... parts, the enclosing page's).
+			res = p.Base
+			_, err = htmlrewrite.CSSLinks(bytes.NewReader(body), m.htmlOptions(p), collect)
 		} else {
 			res, err = htmlrewrite.Links(bytes.NewReader(body), m.htmlOptions(p), collect)
-			res = m.partResult(res)
+			res = thisMessage(res)
 		}
 		if errors.Is(err, htmlrewrite.ErrEncoding) {
 			p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
@@ -116,56 +119,24 @@ func contentKind(p *Part) string {
 }
 
 // htmlOptions gives htmlrewrite the part's layers below its <base>, as
-// package base's Context for the part (see setBases).
+// package base's Context for the part (see setBases), and its charset.
 func (m *Message) htmlOptions(p *Part) htmlrewrite.Options {
 	return htmlrewrite.Options{
 		Spec:        m.opts.Spec,
 		Context:     *p.ctx,
-		ContentType: p.Header.Get("Content-Type"),
+		ContentType: strictType(p.MediaType, p.Params),
 	}
 }
 
-// partResult is the base htmlrewrite reports, with thismessage:/ shown as
-// the default it is.
-func (m *Message) partResult(r base.Result) base.Result { return thisMessage(r) }
-
-// A CSS part is read as the content of a <style> element, so htmlrewrite's
-// CSS rules apply. A stylesheet has no <base> of its own: its base is the
-// part's (for Chrome's cid:css-... parts, the enclosing page's).
-const (
-	styleOpen  = "<style>"
-	styleClose = "</style>"
-)
-
-func (m *Message) cssLinks(p *Part, css []byte, fn func(htmlrewrite.Link) error) (base.Result, error) {
-	if !cssWrappable(css) {
-		p.Warnings = append(p.Warnings, "stylesheet contains </style: not read")
-		return p.Base, nil
+// strictType writes a media type and its charset in the syntax
+// mime.ParseMediaType accepts, which htmlrewrite uses: a header may use
+// the lenient syntax this package reads (see ParseMediaType), and the
+// charset must not be lost for that.
+func strictType(mt string, params map[string]string) string {
+	if cs := params["charset"]; cs != "" {
+		return mt + "; charset=" + cs
 	}
-	doc := make([]byte, 0, len(css)+len(styleOpen)+len(styleClose))
-	doc = append(append(append(doc, styleOpen...), css...), styleClose...)
-	_, err := htmlrewrite.Links(bytes.NewReader(doc), m.cssOptions(p), func(l htmlrewrite.Link) error {
-		l.Offset -= int64(len(styleOpen))
-		if l.Line == 1 {
-			l.Column -= len(styleOpen)
-		}
-		return fn(l)
-	})
-	return p.Base, err
-}
-
-func cssWrappable(css []byte) bool {
-	return !bytes.Contains(bytes.ToLower(css), []byte("</style"))
-}
-
-func (m *Message) cssOptions(p *Part) htmlrewrite.Options {
-	o := m.htmlOptions(p)
-	ct := "text/html; charset=utf-8"
-	if cs := p.Params["charset"]; cs != "" {
-		ct = "text/html; charset=" + cs
-	}
-	o.ContentType = ct
-	return o
+	return mt
 }
 
 // Rewrite reads the MIME message src (an MHTML file) and writes it to dst
@@ -207,7 +178,7 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
 			continue
 		}
-		out, hs, localized, err := m.rewritePart(p, kind, body)
+		out, hs, err := m.rewritePart(p, kind, body)
 		if errors.Is(err, htmlrewrite.ErrEncoding) {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
 			continue
@@ -219,8 +190,8 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 		st.Links += hs.Links
 		st.Rewritten += hs.Rewritten
 		st.Failed += hs.Failed
-		st.Localized += localized
-		if out == nil || bytes.Equal(out, body) {
+		st.Localized += hs.Mapped
+		if bytes.Equal(out, body) {
 			continue
 		}
 		st.Changed++
@@ -236,48 +207,18 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 	return st, err
 }
 
-// rewritePart returns the part's new decoded body, or nil to keep it.
-//
-// A part whose base is only the default thismessage:/ keeps its relative
-// references: that base exists to match references inside the archive
-// (RFC 2557 §5(e)), and a thismessage: URL means nothing outside it.
-func (m *Message) rewritePart(p *Part, kind string, body []byte) (_ []byte, _ htmlrewrite.Stats, localized int, _ error) {
+// rewritePart returns the part's decoded body rewritten.
+func (m *Message) rewritePart(p *Part, kind string, body []byte) ([]byte, htmlrewrite.Stats, error) {
 	opts := m.htmlOptions(p)
-	doc := body
+	opts.Map = m.linkMap(p)
+	rewrite := htmlrewrite.Rewrite
 	if kind == "css" {
-		if !cssWrappable(body) {
-			p.Warnings = append(p.Warnings, "stylesheet contains </style: left as stored")
-			return nil, htmlrewrite.Stats{}, 0, nil
-		}
-		opts = m.cssOptions(p)
-		doc = append(append([]byte(styleOpen), body...), styleClose...)
-	}
-	rw := opts
-	if p.Base.Source == base.Default || strings.HasPrefix(p.Base.URL, ThisMessage) {
-		rw.Context = base.Context{Spec: m.opts.Spec, Strict: m.opts.Strict}
+		rewrite = htmlrewrite.RewriteCSS
 	}
 	var buf bytes.Buffer
-	buf.Grow(len(doc) + len(doc)/8)
-	hs, err := htmlrewrite.Rewrite(&buf, bytes.NewReader(doc), rw)
-	if err != nil {
-		return nil, hs, 0, err
-	}
-	out := buf.Bytes()
-	if m.opts.Local != LocalNone {
-		var n int
-		if out, n, _, err = m.localize(p, out, opts); err != nil {
-			return nil, hs, 0, err
-		}
-		localized = n
-	}
-	if kind == "css" {
-		if !bytes.HasPrefix(out, []byte(styleOpen)) || !bytes.HasSuffix(out, []byte(styleClose)) {
-			p.Warnings = append(p.Warnings, "stylesheet rewrite lost its wrapper: left as stored")
-			return nil, hs, localized, nil
-		}
-		out = out[len(styleOpen) : len(out)-len(styleClose)]
-	}
-	return out, hs, localized, nil
+	buf.Grow(len(body) + len(body)/8)
+	hs, err := rewrite(&buf, bytes.NewReader(body), opts)
+	return buf.Bytes(), hs, err
 }
 
 // resolveLocation resolves an HTTP Location value against the target URI

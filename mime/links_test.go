@@ -11,22 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 )
-
-// needHTMLRewrite skips integration tests while package htmlrewrite is
-// still its contract stub.
-func needHTMLRewrite(t testing.TB) {
-	t.Helper()
-	_, err := htmlrewrite.Links(strings.NewReader(`<a href="x">`), htmlrewrite.Options{
-		Spec:    resolve.RFC3986,
-		Context: base.Context{Spec: resolve.RFC3986, Retrieval: "http://a/"},
-	}, func(htmlrewrite.Link) error { return nil })
-	if err != nil {
-		t.Skipf("htmlrewrite is not usable yet (%v): integration test skipped", err)
-	}
-}
 
 type linkSummary struct {
 	Part, Raw, URL, Target string
@@ -49,7 +35,6 @@ func fixtureLinks(t *testing.T, name string, opts Options) []linkSummary {
 // the part's base by the layers (RFC 2557 §5), with the part of the
 // archive it names (§8).
 func TestLinks(t *testing.T) {
-	needHTMLRewrite(t)
 	var (
 		E = base.Embedded
 		H = base.Header
@@ -137,7 +122,6 @@ func TestLinks(t *testing.T) {
 // part's base; Chrome's "Content-Location: cid:css-..." label is not a
 // base, so the enclosing page's Snapshot-Content-Location is.
 func TestLinksCSS(t *testing.T) {
-	needHTMLRewrite(t)
 	msg := "Snapshot-Content-Location: https://page.example/dir/\r\n" +
 		"Content-Type: multipart/related; type=\"text/html\"; boundary=\"B\"\r\n\r\n" +
 		"--B\r\nContent-Type: text/css\r\nContent-Location: cid:css-1@mhtml.blink\r\n\r\n" +
@@ -183,7 +167,6 @@ var mhtmlFixtures = func() []string {
 // part still decodes, the rewritten HTML's links are absolute, and a
 // second rewrite (nothing left to change) is byte-identical to the first.
 func TestRewriteRoundTrip(t *testing.T) {
-	needHTMLRewrite(t)
 	for _, f := range mhtmlFixtures {
 		t.Run(f, func(t *testing.T) {
 			data := readFixture(t, f)
@@ -231,7 +214,6 @@ func TestRewriteRoundTrip(t *testing.T) {
 // TestRewriteUnchanged: an archive whose links are all absolute already
 // comes out byte-identical.
 func TestRewriteUnchanged(t *testing.T) {
-	needHTMLRewrite(t)
 	for _, f := range []string{"mhtml/chromium/prefetch-preload.mht", "mhtml/chromium/resource_not_found_in_archive.mht", "mhtml/chromium/multi_frames_ie.mht"} {
 		data := readFixture(t, f)
 		var out bytes.Buffer
@@ -246,7 +228,6 @@ func TestRewriteUnchanged(t *testing.T) {
 // transfer encoding: quoted-printable with soft breaks at 76 columns and
 // the file's CRLF, base64 in 76-column lines, 8bit as is.
 func TestRewriteEncodings(t *testing.T) {
-	needHTMLRewrite(t)
 	long := strings.Repeat("long/", 20)
 	html := `<p><a href="` + long + `a.html">a</a> <img src="i.png"> caf` + "\xc3\xa9" + `</p>`
 	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/d/\r\n\r\n" +
@@ -279,7 +260,6 @@ func TestRewriteEncodings(t *testing.T) {
 // TestRewriteFixture: relative_url.mht (IE, quoted-printable) rewritten:
 // both img srcs absolute, the PNG part and every header untouched.
 func TestRewriteFixture(t *testing.T) {
-	needHTMLRewrite(t)
 	data, err := os.ReadFile("../testdata/mhtml/chromium/relative_url.mht")
 	require.NoError(t, err)
 	var out bytes.Buffer
@@ -299,7 +279,6 @@ func TestRewriteFixture(t *testing.T) {
 // (RFC 2392; "/" escaped), or by its resolved Content-Location; the
 // fragment stays, links outside the archive stay absolute.
 func TestRewriteLocal(t *testing.T) {
-	needHTMLRewrite(t)
 	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/d/\r\n\r\n" +
 		"--B\r\nContent-Type: text/html\r\nContent-Location: page.html\r\n\r\n" +
 		`<img src="i.png"> <a href="i.png#top">i</a> <a href="other.html">o</a> <iframe src="cid:f@x"></iframe>` +
@@ -337,7 +316,6 @@ func TestRewriteLocal(t *testing.T) {
 // of a part with no other base as written, while Links still reports them
 // resolved and matched.
 func TestRewriteThisMessage(t *testing.T) {
-	needHTMLRewrite(t)
 	msg := "Content-Type: multipart/related; boundary=B\r\n\r\n" +
 		"--B\r\nContent-Type: text/html\r\nContent-Location: page.html\r\n\r\n<img src=\"i.png\"> <a href=\"http://abs.example/x\">a</a>\r\n" +
 		"--B\r\nContent-Type: image/png\r\nContent-ID: <i@x>\r\nContent-Location: i.png\r\n\r\npng\r\n" +
@@ -368,7 +346,6 @@ func TestRewriteThisMessage(t *testing.T) {
 // read as bytes (UTF-16) is left as stored, with a warning, and the
 // other parts are still read and rewritten.
 func TestEncodingRefused(t *testing.T) {
-	needHTMLRewrite(t)
 	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/\r\n\r\n" +
 		"--B\r\nContent-Type: text/html; charset=utf-16le\r\n\r\n<\x00a\x00>\x00\r\n" +
 		"--B\r\nContent-Type: text/html\r\n\r\n<a href=\"y\">y</a>\r\n" +
@@ -396,7 +373,6 @@ func TestEncodingRefused(t *testing.T) {
 // precedence over the base-header); §3.3 (a component part's retrieval
 // context is the base of the composite entity it is part of).
 func TestDraftSection3(t *testing.T) {
-	needHTMLRewrite(t)
 	msg := "MIME-Version: 1.0\r\n" +
 		"Base: <URL:http://www.ics.uci.edu/Test/\r\n a/b/c>\r\n" +
 		"Content-Type: multipart/mixed; boundary=B\r\n\r\n" +
@@ -420,7 +396,6 @@ func TestDraftSection3(t *testing.T) {
 // thismessage:/, a relative reference in a part with no base fails with
 // resolve.ErrNoBase, reported on the link, not as an error of the walk.
 func TestLinksEmptyDefault(t *testing.T) {
-	needHTMLRewrite(t)
 	msg := "Content-Type: multipart/related; boundary=B\r\n\r\n--B\r\nContent-Type: text/html\r\n\r\n<a href=\"rel.html\">r</a>\r\n--B--\r\n"
 	var links []Link
 	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.RFC3986, EmptyDefault: true}, func(l Link) error {
@@ -431,4 +406,66 @@ func TestLinksEmptyDefault(t *testing.T) {
 	assert.ErrorIs(t, links[0].Err, resolve.ErrNoBase)
 	assert.Equal(t, "", links[0].URL)
 	assert.Equal(t, base.Default, links[0].Base.Source)
+}
+
+// TestRewriteLocalEscaped: Options.Local points a link at its part
+// whatever the bytes it is written in (character references, a legacy
+// encoding, CSS escapes): it happens in the one rewrite pass.
+func TestRewriteLocalEscaped(t *testing.T) {
+	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/d/\r\n\r\n" +
+		"--B\r\nContent-Type: text/html; charset=iso-8859-1\r\nContent-Location: page.html\r\n\r\n" +
+		"<img src=\"i&#46;png\"> <img src=\"caf\xe9.png\"> <p style=\"background:url(i\\2e png)\">\r\n" +
+		"--B\r\nContent-Type: image/png\r\nContent-ID: <i@x>\r\nContent-Location: i.png\r\n\r\npng\r\n" +
+		"--B\r\nContent-Type: image/png\r\nContent-ID: <c@x>\r\nContent-Location: caf%C3%A9.png\r\n\r\npng\r\n" +
+		"--B--\r\n"
+	var out bytes.Buffer
+	st, err := Rewrite(&out, strings.NewReader(msg), Options{Spec: resolve.WHATWG, Local: LocalCID})
+	require.NoError(t, err)
+	assert.Equal(t, 3, st.Localized)
+	m, err := Parse(out.Bytes(), Options{Spec: resolve.WHATWG})
+	require.NoError(t, err)
+	b, err := m.Decode(m.Part("1"))
+	require.NoError(t, err)
+	assert.Equal(t, `<img src="cid:i@x"> <img src="cid:c@x"> <p style="background:url(cid:i@x)">`, string(b))
+}
+
+// TestStylesheetPart: a text/css part is a stylesheet, not the content of
+// a <style> element: one holding "</style" is read and rewritten whole.
+func TestStylesheetPart(t *testing.T) {
+	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/d/\r\n\r\n" +
+		"--B\r\nContent-Type: text/css\r\nContent-Location: s.css\r\n\r\n" +
+		"/* </style> */ a{background:url(a.png)} b::after{content:\"</style>\"} c{background:url(c.png)}\r\n" +
+		"--B\r\nContent-Type: image/png\r\nContent-ID: <c@x>\r\nContent-Location: c.png\r\n\r\npng\r\n" +
+		"--B--\r\n"
+	var got []linkSummary
+	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.WHATWG}, func(l Link) error {
+		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.Target, l.Base.Source})
+		return nil
+	}))
+	assert.Equal(t, []linkSummary{
+		{"1", "a.png", "http://x.example/d/a.png", "", base.Header},
+		{"1", "c.png", "http://x.example/d/c.png", "2", base.Header},
+	}, got)
+
+	var out bytes.Buffer
+	st, err := Rewrite(&out, strings.NewReader(msg), Options{Spec: resolve.WHATWG, Local: LocalCID})
+	require.NoError(t, err)
+	assert.Empty(t, st.Warnings)
+	assert.Contains(t, out.String(), "/* </style> */ a{background:url(http://x.example/d/a.png)} b::after{content:\"</style>\"} c{background:url(cid:c@x)}\r\n")
+}
+
+// TestPartCharset: a part's charset is the one its Content-Type names,
+// even when the header has parameters mime.ParseMediaType rejects (RFC
+// 2045 §5.1 read leniently): KOI8-R's 0xE9 is И, not windows-1252's é.
+func TestPartCharset(t *testing.T) {
+	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/\r\n\r\n" +
+		"--B\r\nContent-Type: text/html; charset=koi8-r; name=a b\r\n\r\n<a href=\"\xe9\">x</a>\r\n" +
+		"--B\r\nContent-Type: text/css; charset=koi8-r; name=a b\r\n\r\na{background:url(\xe9)}\r\n" +
+		"--B--\r\n"
+	var urls []string
+	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.WHATWG}, func(l Link) error {
+		urls = append(urls, l.URL)
+		return nil
+	}))
+	assert.Equal(t, []string{"http://x.example/%D0%98", "http://x.example/%D0%98"}, urls)
 }

@@ -1,8 +1,6 @@
 package mime
 
 import (
-	"bytes"
-	"html"
 	"net/url"
 	"strings"
 
@@ -27,57 +25,29 @@ func (m *Message) localName(t *Part, fragment string) string {
 	return ""
 }
 
-// localize points the links of a rewritten HTML document (or <style>
-// wrapped stylesheet) that name a part of the archive at that part. It
-// edits a value only where the document's bytes at the link's offset are
-// exactly the value htmlrewrite reports (no character references, no
-// transcoding), which is how htmlrewrite writes the URLs it rewrote; any
-// other link is left as it is and counted in skipped.
-func (m *Message) localize(p *Part, doc []byte, opts htmlrewrite.Options) (out []byte, changed, skipped int, err error) {
-	type edit struct {
-		off, end int
-		s        string
-	}
-	var edits []edit
-	_, err = htmlrewrite.Links(bytes.NewReader(doc), opts, func(l htmlrewrite.Link) error {
-		if l.Err != nil || l.URL == "" {
-			return nil
-		}
-		t := m.Find(l.URL)
-		if t == nil || t == p {
-			return nil
-		}
-		frag := ""
-		if i := strings.IndexByte(l.URL, '#'); i >= 0 {
-			frag = l.URL[i:]
-		}
-		repl := m.localName(t, frag)
-		if repl == "" || repl == l.Raw {
-			return nil
-		}
-		off, end := int(l.Offset), int(l.Offset)+len(l.Raw)
-		if off < 0 || end > len(doc) || string(doc[off:end]) != l.Raw || (len(edits) > 0 && off < edits[len(edits)-1].end) {
-			skipped++
-			return nil
-		}
-		if l.Attr != "" {
-			// In an attribute value; a <style> sheet is raw text.
-			repl = html.EscapeString(repl)
-		}
-		edits = append(edits, edit{off, end, repl})
+// linkMap returns the htmlrewrite.Options.Map of part p's rewrite, or
+// nil when the defaults serve. A link that names another part of the
+// archive (RFC 2557 §8) is written as Options.Local says. A reference
+// that resolves against thismessage:/ is left as written: that base
+// exists to match references inside the archive (RFC 2557 §5(e)), and a
+// thismessage: URL means nothing outside it.
+func (m *Message) linkMap(p *Part) func(htmlrewrite.Link) (string, bool) {
+	if m.opts.Local == LocalNone && !strings.HasPrefix(p.Base.URL, ThisMessage) {
 		return nil
-	})
-	if err != nil || len(edits) == 0 {
-		return doc, 0, skipped, err
 	}
-	var b bytes.Buffer
-	b.Grow(len(doc))
-	last := 0
-	for _, e := range edits {
-		b.Write(doc[last:e.off])
-		b.WriteString(e.s)
-		last = e.end
+	return func(l htmlrewrite.Link) (string, bool) {
+		if t := m.Find(l.URL); t != nil && t != p && m.opts.Local != LocalNone {
+			frag := ""
+			if i := strings.IndexByte(l.URL, '#'); i >= 0 {
+				frag = l.URL[i:]
+			}
+			if name := m.localName(t, frag); name != "" && name != l.URL {
+				return name, true
+			}
+		}
+		if strings.HasPrefix(l.URL, ThisMessage) {
+			return l.Raw, true
+		}
+		return "", false
 	}
-	b.Write(doc[last:])
-	return b.Bytes(), len(edits), skipped, nil
 }

@@ -206,7 +206,7 @@ func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) erro
 	res, err := htmlrewrite.Links(bytes.NewReader(body), htmlrewrite.Options{
 		Spec:        x.opts.Spec,
 		Context:     x.context(rec, h),
-		ContentType: ct,
+		ContentType: strictType(ParseMediaType(ct)),
 	}, func(l htmlrewrite.Link) error {
 		links = append(links, l)
 		return nil

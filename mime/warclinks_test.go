@@ -1,6 +1,7 @@
 package mime
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,7 +50,6 @@ func only(links []warcLinkSummary, keep func(warcLinkSummary) bool) []warcLinkSu
 // resolved against its record's WARC-Target-URI, is the next hop's
 // target; the .gz twin gives the same links.
 func TestWARCLinksRedirectChain(t *testing.T) {
-	needHTMLRewrite(t)
 	for _, f := range []string{"mime/redirects.warc", "mime/redirects.warc.gz"} {
 		links := warcLinks(t, f, Options{Spec: resolve.RFC3986})
 		redirects := only(links, func(l warcLinkSummary) bool { return l.Kind == htmlrewrite.Redirect })
@@ -81,7 +81,6 @@ func TestWARCLinksRedirectChain(t *testing.T) {
 // against their own target with the payload of the record they refer to;
 // payloads behind lying headers still give their links.
 func TestWARCLinksBases(t *testing.T) {
-	needHTMLRewrite(t)
 	const f = "mime/redirects.warc"
 	pick := func(links []warcLinkSummary, target string) []warcLinkSummary {
 		return only(links, func(l warcLinkSummary) bool { return l.Target == target && l.Kind != htmlrewrite.Redirect })
@@ -127,7 +126,6 @@ func TestWARCLinksBases(t *testing.T) {
 // TestWARCLinksFixtures: the warcio fixtures' expectations from
 // testdata/warc/README.md.
 func TestWARCLinksFixtures(t *testing.T) {
-	needHTMLRewrite(t)
 	const iana = "http://www.iana.org/domains/example"
 	t.Run("revisit", func(t *testing.T) {
 		// The response and its revisit (uri-agnostic identical payload
@@ -210,4 +208,19 @@ func TestResolveLocation(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tt.want, got)
 	}
+}
+
+// TestWARCCharset: an HTTP Content-Type whose parameters
+// mime.ParseMediaType rejects still gives the payload its charset:
+// KOI8-R's 0xE9 is И, not windows-1252's é.
+func TestWARCCharset(t *testing.T) {
+	http := "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=koi8-r; name=a b\r\n\r\n<a href=\"\xe9\">x</a>"
+	warc := "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://x.example/\r\n" +
+		"Content-Type: application/http; msgtype=response\r\nContent-Length: " + strconv.Itoa(len(http)) + "\r\n\r\n" + http + "\r\n\r\n"
+	var urls []string
+	require.NoError(t, WARCLinks(strings.NewReader(warc), Options{Spec: resolve.WHATWG}, func(l WARCLink) error {
+		urls = append(urls, l.URL)
+		return nil
+	}))
+	assert.Equal(t, []string{"http://x.example/%D0%98"}, urls)
 }

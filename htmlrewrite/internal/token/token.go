@@ -2,21 +2,28 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Package token is golang.org/x/net/html's Tokenizer (html/token.go of
-// golang.org/x/net v0.62.0, BSD-3-Clause, see LICENSE), cut down to what a
-// byte-preserving rewriter needs: Next, Raw, Buffered, AllowCDATA,
-// NextIsNotRawText and SetMaxBuf. It splits a stream into exactly the same
-// tokens with exactly the same raw bytes (the tests check this against
-// x/net on the html5lib suite, the benchmark corpus and fuzzed input), but
-// faster:
+// Package token is a copy of golang.org/x/net/html's Tokenizer
+// (html/token.go of golang.org/x/net v0.62.0, BSD-3-Clause, see LICENSE).
+// It exists because package htmlrewrite needs two things x/net's does not
+// give:
 //
-//   - text, raw text, script data and quoted attribute values are skipped
-//     with bytes.IndexByte instead of a call per byte;
-//   - duplicate attributes are found without a map and a lower-cased copy
-//     of every attribute name.
+//   - speed: the rewriter must be at least as fast as a plain x/net
+//     tokenize-and-copy pass, which a rewriter on top of that very pass
+//     cannot be. Here text, raw text, script data and quoted attribute
+//     values are skipped with bytes.IndexByte instead of a call per byte,
+//     and duplicate attributes are found without a map and a lower-cased
+//     copy of every name;
+//   - the attribute spans: x/net keeps them private, and TagAttr copies,
+//     lower-cases and unescapes every key and value. Tag hands over their
+//     offsets in Raw, so a value is spliced in place.
 //
-// The accessors that decode (Text, TagName, TagAttr, Token) are gone: the
-// rewriter lexes attributes from Raw itself.
+// It splits any input into the same tokens, with the same raw bytes, tag
+// names, attributes and errors, as x/net's: the tests compare the two on
+// every html5lib tokenizer input, on corpus A when RELURL_CORPUS_A is set,
+// and on fuzzed input, read whole, a byte and half a buffer at a time.
+// Only what the rewriter calls is kept (Next, Raw, Tag, Err, Buffered,
+// AllowCDATA, NextIsNotRawText, SetMaxBuf); a fix to x/net's tokenizer
+// must be carried over by hand.
 package token
 
 import (
@@ -25,8 +32,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"golang.org/x/net/html/atom"
 )
 
 // A TokenType is the type of a Token.
@@ -73,28 +78,6 @@ func (t TokenType) String() string {
 	return "Invalid(" + strconv.Itoa(int(t)) + ")"
 }
 
-// An Attribute is an attribute namespace-key-value triple. Namespace is
-// non-empty for foreign attributes like xlink, Key is alphabetic (and hence
-// does not contain escapable characters like '&', '<' or '>'), and Val is
-// unescaped (it looks like "a<b" rather than "a&lt;b").
-//
-// Namespace is only used by the parser, not the tokenizer.
-type Attribute struct {
-	Namespace, Key, Val string
-}
-
-// A Token consists of a TokenType and some Data (tag name for start and end
-// tags, content for text, comments and doctypes). A tag Token may also contain
-// a slice of Attributes. Data is unescaped for all Tokens (it looks like "a<b"
-// rather than "a&lt;b"). For tag Tokens, DataAtom is the atom for Data, or
-// zero if Data is not a known tag name.
-type Token struct {
-	Type     TokenType
-	DataAtom atom.Atom
-	Data     string
-	Attr     []Attribute
-}
-
 // span is a range of bytes in a Tokenizer's buffer. The start is inclusive,
 // the end is exclusive.
 type span struct {
@@ -130,13 +113,11 @@ type Tokenizer struct {
 	// a text token's text, a tag token's tag name, etc.
 	data span
 	// pendingAttr is the attribute key and value currently being tokenized.
-	// When complete, pendingAttr is pushed onto attr. nAttrReturned is
-	// incremented on each call to TagAttr.
-	pendingAttr   [2]span
-	attr          [][2]span
-	attrNames     map[string]bool
-	attrMap       bool // attrNames holds the names of attr
-	nAttrReturned int
+	// When complete, pendingAttr is pushed onto attr.
+	pendingAttr [2]span
+	attr        [][2]span
+	attrNames   map[string]bool
+	attrMap     bool // attrNames holds the names of attr
 	// rawTag is the "script" in "</script>" that closes the next token. If
 	// non-empty, the subsequent call to Next will return a raw or RCDATA text
 	// token: one that treats "<p>" as text instead of an element.
@@ -870,7 +851,6 @@ func (z *Tokenizer) readStartTag() TokenType {
 // in [A-Za-z].
 func (z *Tokenizer) readTag(saveAttr bool) {
 	z.attr = z.attr[:0]
-	z.nAttrReturned = 0
 	clear(z.attrNames)
 	z.attrMap = false
 	// Read the tag name and attribute key/value pairs.
@@ -1140,8 +1120,8 @@ loop:
 	return z.tt
 }
 
-// Raw returns the unmodified text of the current token. Calling Next, Token,
-// Text, TagName or TagAttr may change the contents of the returned slice.
+// Raw returns the unmodified text of the current token. Calling Next may
+// change the contents of the returned slice.
 //
 // The token stream's raw bytes partition the byte stream (up until an
 // ErrorToken). There are no overlaps or gaps between two consecutive token's
@@ -1160,43 +1140,11 @@ func (z *Tokenizer) SetMaxBuf(n int) {
 // NewTokenizer returns a new HTML Tokenizer for the given Reader.
 // The input is assumed to be UTF-8 encoded.
 func NewTokenizer(r io.Reader) *Tokenizer {
-	return NewTokenizerFragment(r, "")
-}
-
-// NewTokenizerFragment returns a new HTML Tokenizer for the given Reader, for
-// tokenizing an existing element's InnerHTML fragment. contextTag is that
-// element's tag, such as "div" or "iframe".
-//
-// For example, how the InnerHTML "a<b" is tokenized depends on whether it is
-// for a <p> tag or a <script> tag.
-//
-// The input is assumed to be UTF-8 encoded.
-func NewTokenizerFragment(r io.Reader, contextTag string) *Tokenizer {
-	z := &Tokenizer{
+	return &Tokenizer{
 		r:         r,
 		buf:       make([]byte, 0, 4096),
 		attrNames: make(map[string]bool),
 	}
-	if contextTag != "" {
-		// Per the "Parsing HTML Fragments" portion of the spec:
-		//    For performance reasons, an implementation that does not report errors
-		//    and that uses the actual state machine described in this specification
-		//    directly could use the PLAINTEXT state instead of the RAWTEXT and script
-		//    data states where those are mentioned in the list above. Except for
-		//    rules regarding parse errors, they are equivalent, since there is no
-		//    appropriate end tag token in the fragment case, yet they involve far
-		//    fewer state transitions.
-		//
-		// As such we just set everything to plaintext, which makes some complex parsing
-		// cases somewhat simpler.
-		switch s := strings.ToLower(contextTag); s {
-		case "title", "textarea":
-			z.rawTag = s
-		case "style", "xmp", "iframe", "noembed", "noframes", "script", "noscript", "plaintext":
-			z.rawTag = "plaintext"
-		}
-	}
-	return z
 }
 
 // skipTo moves past the buffered bytes before the next c, as readByte

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/iotest"
 
@@ -39,9 +40,12 @@ func same(t testing.TB, name string, doc []byte, maxBuf int, wrap func(io.Reader
 			}
 			return
 		}
-		if tx == html.StartTagToken {
-			nm, _ := x.TagName()
-			switch string(nm) {
+		if tx == html.StartTagToken || tx == html.SelfClosingTagToken {
+			nm := sameTag(t, name, x, z)
+			if tx == html.SelfClosingTagToken {
+				continue
+			}
+			switch nm {
 			case "noscript", "title", "style":
 				x.NextIsNotRawText()
 				z.NextIsNotRawText()
@@ -51,6 +55,50 @@ func same(t testing.TB, name string, doc []byte, maxBuf int, wrap func(io.Reader
 			}
 		}
 	}
+}
+
+// sameTag checks that z.Tag finds, in the current start tag, the name
+// and attributes x/net's TagName and TagAttr give (lower-cased, NUL as
+// U+FFFD, first of duplicates only), the values byte for byte when they
+// have nothing to decode, and returns the name.
+func sameTag(t testing.TB, name string, x *html.Tokenizer, z *Tokenizer) string {
+	raw := z.Raw()
+	span, attrs := z.Tag(nil)
+	nm, more := x.TagName()
+	if got := lowerNUL(raw[span[0]:span[1]]); got != string(nm) {
+		t.Fatalf("%s: tag %q: name %q, x/net %q", name, raw, got, nm)
+	}
+	var keys []string
+	for more {
+		var k, v []byte
+		k, v, more = x.TagAttr()
+		keys = append(keys, string(k))
+		if i := len(keys) - 1; i < len(attrs) {
+			rv := raw[attrs[i].Val[0]:attrs[i].Val[1]]
+			if !bytes.ContainsAny(rv, "&\r\x00") && !bytes.Equal(rv, v) {
+				t.Fatalf("%s: tag %q: attribute %d value %q, x/net %q", name, raw, i, rv, v)
+			}
+		}
+	}
+	got := make([]string, len(attrs))
+	for i, a := range attrs {
+		got[i] = lowerNUL(raw[a.Key[0]:a.Key[1]])
+	}
+	if strings.Join(got, "\x00") != strings.Join(keys, "\x00") || len(got) != len(keys) {
+		t.Fatalf("%s: tag %q: attributes %q, x/net %q", name, raw, got, keys)
+	}
+	return string(nm)
+}
+
+// lowerNUL is b as x/net's TagName and TagAttr give a name.
+func lowerNUL(b []byte) string {
+	l := bytes.ReplaceAll(b, []byte{0}, []byte("\ufffd"))
+	for i, c := range l {
+		if 'A' <= c && c <= 'Z' {
+			l[i] = c + 'a' - 'A'
+		}
+	}
+	return string(l)
 }
 
 var readers = map[string]func(io.Reader) io.Reader{
@@ -122,4 +170,27 @@ func FuzzTokenizer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		check(t, "fuzz", doc)
 	})
+}
+
+// copiedFrom is the x/net version this package copies (see the package
+// doc).
+const copiedFrom = "v0.62.0"
+
+// TestXNetVersion fails when go.mod moves to another x/net: the
+// differential tests catch only the differences their inputs reach, so
+// a fix to x/net's tokenizer must be carried over by reading its diff.
+func TestXNetVersion(t *testing.T) {
+	mod, err := os.ReadFile("../../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(mod)) {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "golang.org/x/net" {
+			if f[1] != copiedFrom {
+				t.Fatalf("go.mod requires golang.org/x/net %s, this copy is of %s: carry html/token.go's changes over, then update copiedFrom and the package doc", f[1], copiedFrom)
+			}
+			return
+		}
+	}
+	t.Fatal("go.mod does not require golang.org/x/net")
 }
