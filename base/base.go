@@ -28,6 +28,8 @@ package base
 
 import (
 	"fmt"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
 	"net/textproto"
 	"strings"
 
@@ -163,6 +165,9 @@ func (c *Context) Decide(e Element) Result {
 	}
 	where := fmt.Sprintf("<base href> at line %d", e.Line)
 	href := trimASCIISpace(e.Href)
+	if c.Spec == resolve.WHATWG {
+		href = decodeValue(href, c.Options.QueryEncoding)
+	}
 	ignore := func(why string) Result {
 		fb.Warnings = append(fb.Warnings, fmt.Sprintf("%s ignored: %s", where, why))
 		return fb
@@ -182,6 +187,30 @@ func (c *Context) Decide(e Element) Result {
 		return ignore("a " + s + ": URL cannot be a base")
 	}
 	return Result{URL: u, Source: Embedded, Detail: where, Warnings: fb.Warnings}
+}
+
+// decodeValue decodes an attribute value from the document's encoding: the
+// URL Standard parses text, and the HTML Standard hands it the document's
+// characters, so a windows-1252 "caf\xe9" is "café" (and then
+// "caf%C3%A9"), not an invalid UTF-8 byte. Nil means UTF-8; a value that
+// does not decode stays as it is.
+func decodeValue(v string, enc encoding.Encoding) string {
+	if enc == nil || enc == unicode.UTF8 || isASCII(v) {
+		return v
+	}
+	if d, err := enc.NewDecoder().String(v); err == nil {
+		return d
+	}
+	return v
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // trimASCIISpace removes the HTML Standard's ASCII whitespace (tab, LF, FF,

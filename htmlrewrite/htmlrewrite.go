@@ -350,11 +350,21 @@ func prepare(src io.Reader, opts *Options) (prepared, error) {
 func (p *prepared) scan(r io.Reader, opts *Options) {
 	elem, warns, err := base.ScanHTML(r, opts.Context.Strict)
 	p.elem = elem
-	p.base = opts.Context.Decide(elem)
+	p.base = p.context(opts).Decide(elem)
 	p.base.Warnings = append(slices.Clip(p.base.Warnings), warns...)
 	if err != nil {
 		p.base.Warnings = append(p.base.Warnings, "looking for <base href>: "+err.Error())
 	}
+}
+
+// context is opts.Context with the document's encoding, which the
+// WHATWG mode decodes <base href> with and encodes its query in.
+func (p *prepared) context(opts *Options) *base.Context {
+	c := opts.Context
+	if c.Options.QueryEncoding == nil {
+		c.Options.QueryEncoding = p.enc
+	}
+	return &c
 }
 
 // mentionsBase reports whether r holds "<base" in any case: only then
@@ -422,28 +432,42 @@ func seekable(rs io.ReadSeeker) bool {
 	return err == nil
 }
 
-// decideEncoding sets p's encoding from the document's first 1024 bytes
-// and the Content-Type, as charset.DetermineEncoding does (BOM, header,
-// <meta> prescan), except that a document declaring nothing whose first
-// bytes are ASCII is read as UTF-8 instead of the locale guess
-// windows-1252: a guess must not turn UTF-8 links into mojibake.
+// decideEncoding sets p's encoding from the document's first bytes and
+// the Content-Type (see [Encoding]).
 func (p *prepared) decideEncoding(prefix []byte, opts *Options) error {
-	enc, name, certain := charset.DetermineEncoding(prefix, opts.ContentType)
-	if asciiIncompatible[name] {
-		return &encodingError{name}
-	}
-	if name == "windows-1252" && !certain && isASCII(prefix) && !declared(prefix) {
-		enc, name = encoding.Nop, "utf-8"
+	enc, name, err := Encoding(prefix, opts.ContentType)
+	if err != nil {
+		return err
 	}
 	p.enc, p.encName = enc, name
+	return nil
+}
+
+// Encoding decides an HTML document's character encoding from its first
+// 1024 bytes and its Content-Type, as charset.DetermineEncoding does (BOM,
+// header, <meta> prescan), except that a document declaring nothing whose
+// first bytes are ASCII is read as UTF-8 instead of the locale guess
+// windows-1252: a guess must not turn UTF-8 links into mojibake. It
+// returns the encoding (nil for UTF-8) and its name, or an error wrapping
+// ErrEncoding for an encoding that is not ASCII-compatible (UTF-16), which
+// a byte-preserving rewrite cannot handle.
+func Encoding(prefix []byte, contentType string) (encoding.Encoding, string, error) {
+	enc, name, certain := charset.DetermineEncoding(prefix, contentType)
+	if asciiIncompatible[name] {
+		return nil, name, &encodingError{name}
+	}
+	if name == "windows-1252" && !certain && isASCII(prefix) && !declared(prefix) {
+		return nil, "utf-8", nil
+	}
 	if name == "utf-8" {
-		p.enc = nil
-	} else if e, _ := charset.Lookup(name); e != nil {
+		return nil, name, nil
+	}
+	if e, _ := charset.Lookup(name); e != nil {
 		// Lookup's encoders write what the encoding lacks as character
 		// references; DetermineEncoding's guess does not come with them.
-		p.enc = e
+		enc = e
 	}
-	return nil
+	return enc, name, nil
 }
 
 // declared reports whether a <meta> charset declaration in prefix decided

@@ -1,12 +1,14 @@
 package htmlrewrite
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -43,4 +45,22 @@ func TestWHATWGQueryEncoding(t *testing.T) {
 	want, err := enc.String(`<meta charset="windows-1251"><a href="http://ex.com/dir/%D0%BF%D0%BE%D0%B8%D1%81%D0%BA?q=%F2%E5%F1%F2">`)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
+}
+
+// TestBaseHrefInDocumentEncoding: a <base href> is text of the document,
+// so in WHATWG mode a windows-1252 page's "caf\xe9" is "café", and the
+// base path "caf%C3%A9" (the URL Standard encodes paths as UTF-8), as for
+// the page's other links.
+func TestBaseHrefInDocumentEncoding(t *testing.T) {
+	doc := "<meta charset=windows-1252><base href=\"/caf\xe9/\"><a href=\"x\">x</a><a href=\"/caf\xe9/y\">y</a>"
+	var links []Link
+	b, err := Links(strings.NewReader(doc), Options{
+		Spec:    resolve.WHATWG,
+		Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.com/dir/page.html"},
+	}, func(l Link) error { links = append(links, l); return nil })
+	require.NoError(t, err)
+	assert.Equal(t, "https://example.com/caf%C3%A9/", b.URL)
+	require.Len(t, links, 2)
+	assert.Equal(t, "https://example.com/caf%C3%A9/x", links[0].URL)
+	assert.Equal(t, "https://example.com/caf%C3%A9/y", links[1].URL)
 }

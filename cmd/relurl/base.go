@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
 )
 
 // headerFlag collects repeated --header 'Name: value' flags.
@@ -42,7 +43,7 @@ type baseOutput struct {
 
 func runBase(args []string, s stdio) int {
 	fs := newFlagSet("base", "[--url RETRIEVAL_URL] [--header 'Name: value']... [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
-	spec, opts := specFlag(fs, defaultSpec)
+	spec, opts := specFlag(fs, defaultHTMLSpec)
 	var retrieval optionalString
 	fs.Var(&retrieval, "url", "the URL the document was retrieved from, after redirects (draft §3.3); default: the file's own file: URL")
 	var headers headerFlag
@@ -90,6 +91,12 @@ func runBase(args []string, s stdio) int {
 		c.Retrieval, c.RetrievalDetail = u, "file: URL of "+name
 	}
 
+	if c.Options.QueryEncoding == nil {
+		// <base href> is text in the document's encoding (the WHATWG mode
+		// decodes it with this); a UTF-16 page has no <base> to decode.
+		prefix, _ := br.Peek(1024)
+		c.Options.QueryEncoding, _, _ = htmlrewrite.Encoding(prefix, headers.h.Get("Content-Type"))
+	}
 	e, warnings, err := base.ScanHTML(br, *strict)
 	if err != nil {
 		s.errorf("base: %s: %v", name, err)

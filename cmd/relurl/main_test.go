@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"os"
+	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -21,6 +24,7 @@ func TestScript(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
 		Setup: func(env *testscript.Env) error {
 			// Scripts that need the shared fixtures find them here.
 			wd, err := os.Getwd()
@@ -31,4 +35,32 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// cmdStatus is the script command "status N PROGRAM [ARGS...]": it runs
+// PROGRAM as exec does (stdout and stderr can be checked after it) and
+// fails unless PROGRAM exits with status N. "! exec" cannot tell the exit
+// statuses 1 and 2 apart, and both are contracts.
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! status")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: status N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: %v", err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("status: %v", err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
 }
