@@ -12,7 +12,6 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
-	"golang.org/x/net/html"
 )
 
 // Problem is what makes a link break when its tree moves.
@@ -101,7 +100,7 @@ type Checker struct {
 const anywhere = "https://relurl.invalid/moved/tree/"
 
 // Prepare checks the root URLs and normalizes them, so that links resolved
-// by the same rules compare equal to them. Check and Analyze call it; the
+// by the same rules compare equal to them. Check, Analyze and Fix call it; the
 // fields must not change afterwards. A Checker is safe for concurrent use.
 func (c *Checker) Prepare() error {
 	c.once.Do(func() { c.prepErr = c.prepare() })
@@ -139,15 +138,12 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	if err := c.Prepare(); err != nil {
 		return nil, err
 	}
-	docURL := c.root + escapePath(f.Rel)
+	docURL := c.docURL(f)
 	var links []Link
 	if e, _, err := base.ScanHTML(bytes.NewReader(data), false); err == nil && e.Found {
 		links = append(links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
 	}
-	res, err := htmlrewrite.Links(bytes.NewReader(data), htmlrewrite.Options{
-		Spec:    c.Spec,
-		Context: base.Context{Spec: c.Spec, Options: c.Options, Retrieval: docURL},
-	}, func(l htmlrewrite.Link) error {
+	res, err := htmlrewrite.Links(bytes.NewReader(data), c.htmlOptions(f), func(l htmlrewrite.Link) error {
 		links = append(links, Link{Raw: l.Raw, URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Line: l.Line, Column: l.Column, Offset: l.Offset})
 		return nil
 	})
@@ -155,6 +151,18 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 		return nil, err
 	}
 	return c.Analyze(f.Path, docURL, res.URL, links), nil
+}
+
+// docURL returns the URL of the file f in the tree at its current place.
+func (c *Checker) docURL(f File) string { return c.root + escapePath(f.Rel) }
+
+// htmlOptions are the options under which Check reads the file f and Fix
+// rewrites it: the same links, resolved against the same base.
+func (c *Checker) htmlOptions(f File) htmlrewrite.Options {
+	return htmlrewrite.Options{
+		Spec:    c.Spec,
+		Context: base.Context{Spec: c.Spec, Options: c.Options, Retrieval: c.docURL(f)},
+	}
 }
 
 // Analyze returns the findings for links, found in the file path whose URL
@@ -354,105 +362,45 @@ func formOf(raw string) refForm {
 	return relativeForm
 }
 
-// Fix rewrites, in the document data, each Absolute or RootRelative link
-// of findings that has a relative form to that form, and returns the new
-// document and the number of links changed. It edits only values it can
-// find intact at their offset (an attribute value ending at its quote, or
-// an unquoted one at white space or ">"), leaving every other byte as it
-// was.
-func Fix(data []byte, findings []Finding) ([]byte, int) {
-	type edit struct {
-		start, end int
-		with       string
+// Fix rewrites, in the HTML document data (the file f of the tree, as
+// given to Check), each Absolute or RootRelative link of findings that has
+// a relative form to that form, and returns the new document and the
+// number of links changed. The document goes through htmlrewrite.Rewrite,
+// so a link is found wherever Check found it (an attribute, one candidate
+// of a srcset, a CSS url(), a refresh) and the new reference is escaped
+// for that place; every other byte stays as it was. A finding whose link
+// is no longer at its offset is left alone.
+func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, error) {
+	if err := c.Prepare(); err != nil {
+		return nil, 0, err
 	}
-	var edits []edit
-	for _, f := range findings {
-		if (f.Problem != Absolute && f.Problem != RootRelative) || f.Relative == "" {
-			continue
-		}
-		start := int(f.Offset)
-		if start <= 0 || start > len(data) {
-			continue
-		}
-		quote := data[start-1]
-		end := valueEnd(data, start, quote)
-		if end < 0 || unescape(data[start:end]) != f.Link {
-			continue
-		}
-		edits = append(edits, edit{start, end, escapeValue(f.Relative, quote)})
+	// Keyed by the value too: the candidates of a srcset whose value has
+	// character references all report the offset of the value.
+	type at struct {
+		offset int64
+		raw    string
 	}
-	if len(edits) == 0 {
-		return data, 0
+	fixes := map[at]string{}
+	for _, fd := range findings {
+		if (fd.Problem == Absolute || fd.Problem == RootRelative) && fd.Relative != "" {
+			fixes[at{fd.Offset, fd.Link}] = fd.Relative
+		}
+	}
+	if len(fixes) == 0 {
+		return data, 0, nil
+	}
+	opts := c.htmlOptions(f)
+	opts.Map = func(l htmlrewrite.Link) (string, bool) {
+		if rel, ok := fixes[at{l.Offset, l.Raw}]; ok {
+			return rel, true
+		}
+		return l.Raw, true // every other value as written
 	}
 	var b bytes.Buffer
 	b.Grow(len(data))
-	last := 0
-	n := 0
-	for _, e := range edits {
-		if e.start < last {
-			continue // overlapping: keep the first
-		}
-		b.Write(data[last:e.start])
-		b.WriteString(e.with)
-		last = e.end
-		n++
+	st, err := htmlrewrite.Rewrite(&b, bytes.NewReader(data), opts)
+	if err != nil {
+		return nil, 0, err
 	}
-	b.Write(data[last:])
-	return b.Bytes(), n
-}
-
-// valueEnd returns where the attribute value starting at start ends: at
-// the closing quote, or for an unquoted value (HTML §13.2.5.38) at white
-// space or ">".
-func valueEnd(data []byte, start int, quote byte) int {
-	if quote == '"' || quote == '\'' {
-		i := bytes.IndexByte(data[start:], quote)
-		if i < 0 {
-			return -1
-		}
-		return start + i
-	}
-	i := bytes.IndexAny(data[start:], "\t\n\f\r >")
-	if i < 0 {
-		return -1
-	}
-	return start + i
-}
-
-// escapeValue escapes s for an attribute value delimited by quote: "&"
-// always (a reference could otherwise form) and the quote itself. An
-// unquoted value that would need more (white space or ">" end it; "\"",
-// "'", "<", "=" and "`" are parse errors there, HTML §13.2.5.38) gets
-// double quotes.
-func escapeValue(s string, quote byte) string {
-	if quote != '"' && quote != '\'' {
-		if !strings.ContainsAny(s, "\t\n\f\r >\"'<=`") {
-			return strings.ReplaceAll(s, "&", "&amp;")
-		}
-		return `"` + escapeValue(s, '"') + `"`
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '&':
-			b.WriteString("&amp;")
-		case c == quote && c == '"':
-			b.WriteString("&quot;")
-		case c == quote:
-			b.WriteString("&#39;")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// unescape decodes character references. It decodes a few legacy
-// references the tokenizer keeps in attribute values ("&copy=");
-// Fix then finds the value changed and leaves it alone.
-func unescape(b []byte) string {
-	if bytes.IndexByte(b, '&') < 0 {
-		return string(b)
-	}
-	return html.UnescapeString(string(b))
+	return b.Bytes(), st.Rewritten, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/relurl/relurl/base"
@@ -193,47 +192,65 @@ func TestFormOf(t *testing.T) {
 	}
 }
 
+// TestFix: a link is fixed wherever Check finds it, with the relative
+// form escaped for that place, and no other byte changes. The tree is
+// served from https://example.org/site/ and the page is its index.html.
 func TestFix(t *testing.T) {
-	const page = `<a href="https://example.org/site/a.html">x</a>` + "\n" +
-		`<img src='https://example.org/site/i.png?a=1&amp;b=2'>` + "\n" +
-		`<a href=/site/b.html>y</a>` + "\n" +
-		`<a href="https://example.org/site/c.html">stale</a>`
-	off := func(s string) int64 {
-		i := strings.Index(page, s)
-		require.GreaterOrEqual(t, i, 0, s)
-		return int64(i)
+	tests := []struct {
+		name, page, want string
+	}{
+		{"double quotes", `<a href="https://example.org/site/a.html">x</a>`, `<a href="a.html">x</a>`},
+		{"single quotes, reference kept", `<img src='https://example.org/site/i.png?a=1&amp;b=2'>`, `<img src='i.png?a=1&amp;b=2'>`},
+		{"unquoted", `<a href=/site/b.html>y</a>`, `<a href=b.html>y</a>`},
+		{"network-path", `<a href="//example.org/site/b.html#top">y</a>`, `<a href="b.html#top">y</a>`},
+		// HTML "parse a srcset attribute": each candidate on its own, a
+		// "=" in a candidate needing no quotes inside the value.
+		{"srcset", `<img srcset="https://example.org/site/a.png 1x, https://example.org/site/b.png?w=2 2x">`, `<img srcset="a.png 1x, b.png?w=2 2x">`},
+		// A value with a character reference: every candidate reports
+		// the value's offset, and each is still fixed.
+		{"srcset with a reference", `<img srcset="https://example.org/site/a.png?x=1&amp;y=2 1x, /site/b.png 2x">`, `<img srcset="a.png?x=1&amp;y=2 1x, b.png 2x">`},
+		// CSS url() in a style attribute and in <style>.
+		{"style url()", `<div style="background: url(https://example.org/site/a.png)"></div>`, `<div style="background: url(a.png)"></div>`},
+		{"style element", `<style>p { background: url("/site/b.png") }</style>`, `<style>p { background: url("b.png") }</style>`},
+		// The shared declarative refresh steps.
+		{"refresh", `<meta http-equiv=refresh content="0; url=https://example.org/site/a.html">`, `<meta http-equiv=refresh content="0; url=a.html">`},
+		// Not the tree's: left as written, and so is everything else.
+		{"external", `<a href="https://example.com/a.html">x</a> <a href=b.html>b</a>`, `<a href="https://example.com/a.html">x</a> <a href=b.html>b</a>`},
 	}
-	findings := []Finding{
-		{Problem: Absolute, Link: "https://example.org/site/a.html", Relative: "a.html", Offset: off("https://example.org/site/a.html")},
-		{Problem: Absolute, Link: "https://example.org/site/i.png?a=1&b=2", Relative: "i.png?a=1&b=2", Offset: off("https://example.org/site/i.png")},
-		{Problem: RootRelative, Link: "/site/b.html", Relative: "b.html", Offset: off("/site/b.html")},
-		// The bytes at the offset do not spell the link: left alone.
-		{Problem: Absolute, Link: "https://example.org/site/other.html", Relative: "other.html", Offset: off("https://example.org/site/c.html")},
-		// Not fixable problems.
-		{Problem: ClimbsOut, Link: "../x", Offset: 3},
-		{Problem: Absolute, Link: "x", Offset: 0},
-		{Problem: Absolute, Link: "x", Relative: "y", Offset: 1 << 40},
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"index.html": "", "a.html": "", "b.html": "", "a.png": "", "b.png": "", "i.png": ""})
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/"}
+	f := File{Path: filepath.Join(dir, "index.html"), Rel: "index.html"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			found, err := c.Check(f, []byte(tt.page))
+			require.NoError(t, err)
+			got, n, err := c.Fix(f, []byte(tt.page), found)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(got))
+			assert.Equal(t, len(found), n, "every finding is fixed")
+			after, err := c.Check(f, got)
+			require.NoError(t, err)
+			assert.Empty(t, after, "nothing left to report")
+		})
 	}
-	got, n := Fix([]byte(page), findings)
-	assert.Equal(t, 3, n)
-	want := `<a href="a.html">x</a>` + "\n" +
-		`<img src='i.png?a=1&amp;b=2'>` + "\n" +
-		`<a href=b.html>y</a>` + "\n" +
-		`<a href="https://example.org/site/c.html">stale</a>`
-	assert.Equal(t, want, string(got))
-
-	same, n := Fix([]byte(page), nil)
-	assert.Equal(t, 0, n)
-	assert.Equal(t, page, string(same))
 }
 
-func TestEscapeValue(t *testing.T) {
-	assert.Equal(t, `a?x=1&amp;y=&quot;'`, escapeValue(`a?x=1&y="'`, '"'))
-	assert.Equal(t, `a&#39;"`, escapeValue(`a'"`, '\''))
-	// Unquoted (the byte before the value is "="): quoted when needed.
-	assert.Equal(t, `a/b?x&amp;y`, escapeValue(`a/b?x&y`, '='))
-	assert.Equal(t, `"a b>&quot;'"`, escapeValue(`a b>"'`, '='))
-	assert.Equal(t, `"?x=1"`, escapeValue(`?x=1`, '='))
+// TestFixStale: a finding whose link is no longer at its offset, or that
+// has no relative form, is left alone.
+func TestFixStale(t *testing.T) {
+	const page = `<a href="https://example.org/site/c.html">stale</a>`
+	c := &Checker{Spec: resolve.WHATWG, Root: "https://example.org/site/"}
+	findings := []Finding{
+		{Problem: Absolute, Link: "https://example.org/site/other.html", Relative: "other.html", Offset: 9},
+		{Problem: ClimbsOut, Link: "https://example.org/site/c.html", Relative: "c.html", Offset: 9},
+		{Problem: Absolute, Link: "https://example.org/site/c.html", Offset: 9},
+		{Problem: Absolute, Link: "x", Relative: "y", Offset: 1 << 40},
+	}
+	got, n, err := c.Fix(File{Rel: "index.html"}, []byte(page), findings)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n)
+	assert.Equal(t, page, string(got))
 }
 
 func TestPathRelative(t *testing.T) {
@@ -310,9 +327,9 @@ func TestCheckAndFixTree(t *testing.T) {
 				_, err := Update(f.Path, 1<<20, func(old []byte) ([]byte, error) {
 					found, err := c.Check(f, old)
 					require.NoError(t, err)
-					out, n := Fix(old, found)
+					out, n, err := c.Fix(f, old, found)
 					total += n
-					return out, nil
+					return out, err
 				})
 				require.NoError(t, err)
 			}

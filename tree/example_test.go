@@ -54,6 +54,27 @@ func ExampleChecker_Analyze() {
 	// line 4: climbs-out ../../other/ -> ""
 }
 
+// Check finds what pins a page to its place, and Fix rewrites the links
+// into the tree to their relative form, wherever they are (here one
+// candidate of a srcset); every other byte stays.
+func ExampleChecker_Fix() {
+	c := &tree.Checker{Spec: resolve.WHATWG, Root: "https://example.org/site/"}
+	page := tree.File{Rel: "guide/intro.html"}
+	data := []byte(`<a href="/site/index.html">home</a> <img src=a.png srcset="a.png 1x, https://example.org/site/guide/a2.png 2x">`)
+	found, err := c.Check(page, data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fixed, n, err := c.Fix(page, data, found)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d links fixed\n%s\n", n, fixed)
+	// Output:
+	// 2 links fixed
+	// <a href="../index.html">home</a> <img src=a.png srcset="a.png 1x, a2.png 2x">
+}
+
 // Ordered runs work in parallel and hands the results back in input order.
 func ExampleOrdered() {
 	pages := []string{"a.html", "b.html", "c.html"}

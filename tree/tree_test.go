@@ -281,6 +281,25 @@ func TestUpdateUnchangedIsNotWritten(t *testing.T) {
 	assert.Equal(t, before.ModTime(), after.ModTime())
 }
 
+// TestUpdateSymlink: a symbolic link named for an in-place rewrite stays a
+// link, and the file it points to gets the new content.
+func TestUpdateSymlink(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"real/a.html": "old"})
+	link := filepath.Join(dir, "link.html")
+	require.NoError(t, os.Symlink(filepath.Join("real", "a.html"), link))
+	changed, err := Update(link, 1<<20, func(old []byte) ([]byte, error) { return append(old, " new"...), nil })
+	require.NoError(t, err)
+	assert.True(t, changed)
+	info, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.Equal(t, fs.ModeSymlink, info.Mode().Type(), "still a link")
+	data, err := os.ReadFile(filepath.Join(dir, "real", "a.html"))
+	require.NoError(t, err)
+	assert.Equal(t, "old new", string(data))
+	assert.Equal(t, []string{"a.html"}, names(t, filepath.Join(dir, "real")), "no temporary file is left")
+}
+
 func TestUpdateFailureLeavesOriginal(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.html")
@@ -292,7 +311,7 @@ func TestUpdateFailureLeavesOriginal(t *testing.T) {
 	assert.ErrorIs(t, err, boom)
 
 	// Writing fails half-way: the temporary file goes, the original stays.
-	err = Writer{}.write(p, 0o644, func(w io.Writer) error {
+	err = Writer{}.write(p, 0o644, func(w *os.File) error {
 		io.WriteString(w, "half")
 		return boom
 	})
@@ -349,6 +368,46 @@ func TestCopyFile(t *testing.T) {
 	require.NoError(t, fast.CopyFile(dst+"2", src))
 	require.NoError(t, fast.WriteFile(dst+"3", []byte("x"), 0o600))
 	assert.Equal(t, []string{"dst.png", "dst.png2", "dst.png3", "src.png"}, names(t, dir))
+}
+
+// TestWriterKeepSame: a file that already holds the data with the same
+// bits is not replaced; any difference of content or mode replaces it.
+func TestWriterKeepSame(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.html")
+	w := Writer{NoSync: true, KeepSame: true}
+	require.NoError(t, w.WriteFile(p, []byte("same"), 0o644))
+	before, err := os.Stat(p)
+	require.NoError(t, err)
+	require.NoError(t, w.WriteFile(p, []byte("same"), 0o644))
+	after, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "the same content is not written again")
+
+	big := []byte(strings.Repeat("0123456789", 10000)) // more than one read
+	for _, step := range []struct {
+		data    []byte
+		perm    fs.FileMode
+		replace bool
+	}{
+		{[]byte("diff"), 0o644, true}, // same size, other bytes
+		{[]byte("diff"), 0o600, true}, // other mode
+		{[]byte("longer"), 0o600, true},
+		{big, 0o600, true},
+		{big, 0o600, false},
+		{append(big[:len(big)-1:len(big)-1], 'x'), 0o600, true}, // the last byte differs
+	} {
+		before, err := os.Stat(p)
+		require.NoError(t, err)
+		require.NoError(t, w.WriteFile(p, step.data, step.perm))
+		after, err := os.Stat(p)
+		require.NoError(t, err)
+		assert.Equal(t, !step.replace, os.SameFile(before, after), "%d bytes, mode %v", len(step.data), step.perm)
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Equal(t, step.data, data)
+		assert.Equal(t, step.perm, after.Mode().Perm())
+	}
 }
 
 func names(t *testing.T, dir string) []string {

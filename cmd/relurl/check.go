@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/relurl/relurl/resolve/grammar"
 	"github.com/relurl/relurl/tree"
@@ -28,7 +29,7 @@ func runCheck(args []string, s stdio) int {
 	var root, to optionalString
 	fs.Var(&root, "url", "the URL the tree is served from now (default: its file: URL)")
 	fs.Var(&to, "to", "the URL the tree will move to: report only what breaks in that move")
-	gram := fs.String("grammar", "", "also report URLs this grammar rejects: "+joinNames(grammar.Names()))
+	gram := fs.String("grammar", "", "also report URLs this grammar rejects: "+strings.Join(grammar.Names(), ", "))
 	asJSON := fs.Bool("json", false, "one JSON object a finding")
 	fix := fs.Bool("fix", false, "rewrite absolute and root-relative links into the tree to their relative form, in place")
 	jobs := fs.Int("j", defaultJobs(), "files checked in parallel")
@@ -116,8 +117,8 @@ func runCheck(args []string, s stdio) int {
 			if err != nil {
 				return nil, err
 			}
-			after, r.fixed = tree.Fix(old, found)
-			return after, nil
+			after, r.fixed, err = c.Fix(f, old, found)
+			return after, err
 		})
 		if r.err != nil {
 			return r

@@ -90,7 +90,10 @@ func runFetch(args []string, s stdio) int {
 			e.add(record(l, doc.URL, b))
 		}
 		o := e.done(err)
-		s.out.Write(o.buf)
+		if _, werr := s.out.Write(o.buf); werr != nil {
+			s.errorf("fetch: %v", werr)
+			return exitFailure
+		}
 		if *verbose {
 			s.errorf("fetch: base %s (%s)", b.URL, b.Provenance())
 		}

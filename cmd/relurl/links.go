@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 
@@ -216,6 +217,9 @@ func runLinks(args []string, s stdio) int {
 		}
 		return fileLinks(f, data, docURL, root, t, filter, text)
 	}
+	// A list is a stream: each file's links go out before the next path
+	// is waited for, so a caller can talk to the command line by line.
+	streaming := t.fromList != ""
 	emit := func(wk walked, o linksOutput) error {
 		if err := writeOut(o); err != nil {
 			return err
@@ -224,6 +228,9 @@ func runLinks(args []string, s stdio) int {
 			failed++
 			w.Flush()
 			s.errorf("%s", fileError(wk.f.Path, o.err))
+		}
+		if streaming {
+			return w.Flush()
 		}
 		return nil
 	}
@@ -399,7 +406,7 @@ func (e *encoder) warc(l mime.WARCLink, f tree.File, lf linkFilter) error {
 
 // warcLinks streams the WARC file f: it is not read into memory whole.
 func warcLinks(f tree.File, t *treeFlags, lf linkFilter, text bool) linksOutput {
-	r, err := openFile(f.Path)
+	r, err := os.Open(f.Path)
 	if err != nil {
 		return linksOutput{err: err}
 	}

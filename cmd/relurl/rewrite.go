@@ -1,11 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 
@@ -47,7 +48,7 @@ type rewriteResult struct {
 func runRewrite(args []string, s stdio) int {
 	fs := newFlagSet("rewrite", rewriteSynopsis, s)
 	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
-	outDir := fs.String("o", "", "write the rewritten tree to this directory, mirroring the inputs")
+	outDir := fs.String("o", "", "write the rewritten tree to this directory, mirroring the inputs (documents already up to date there are left alone)")
 	inPlace := fs.Bool("i", false, "rewrite files in place, atomically; a file with nothing to change is not written")
 	dryRun := fs.Bool("dry-run", false, "report which files would change, write nothing")
 	others := fs.String("others", "copy", `with -o, files that are not HTML or MHTML: "copy" or "skip"`)
@@ -93,6 +94,14 @@ func runRewrite(args []string, s stdio) int {
 		if *outDir != "" && tree.Inside(*outDir, a) {
 			return usageErr("the output directory %s is inside the input %s", *outDir, a)
 		}
+		// A file given alone is mirrored at its name: in its own
+		// directory, that is the input itself.
+		if *outDir != "" && sameDir(*outDir, filepath.Dir(a)) {
+			return usageErr("-o %s would overwrite the input %s", *outDir, a)
+		}
+	}
+	if *outDir != "" && t.fromList != "" && sameDir(*outDir, cmp.Or(t.listRoot, ".")) {
+		return usageErr("-o %s would overwrite the listed files: it is the --list-root", *outDir)
 	}
 	toStdout := modes == 0
 	if toStdout {
@@ -108,25 +117,29 @@ func runRewrite(args []string, s stdio) int {
 		s.errorf("rewrite: %v", err)
 		return exitFailure
 	}
+	if *outDir != "" && fs.NArg() > 1 {
+		items = oneSourceEach(items, *outDir, *others == "copy")
+	}
 
 	// A mirror is replaced atomically too, so a killed run leaves whole
-	// files, but durably only on request: its source stays.
-	mirror := tree.Writer{NoSync: !*sync}
+	// files, but durably only on request: its source stays. Made again,
+	// its unchanged documents are left alone.
+	mirror := tree.Writer{NoSync: !*sync, KeepSame: true}
 	work := func(w walked) rewriteResult {
 		if w.err != nil {
 			return rewriteResult{err: w.err, counts: rewriteCounts{Failed: 1}}
 		}
 		f := w.f
-		isDoc := f.Kind == tree.HTML || f.Kind == tree.MHTML
+		doc := isDoc(f)
 		switch {
-		case !isDoc && toStdout:
+		case !doc && toStdout:
 			return rewriteResult{err: fmt.Errorf("not an HTML or MHTML file (by name and content)"), counts: rewriteCounts{Failed: 1}}
-		case !isDoc && *outDir != "" && *others == "copy":
+		case !doc && *outDir != "" && *others == "copy":
 			if err := mirrorCopy(mirror, *outDir, f); err != nil {
 				return rewriteResult{err: err, counts: rewriteCounts{Failed: 1}}
 			}
 			return rewriteResult{counts: rewriteCounts{Copied: 1}}
-		case !isDoc:
+		case !doc:
 			return rewriteResult{counts: rewriteCounts{Skipped: 1}}
 		}
 		docURL, err := t.mapper.URL(f)
@@ -259,6 +272,44 @@ func rewriteDoc(kind tree.Kind, data []byte, docURL string, t *treeFlags) ([]byt
 	return buf.Bytes(), c, nil
 }
 
+// oneSourceEach makes a file bound for a place in the mirror dir that an
+// earlier input already takes (two trees with the same paths, two files
+// with the same name) an error of that file, so that no output silently
+// replaces another. Within one tree paths are distinct; only several
+// inputs need the check. Other files take a place only when copied.
+func oneSourceEach(items iter.Seq[walked], dir string, copyOthers bool) iter.Seq[walked] {
+	return func(yield func(walked) bool) {
+		from := map[string]string{}
+		for w := range items {
+			if w.err == nil && (copyOthers || isDoc(w.f)) {
+				dst := mirrorPath(dir, w.f)
+				if prev, ok := from[dst]; ok {
+					w.err = fmt.Errorf("not mirrored: %s is already the mirror of %s", dst, prev)
+				} else {
+					from[dst] = w.f.Path
+				}
+			}
+			if !yield(w) {
+				return
+			}
+		}
+	}
+}
+
+// isDoc reports whether rewrite rewrites f (rather than copy or skip it).
+func isDoc(f tree.File) bool { return f.Kind == tree.HTML || f.Kind == tree.MHTML }
+
+// sameDir reports whether the paths a and b name the same existing
+// directory, however spelled.
+func sameDir(a, b string) bool {
+	ia, err := os.Stat(a)
+	if err != nil || !ia.IsDir() {
+		return false
+	}
+	ib, err := os.Stat(b)
+	return err == nil && os.SameFile(ia, ib)
+}
+
 // mirrorPath is where f goes in the mirror dir: its path in its tree, or
 // for a file given alone its name.
 func mirrorPath(dir string, f tree.File) string {
@@ -308,9 +359,7 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		s.errorf("rewrite: standard input: %v", err)
 		return exitFailure
 	}
-	w := bufio.NewWriter(s.out)
-	w.Write(out)
-	if err := w.Flush(); err != nil {
+	if _, err := s.out.Write(out); err != nil {
 		s.errorf("rewrite: %v", err)
 		return exitFailure
 	}

@@ -9,7 +9,6 @@ import (
 	"iter"
 	"os"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -26,9 +25,6 @@ const defaultHTMLSpec = resolve.WHATWG
 
 // defaultJobs is the default of -j: every core.
 func defaultJobs() int { return runtime.GOMAXPROCS(0) }
-
-// joinNames lists names for a flag's help.
-func joinNames(names []string) string { return strings.Join(names, ", ") }
 
 // defaultMaxSize bounds one input file, read into memory whole.
 const defaultMaxSize = 256 << 20
@@ -203,5 +199,3 @@ func (p progress) finish() {
 		p.bar.Finish()
 	}
 }
-
-func openFile(path string) (*os.File, error) { return os.Open(path) }
