@@ -166,3 +166,22 @@ func TestLinkPositions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 300, n)
 }
+
+// TestLinkPositionsAfterReferences: in a value with character references,
+// each URL is reported where its own bytes stand, not at the value's start
+// (check prints FILE:LINE:COLUMN from these, and --fix edits there).
+func TestLinkPositionsAfterReferences(t *testing.T) {
+	doc := "<img srcset=\"x&amp;a.png 1x, b.png 2x\">\n<a href=\"&#x2F;p\r\nq\">"
+	var links []Link
+	_, err := Links(strings.NewReader(doc), Options{
+		Spec:    resolve.RFC3986,
+		Context: base.Context{Spec: resolve.RFC3986, Retrieval: "http://h/"},
+	}, func(l Link) error { links = append(links, l); return nil })
+	require.NoError(t, err)
+	require.Len(t, links, 3)
+	for i, want := range []string{"x&amp;a.png", "b.png", "&#x2F;p"} {
+		assert.Equal(t, int64(strings.Index(doc, want)), links[i].Offset, "link %d (%q)", i, links[i].Raw)
+	}
+	assert.Equal(t, 1, links[1].Line)
+	assert.Equal(t, strings.Index(doc, "b.png")+1, links[1].Column)
+}

@@ -551,6 +551,10 @@ type site struct {
 	kind  Kind
 	pos   int  // byte of the token where the value starts
 	exact bool // offsets in the decoded value are offsets in the token
+	// m maps offsets in the decoded value to offsets in the raw value when
+	// they differ (character references, CRLF, a legacy encoding), for the
+	// positions of reported links; nil when unknown.
+	m []int32
 }
 
 // ref resolves the URL value v[d0:d1] and records the change as a sub, or
@@ -620,8 +624,11 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 // link is the Link of the value raw, at d0 in the decoded value at.
 func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 	pos := at.pos
-	if at.exact {
+	switch {
+	case at.exact:
 		pos += d0
+	case d0 < len(at.m):
+		pos += int(at.m[d0])
 	}
 	line, col := s.position(at.raw, pos)
 	l := Link{
@@ -646,6 +653,10 @@ func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resol
 	}
 	s.at = site{raw: raw, name: name, attr: attrNames[a.id], kind: kind, pos: a.v0, exact: plain}
 	at := &s.at
+	if !plain && (s.fn != nil || s.opts.Map != nil) {
+		// Links report where each URL of the value stands.
+		at.m, _ = s.offsets(rv, false)
+	}
 	s.subs = s.subs[:0]
 	switch r.syn {
 	case synURL:
