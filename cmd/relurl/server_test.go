@@ -54,6 +54,7 @@ func extParams(dir string) testscript.Params {
 			"gentree":  cmdGentree,
 			"waitnew":  cmdWaitnew,
 			"oldornew": cmdOldornew,
+			"status":   cmdStatus,
 		},
 	}
 }
