@@ -39,8 +39,16 @@ func loadBenchRefs(b *testing.B) benchRefs {
 func BenchmarkReference(b *testing.B) {
 	br := loadBenchRefs(b)
 	b.Logf("%d references on %d pages", len(br.refs), len(br.raw))
+	// MB/s counts reference bytes: each op resolves one reference, of the
+	// corpus's mean length.
+	size := 0
+	for _, r := range br.refs {
+		size += len(r)
+	}
+	mean := int64(max(1, size/max(1, len(br.refs))))
 	for _, spec := range []Spec{RFC1808, RFC2396, RFC3986, WHATWG} {
 		b.Run(spec.String(), func(b *testing.B) {
+			b.SetBytes(mean)
 			rs := make([]*Resolver, len(br.raw))
 			for i, base := range br.raw {
 				r, err := NewResolver(spec, base, Options{})
@@ -68,6 +76,7 @@ func BenchmarkReference(b *testing.B) {
 			}
 			bases[i] = u
 		}
+		b.SetBytes(mean)
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
