@@ -121,11 +121,9 @@ func contentKind(p *Part) string {
 // htmlOptions gives htmlrewrite the part's layers below its <base>, as
 // package base's Context for the part (see setBases), and its charset.
 func (m *Message) htmlOptions(p *Part) htmlrewrite.Options {
-	return htmlrewrite.Options{
-		Spec:        m.opts.Spec,
-		Context:     *p.ctx,
-		ContentType: strictType(p.MediaType, p.Params),
-	}
+	o := m.opts.HTML
+	o.Spec, o.Context, o.ContentType, o.Map = m.opts.Spec, *p.ctx, strictType(p.MediaType, p.Params), nil
+	return o
 }
 
 // strictType writes a media type and its charset in the syntax

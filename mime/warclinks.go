@@ -203,11 +203,9 @@ func (x *warcExtractor) context(rec *Record, h Header) base.Context {
 
 func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) error {
 	var links []htmlrewrite.Link
-	res, err := htmlrewrite.Links(bytes.NewReader(body), htmlrewrite.Options{
-		Spec:        x.opts.Spec,
-		Context:     x.context(rec, h),
-		ContentType: strictType(ParseMediaType(ct)),
-	}, func(l htmlrewrite.Link) error {
+	o := x.opts.HTML
+	o.Spec, o.Context, o.ContentType = x.opts.Spec, x.context(rec, h), strictType(ParseMediaType(ct))
+	res, err := htmlrewrite.Links(bytes.NewReader(body), o, func(l htmlrewrite.Link) error {
 		links = append(links, l)
 		return nil
 	})

@@ -362,12 +362,12 @@ func fileLinks(f tree.File, data []byte, docURL, root string, t *treeFlags, lf l
 	e := newEncoder(text)
 	switch f.Kind {
 	case tree.WARC:
-		err := mime.WARCLinks(bytes.NewReader(data), mime.Options{Spec: *t.spec, Limits: mime.Limits{Size: t.maxSize}}, func(l mime.WARCLink) error {
+		err := mime.WARCLinks(bytes.NewReader(data), t.mimeOptions(""), func(l mime.WARCLink) error {
 			return e.warc(l, f, lf)
 		})
 		return e.done(err)
 	case tree.MHTML:
-		err := mime.Links(bytes.NewReader(data), mime.Options{Spec: *t.spec, Retrieval: docURL, Limits: mime.Limits{Size: t.maxSize}}, func(l mime.Link) error {
+		err := mime.Links(bytes.NewReader(data), t.mimeOptions(docURL), func(l mime.Link) error {
 			if !lf.keep(l.Kind, l.URL, "", l.Base.URL) {
 				return nil
 			}
@@ -412,7 +412,7 @@ func warcLinks(f tree.File, t *treeFlags, lf linkFilter, text bool) linksOutput 
 	}
 	defer r.Close()
 	e := newEncoder(text)
-	err = mime.WARCLinks(r, mime.Options{Spec: *t.spec}, func(l mime.WARCLink) error {
+	err = mime.WARCLinks(r, t.mimeOptions(""), func(l mime.WARCLink) error {
 		return e.warc(l, f, lf)
 	})
 	return e.done(err)

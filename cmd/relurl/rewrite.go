@@ -55,6 +55,7 @@ func runRewrite(args []string, s stdio) int {
 	sync := fs.Bool("sync", false, "with -o, fsync each file written (-i always does: the originals are at stake)")
 	quiet := fs.Bool("quiet", false, "no summary line and no progress bar (a document written to standard output has neither)")
 	jsonSummary := fs.Bool("json", false, "print the summary as JSON on standard output (standard error when the document goes there)")
+	addRewriteFlags(fs, t)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -257,7 +258,9 @@ func rewriteDoc(kind tree.Kind, data []byte, docURL string, t *treeFlags) ([]byt
 	var c rewriteCounts
 	switch kind {
 	case tree.MHTML:
-		st, err := mime.Rewrite(&buf, bytes.NewReader(data), mime.Options{Spec: *t.spec, Retrieval: docURL, Limits: mime.Limits{Size: t.maxSize}})
+		opts := t.mimeOptions(docURL)
+		opts.Local = t.local
+		st, err := mime.Rewrite(&buf, bytes.NewReader(data), opts)
 		if err != nil {
 			return nil, c, err
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 )
@@ -39,8 +40,13 @@ type treeFlags struct {
 	fromList  string
 	listRoot  string
 	savedFrom bool
+	strict    bool
 	maxSize   int64
 	mapper    *tree.Mapper
+	// html is the template of every document's rewrite options: what the
+	// rewrite flags set (the <base> element, fragments, ...).
+	html  htmlrewrite.Options
+	local mime.LocalMode // MHTML: links to parts of the archive
 }
 
 // addTreeFlags binds the input flags to fs; HTML links resolve under the
@@ -54,6 +60,7 @@ func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
 	fs.StringVar(&t.listRoot, "list-root", "", "the root of the tree the --from-list paths are in, whose URL is --base (default: the current directory)")
 	fs.BoolVar(&t.savedFrom, "saved-from", false, `take a file's URL from its "<!-- saved from url=(NNNN)URL -->" comment when it has one`)
 	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "largest input file, in bytes")
+	fs.BoolVar(&t.strict, "strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base (the draft's §10 appendix), not the first <base href> as in browsers")
 	return t
 }
 
@@ -128,10 +135,16 @@ func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done
 // htmlOptions returns the options of htmlrewrite for a document retrieved
 // from docURL ("" for none).
 func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
-	return htmlrewrite.Options{
-		Spec:    *t.spec,
-		Context: base.Context{Spec: *t.spec, Options: *t.opts, Retrieval: docURL},
-	}
+	o := t.html
+	o.Spec = *t.spec
+	o.Context = base.Context{Spec: *t.spec, Options: *t.opts, Retrieval: docURL, Strict: t.strict}
+	return o
+}
+
+// mimeOptions returns the options of package mime for an archive
+// retrieved from docURL.
+func (t *treeFlags) mimeOptions(docURL string) mime.Options {
+	return mime.Options{Spec: *t.spec, Retrieval: docURL, Strict: t.strict, HTML: t.html, Limits: mime.Limits{Size: t.maxSize}}
 }
 
 // walked is one item of a walk: a file or the error of a path.
