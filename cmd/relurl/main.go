@@ -1,7 +1,8 @@
 // Command relurl establishes a document's base URL, resolves relative URLs
 // against it, and rewrites or extracts the links of HTML, MHTML and WARC
-// files in absolute form. Run "relurl help" for the subcommands; the work
-// is done by the packages resolve, base, htmlrewrite and mime.
+// files in absolute form, and checks whether a document tree can be moved.
+// Run "relurl help" for the subcommands; the work is done by the packages
+// resolve, base, htmlrewrite, mime and tree.
 package main
 
 import "os"
