@@ -74,6 +74,25 @@ func (d *dfa) intern(live []int32, accept bool) (*dstate, bool) {
 // step computes the dstate after byte b from ds: the NFA walk for one
 // byte. It returns dead when b kills every live state.
 func (m *nfa) step(ds *dstate, b byte, mt *matcher) *dstate {
+	next, accept := m.advance(ds.live, b, mt, nil)
+	d := m.dfa
+	if len(next) == 0 && !accept {
+		ds.next[b].Store(dead)
+		return dead
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	nd, cached := d.intern(next, accept)
+	if cached {
+		ds.next[b].Store(nd)
+	}
+	return nd
+}
+
+// advance is the NFA walk for one byte: it appends to next the states
+// reached from live by b (each once, in the order that decides which
+// production an error names) and reports whether b completes a match.
+func (m *nfa) advance(live []int32, b byte, mt *matcher, next []int32) ([]int32, bool) {
 	if len(mt.seen) < len(m.states) {
 		mt.seen = make([]uint32, len(m.states))
 		mt.gen = 0
@@ -83,9 +102,8 @@ func (m *nfa) step(ds *dstate, b byte, mt *matcher) *dstate {
 		clear(mt.seen)
 		mt.gen = 1
 	}
-	var next []int32
 	accept := false
-	for _, st := range ds.live {
+	for _, st := range live {
 		x := &m.states[st]
 		if !x.set.has(b) {
 			continue
@@ -100,18 +118,7 @@ func (m *nfa) step(ds *dstate, b byte, mt *matcher) *dstate {
 			}
 		}
 	}
-	d := m.dfa
-	if len(next) == 0 && !accept {
-		ds.next[b].Store(dead)
-		return dead
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	nd, cached := d.intern(next, accept)
-	if cached {
-		ds.next[b].Store(nd)
-	}
-	return nd
+	return next, accept
 }
 
 // run matches s. It returns -1 if s matches, or the offset at which it

@@ -287,10 +287,6 @@ func TestCacheFull(t *testing.T) {
 // simulate is run without the DFA cache: the plain NFA walk, to check the
 // cache against.
 func (m *nfa) simulate(s string, mt *matcher) (int, []int32) {
-	if len(mt.seen) < len(m.states) {
-		mt.seen = make([]uint32, len(m.states))
-		mt.gen = 0
-	}
 	cur := append([]int32(nil), m.closure[m.start]...)
 	accept := m.accepts[m.start]
 	var next []int32
@@ -298,28 +294,7 @@ func (m *nfa) simulate(s string, mt *matcher) (int, []int32) {
 		if len(cur) == 0 { // the input matched up to i and nothing may follow
 			return i, cur
 		}
-		b := s[i]
-		mt.gen++
-		if mt.gen == 0 { // wrapped: clear the marks
-			clear(mt.seen)
-			mt.gen = 1
-		}
-		next, accept = next[:0], false
-		for _, st := range cur {
-			x := &m.states[st]
-			if !x.set.has(b) {
-				continue
-			}
-			if m.accepts[x.out] {
-				accept = true
-			}
-			for _, t := range m.closure[x.out] {
-				if mt.seen[t] != mt.gen {
-					mt.seen[t] = mt.gen
-					next = append(next, t)
-				}
-			}
-		}
+		next, accept = m.advance(cur, s[i], mt, next[:0])
 		if len(next) == 0 && !accept {
 			return i, cur
 		}
