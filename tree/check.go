@@ -226,70 +226,18 @@ func (c *Checker) check(l Link, rel string, inTree bool, mover, relativizer *res
 	return false
 }
 
-// relative returns a relative-path reference (no scheme, no "/" in front)
-// that r resolves to target, or "" when there is none: the shortest one
-// Relativize finds when it has that form, else the path from the base's
-// directory with as many "../" as needed, checked by resolving it.
-// Relativize prefers "/x" to "../../x", and "/x" is what pins a tree.
+// relative returns the shortest relative-path reference (no scheme, no
+// "/" in front) that r resolves to target, or "" when there is none:
+// "/x" pins a tree as much as an absolute URL does.
 func relative(r *resolve.Resolver, target string) string {
 	if r == nil {
 		return ""
 	}
-	if ref, err := r.Relativize(target); err == nil && formOf(ref) == relativeForm {
-		return ref
-	}
-	ref, ok := pathRelative(r.Base(), target)
-	if !ok {
-		return ""
-	}
-	if got, err := r.Reference(ref); err != nil || got != target {
+	ref, err := r.RelativePath(target)
+	if err != nil {
 		return ""
 	}
 	return ref
-}
-
-// pathRelative returns the path from the directory of base to target,
-// both with the same scheme and authority, followed by target's query and
-// fragment (RFC 3986 §4.2 relative-path reference).
-func pathRelative(base, target string) (string, bool) {
-	bPrefix, bPath, _ := splitHier(base)
-	tPrefix, tPath, tail := splitHier(target)
-	if bPrefix == "" || bPrefix != tPrefix || !strings.HasPrefix(bPath, "/") || !strings.HasPrefix(tPath, "/") {
-		return "", false
-	}
-	dir := bPath[:strings.LastIndexByte(bPath, '/')+1]
-	n := 0 // the longest common prefix ending in "/"
-	for i := 0; i < len(dir) && i < len(tPath) && dir[i] == tPath[i]; i++ {
-		if dir[i] == '/' {
-			n = i + 1
-		}
-	}
-	rel := strings.Repeat("../", strings.Count(dir[n:], "/")) + tPath[n:]
-	// "./" keeps an empty path from meaning the base document and a
-	// first segment with ":" from reading as a scheme (RFC 3986 §4.2).
-	if first, _, _ := strings.Cut(rel, "/"); rel == "" || strings.Contains(first, ":") {
-		rel = "./" + rel
-	}
-	return rel + tail, true
-}
-
-// splitHier splits a URL "scheme://authority/path?query#fragment" into
-// "scheme://authority", the path, and "?query#fragment".
-func splitHier(u string) (prefix, path, tail string) {
-	i := strings.Index(u, "://")
-	if _, ok := resolve.Scheme(u[:i+1]); i < 0 || !ok {
-		return "", "", ""
-	}
-	rest := u[i+3:]
-	j := strings.IndexAny(rest, "/?#")
-	if j < 0 {
-		return u, "", ""
-	}
-	prefix, rest = u[:i+3+j], rest[j:]
-	if k := strings.IndexAny(rest, "?#"); k >= 0 {
-		return prefix, rest[:k], rest[k:]
-	}
-	return prefix, rest, ""
 }
 
 // inTree reports whether u lies in the tree and returns its path there

@@ -253,32 +253,37 @@ func TestFixStale(t *testing.T) {
 	assert.Equal(t, page, string(got))
 }
 
-func TestPathRelative(t *testing.T) {
+// TestRelative: the relative form check reports and --fix writes is a
+// relative-path reference that resolves back to the target.
+func TestRelative(t *testing.T) {
 	tests := []struct {
 		base, target, want string
 	}{
 		{"https://h/a/b/c.html", "https://h/a/b/d.html", "d.html"},
 		{"https://h/a/b/c.html", "https://h/search", "../../search"},
-		{"https://h/a/b/c.html", "https://h/a/b/", "./"},
+		{"https://h/a/b/c.html", "https://h/a/b/", "."},
 		{"https://h/a/b/", "https://h/a/x/y.html?q#f", "../x/y.html?q#f"},
 		// RFC 3986 §4.2: a first segment with ":" would read as a scheme.
 		{"https://h/a/", "https://h/a/g:h", "./g:h"},
 		{"file:///srv/site/index.html", "file:///srv/site/img/a.png", "img/a.png"},
+		// RFC 3986 §5.2.3: a base with an authority and no path merges as "/".
+		{"https://h", "https://h/a", "a"},
 	}
 	for _, tt := range tests {
-		got, ok := pathRelative(tt.base, tt.target)
-		require.True(t, ok, "pathRelative(%q, %q)", tt.base, tt.target)
-		assert.Equal(t, tt.want, got, "pathRelative(%q, %q)", tt.base, tt.target)
 		r, err := resolve.NewResolver(resolve.RFC3986, tt.base, resolve.Options{})
 		require.NoError(t, err)
+		got := relative(r, tt.target)
+		assert.Equal(t, tt.want, got, "relative(%q, %q)", tt.base, tt.target)
 		u, err := r.Reference(got)
 		require.NoError(t, err)
 		assert.Equal(t, tt.target, u, "RFC 3986 §5.2 resolves it back")
 	}
-	for _, bad := range [][2]string{{"https://h/a", "https://other/a"}, {"mailto:a", "mailto:b"}, {"https://h", "https://h/a"}} {
-		_, ok := pathRelative(bad[0], bad[1])
-		assert.False(t, ok, "pathRelative(%q, %q)", bad[0], bad[1])
+	for _, bad := range [][2]string{{"https://h/a", "https://other/a"}, {"mailto:a", "mailto:b"}} {
+		r, err := resolve.NewResolver(resolve.RFC3986, bad[0], resolve.Options{})
+		require.NoError(t, err)
+		assert.Empty(t, relative(r, bad[1]), "relative(%q, %q)", bad[0], bad[1])
 	}
+	assert.Empty(t, relative(nil, "https://h/a"))
 }
 
 // TestCheckAndFixTree runs Check and Fix over a tree, as "relurl check
