@@ -49,6 +49,7 @@ import (
 
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/resolve"
@@ -452,7 +453,7 @@ func (p *prepared) decideEncoding(prefix []byte, opts *Options) error {
 // ErrEncoding for an encoding that is not ASCII-compatible (UTF-16), which
 // a byte-preserving rewrite cannot handle.
 func Encoding(prefix []byte, contentType string) (encoding.Encoding, string, error) {
-	enc, name, certain := charset.DetermineEncoding(prefix, contentType)
+	_, name, certain := charset.DetermineEncoding(prefix, contentType)
 	if asciiIncompatible[name] {
 		return nil, name, &encodingError{name}
 	}
@@ -462,12 +463,24 @@ func Encoding(prefix []byte, contentType string) (encoding.Encoding, string, err
 	if name == "utf-8" {
 		return nil, name, nil
 	}
-	if e, _ := charset.Lookup(name); e != nil {
-		// Lookup's encoders write what the encoding lacks as character
-		// references; DetermineEncoding's guess does not come with them.
-		enc = e
+	// DetermineEncoding's encoders (charset.Lookup's) write what the
+	// encoding lacks as character references themselves, so a URL parser
+	// given one never sees the failure that "percent-encode after
+	// encoding" turns into %26%23...%3B (URL Standard §1.3). The document's
+	// encoding is the Encoding Standard's own; package htmlrewrite writes
+	// the references where HTML wants them (see scanner.encode).
+	return lookup(name), name, nil
+}
+
+// lookup returns the Encoding Standard's encoding named name (a name
+// charset.DetermineEncoding or htmlindex gave), without the character
+// reference fallback of charset.Lookup; nil for UTF-8 or an unknown name.
+func lookup(name string) encoding.Encoding {
+	e, err := htmlindex.Get(name)
+	if err != nil || name == "utf-8" {
+		return nil
 	}
-	return enc, name, nil
+	return e
 }
 
 // declared reports whether a <meta> charset declaration in prefix decided

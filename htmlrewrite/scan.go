@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unsafe"
 
+	"golang.org/x/text/encoding"
+
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite/internal/token"
 	"github.com/relurl/relurl/resolve"
@@ -865,12 +867,16 @@ func (s *scanner) escape(dst []byte, v string, quote byte) []byte {
 	return s.encode(dst, start)
 }
 
-// encode re-encodes dst[start:] (UTF-8) in the document's encoding.
+// encode re-encodes dst[start:] (UTF-8) in the document's encoding, a
+// character the encoding lacks becoming a numeric character reference, as
+// the HTML Standard's serializers do. (The URLs the resolver gives are
+// ASCII: this is for what Options.Map writes and the kept bytes of a
+// value written back whole.)
 func (s *scanner) encode(dst []byte, start int) []byte {
 	if s.p.enc == nil || isASCII(dst[start:]) {
 		return dst
 	}
-	e, err := s.p.enc.NewEncoder().Bytes(dst[start:])
+	e, err := encoding.HTMLEscapeUnsupported(s.p.enc.NewEncoder()).Bytes(dst[start:])
 	if err != nil {
 		return dst
 	}

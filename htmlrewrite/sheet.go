@@ -88,20 +88,20 @@ func sheetEncoding(head []byte, contentType string) (encoding.Encoding, string) 
 		return nil, "utf-16le"
 	}
 	if _, params, err := mime.ParseMediaType(contentType); err == nil && params["charset"] != "" {
-		if e, name := charset.Lookup(params["charset"]); e != nil {
-			return e, name
+		if _, name := charset.Lookup(params["charset"]); name != "" {
+			return lookup(name), name
 		}
 	}
 	const rule = `@charset "`
 	head = head[:min(len(head), 1024)]
 	if bytes.HasPrefix(head, []byte(rule)) {
 		if n := bytes.Index(head[len(rule):], []byte(`";`)); n >= 0 {
-			e, name := charset.Lookup(string(head[len(rule) : len(rule)+n]))
+			_, name := charset.Lookup(string(head[len(rule) : len(rule)+n]))
 			switch {
 			case name == "utf-16be" || name == "utf-16le":
 				return nil, "utf-8"
-			case e != nil:
-				return e, name
+			case name != "":
+				return lookup(name), name
 			}
 		}
 	}

@@ -1,0 +1,140 @@
+package htmlrewrite
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/encoding/htmlindex"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/resolve"
+)
+
+// Tests of issue 14: where the HTML path departed from the URL and HTML
+// Standards (checked against Chromium and WPT).
+
+// legacyDocument returns s encoded in the encoding name as WPT's
+// url/resources/percent-encoding.py writes it: a code point the encoding
+// lacks becomes a numeric character reference, which the HTML tokenizer
+// decodes back to that code point. (x/text's gb18030 encoder predates the
+// Encoding Standard's "if code point is U+E5E5, return error with code
+// point"; the helper follows the Standard.)
+func legacyDocument(t *testing.T, name, s string) string {
+	t.Helper()
+	enc, err := htmlindex.Get(name)
+	require.NoError(t, err, name)
+	var b strings.Builder
+	for _, r := range s {
+		e, err := enc.NewEncoder().String(string(r))
+		if err != nil || r == utf8.RuneError || name == "gb18030" && r == 0xE5E5 {
+			fmt.Fprintf(&b, "&#%d;", r)
+			continue
+		}
+		b.WriteString(e)
+	}
+	return b.String()
+}
+
+// TestQueryEncodingUnencodable: URL Standard §1.3 "percent-encode after
+// encoding", step 3.3: a code point the document's encoding cannot encode
+// is written "%26%23" + its decimal value + "%3B" in the query of a
+// special URL (encoding-parse a URL, HTML Standard §2.4.2, hands the
+// parser the document's encoding). The issue's case: in a windows-1252
+// page, <a href="?q=中"> is ?q=%26%2320013%3B, not ?q=&%2320013; (what an
+// encoder that writes &#NNNN; itself gave). Neighbours: encodable
+// characters use the encoding, the path and the fragment stay UTF-8, a
+// non-special scheme's query is UTF-8, and rewrite writes the same URL.
+func TestQueryEncodingUnencodable(t *testing.T) {
+	const page = "https://example.com/dir/page.html"
+	opts := Options{
+		Spec:        resolve.WHATWG,
+		ContentType: "text/html; charset=windows-1252",
+		Context:     base.Context{Spec: resolve.WHATWG, Retrieval: page},
+	}
+	cases := []struct{ name, href, want string }{
+		{"the issue: 中 in the query", "?q=中", "https://example.com/dir/page.html?q=%26%2320013%3B"},
+		{"written as a reference", "?q=&#20013;", "https://example.com/dir/page.html?q=%26%2320013%3B"},
+		{"astral code point", "?q=😀", "https://example.com/dir/page.html?q=%26%23128512%3B"},
+		{"encodable é", "?q=é", "https://example.com/dir/page.html?q=%E9"},
+		{"encodable € (0x80)", "?q=€", "https://example.com/dir/page.html?q=%80"},
+		{"mixed", "?a=é中b", "https://example.com/dir/page.html?a=%E9%26%2320013%3Bb"},
+		{"path is UTF-8", "中?q=中", "https://example.com/dir/%E4%B8%AD?q=%26%2320013%3B"},
+		{"fragment is UTF-8", "x#中", "https://example.com/dir/x#%E4%B8%AD"},
+		{"non-special scheme: UTF-8 query", "foo://h/?q=中", "foo://h/?q=%E4%B8%AD"},
+		{"ws: UTF-8 query", "ws://h/?q=中", "ws://h/?q=%E4%B8%AD"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc := "<a href=\"" + legacyDocument(t, "windows-1252", c.href) + "\">x</a>"
+			links, _ := collect(t, doc, opts)
+			require.Len(t, links, 1)
+			assert.Equal(t, c.want, links[0].URL)
+			// Rewrite writes the same URL (ASCII, so the same bytes).
+			got, st := rewrite(t, doc, opts)
+			assert.Equal(t, "windows-1252", st.Charset)
+			if !strings.Contains(c.href, "://") {
+				assert.Equal(t, "<a href=\""+c.want+"\">x</a>", got)
+			}
+		})
+	}
+	// A value Options.Map writes outside ASCII still goes into the
+	// document as character references where the encoding lacks them
+	// (HTML serialization), not as percent-encoding.
+	mopts := opts
+	mopts.Map = func(Link) (string, bool) { return "中é", true }
+	got, _ := rewrite(t, `<a href="x">x</a>`, mopts)
+	assert.Equal(t, "<a href=\"&#20013;\xe9\">x</a>", got)
+}
+
+// TestWPTPercentEncodingThroughHTML runs WPT url/percent-encoding.json the
+// way WPT's url/percent-encoding.window.js does: a document served as
+// "text/html;charset=ENC" holding
+// <a href="https://doesnotmatter.invalid/?INPUT#INPUT">, INPUT encoded in
+// ENC with numeric character references for what ENC lacks; the link's
+// query must be the expected output for ENC, its fragment the UTF-8 one.
+// The ASCII-incompatible iso-2022-jp is not an encoding htmlrewrite reads
+// a document in (it is covered by resolve's TestWPTPercentEncoding).
+func TestWPTPercentEncodingThroughHTML(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "wpt-url", "percent-encoding.json"))
+	require.NoError(t, err)
+	var units []json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &units))
+	seen := map[string]int{}
+	for _, raw := range units {
+		var c struct {
+			Input  string            `json:"input"`
+			Output map[string]string `json:"output"`
+		}
+		if json.Unmarshal(raw, &c) != nil {
+			continue // a comment
+		}
+		for name, want := range c.Output {
+			if name == "iso-2022-jp" {
+				continue
+			}
+			seen[name]++
+			t.Run(fmt.Sprintf("%s/%+q", name, c.Input), func(t *testing.T) {
+				v := legacyDocument(t, name, c.Input)
+				doc := "<!doctype html>\n<a href=\"https://doesnotmatter.invalid/?" + v + "#" + v + "\">test</a>\n"
+				links, _ := collect(t, doc, Options{Spec: resolve.WHATWG, ContentType: "text/html;charset=" + name})
+				require.Len(t, links, 1)
+				require.NoError(t, links[0].Err)
+				u, err := resolve.ParseWebURL(links[0].URL, nil, resolve.Options{})
+				require.NoError(t, err)
+				assert.Equal(t, "?"+want, u.Search(), "query")
+				assert.Equal(t, "#"+c.Output["utf-8"], u.Hash(), "fragment")
+			})
+		}
+	}
+	// The issue names these encodings; the data holds each of them.
+	for _, name := range []string{"windows-1252", "big5", "shift_jis", "euc-kr", "iso-8859-2", "gb18030", "utf-8"} {
+		assert.Positive(t, seen[name], name)
+	}
+}
