@@ -138,3 +138,44 @@ func TestWPTPercentEncodingThroughHTML(t *testing.T) {
 		assert.Positive(t, seen[name], name)
 	}
 }
+
+// TestObjectDataIgnoresCodebase: HTML Standard §4.8.7 (the object
+// element): data is "a valid non-empty URL potentially surrounded by
+// spaces", parsed relative to the node document; codebase is obsolete
+// (§16.2 "Non-conforming features"). So in the WHATWG mode <object data>
+// resolves against the document base, not against codebase; the RFC modes
+// keep HTML 4.01 §13.3 ("codebase: base URI for classid, data, archive"),
+// and codebase stays the base of classid and archive, which only HTML 4.01
+// defines.
+func TestObjectDataIgnoresCodebase(t *testing.T) {
+	const doc = `<object codebase="/cb/" data="o.swf" classid="c.class" archive="a.jar">`
+	cases := []struct {
+		spec                  resolve.Spec
+		doc                   string
+		data, classid, archiv string
+	}{
+		{resolve.WHATWG, doc, "http://ex.com/dir/o.swf", "http://ex.com/cb/c.class", "http://ex.com/cb/a.jar"},
+		{resolve.RFC3986, doc, "http://ex.com/cb/o.swf", "http://ex.com/cb/c.class", "http://ex.com/cb/a.jar"},
+		{resolve.RFC1808, doc, "http://ex.com/cb/o.swf", "http://ex.com/cb/c.class", "http://ex.com/cb/a.jar"},
+		// Neighbours: the document base is the <base href> where there is
+		// one; without codebase every mode uses the document base.
+		{resolve.WHATWG, `<base href="/b/">` + doc, "http://ex.com/b/o.swf", "http://ex.com/cb/c.class", "http://ex.com/cb/a.jar"},
+		{resolve.WHATWG, `<object data="o.swf" classid="c.class" archive="a.jar">`, "http://ex.com/dir/o.swf", "http://ex.com/dir/c.class", "http://ex.com/dir/a.jar"},
+		{resolve.RFC3986, `<object data="o.swf" classid="c.class" archive="a.jar">`, "http://ex.com/dir/o.swf", "http://ex.com/dir/c.class", "http://ex.com/dir/a.jar"},
+	}
+	for _, c := range cases {
+		t.Run(c.spec.String()+" "+c.doc, func(t *testing.T) {
+			opts := Options{Spec: c.spec, Context: base.Context{Retrieval: "http://ex.com/dir/page.html"}}
+			links, _ := collect(t, c.doc, opts)
+			got := map[string]string{}
+			for _, l := range links {
+				got[l.Attr] = l.URL
+			}
+			assert.Equal(t, c.data, got["data"], "data")
+			assert.Equal(t, c.classid, got["classid"], "classid")
+			assert.Equal(t, c.archiv, got["archive"], "archive")
+			out, _ := rewrite(t, c.doc, opts)
+			assert.Contains(t, out, `data="`+c.data+`"`)
+		})
+	}
+}

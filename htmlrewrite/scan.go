@@ -355,7 +355,12 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 			if !s.paramURL(raw) {
 				continue
 			}
-		case r.codebase:
+		case r.codebase && !(a.id == attrData && s.opts.Spec == resolve.WHATWG):
+			// HTML 4.01 §13.3 resolves data, classid and archive against
+			// codebase. The HTML Standard resolves <object data> against
+			// the node document (§4.8.7) and makes codebase obsolete
+			// (§16.2), so the WHATWG mode keeps the old rule only for the
+			// attributes it no longer defines.
 			if cb := t.get(attrCodebase); cb != nil {
 				if codebase == nil {
 					codebase = s.codebase(raw, cb)
