@@ -179,3 +179,50 @@ func TestObjectDataIgnoresCodebase(t *testing.T) {
 		})
 	}
 }
+
+// TestRawAsWritten: Link.Raw is "the value as written, character
+// references decoded" — not trimmed. The HTML Standard's URL attributes
+// hold "a valid URL potentially surrounded by spaces" (§2.4.1): the spaces
+// are part of the value, and the URL parser strips them (URL Standard
+// §4.4 basic URL parser, steps 1 and 3: leading and trailing C0 control or
+// space, then tab and newline). The issue's case is href="  page.html  ".
+func TestRawAsWritten(t *testing.T) {
+	const d = "http://ex.com/dir/"
+	opts := whatwgOptions()
+	cases := []struct {
+		name, doc, raw, url string
+		col                 int
+	}{
+		{"the issue: spaces around", `<a href="  page.html  ">`, "  page.html  ", d + "page.html", 10},
+		{"tab and newline inside", "<a href=\"pa\tge\n.html\">", "pa\tge\n.html", d + "page.html", 10},
+		{"character references decoded", `<a href="&#32;page.html&Tab;">`, " page.html\t", d + "page.html", 10},
+		{"form feed and CR around", "<a href=\"\fx.html\r\n\">", "\fx.html\n", d + "x.html", 10},
+		{"unquoted: no spaces to keep", `<a href=page.html>`, "page.html", d + "page.html", 9},
+		{"only spaces: the base", `<a href="   ">`, "   ", "http://ex.com/dir/page.html?q", 10},
+		// Values holding several URLs: each URL's own characters.
+		{"srcset candidate", `<img srcset="  a.png 1x, b.png 2x">`, "a.png", d + "a.png", 16},
+		{"refresh URL", `<meta http-equiv=refresh content="0; url= r.html ">`, "r.html ", d + "r.html", 43},
+		{"css url() string with spaces", `<p style="background:url(' a.png ')">`, " a.png ", d + "a.png", 27},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			links, _ := collect(t, c.doc, opts)
+			require.NotEmpty(t, links)
+			l := links[0]
+			assert.Equal(t, c.raw, l.Raw)
+			assert.Equal(t, c.url, l.URL)
+			assert.Equal(t, c.col, l.Column, "column of the value's first byte")
+			assert.Equal(t, int64(c.col-1), l.Offset)
+		})
+	}
+	// Rewriting still replaces only the reference, keeping the spaces.
+	got, st := rewrite(t, `<a href="  page.html  ">`, opts)
+	assert.Equal(t, `<a href="  `+d+`page.html  ">`, got)
+	assert.Equal(t, 1, st.Rewritten)
+	// Map returning Link.Raw leaves the value as written.
+	mopts := opts
+	mopts.Map = func(l Link) (string, bool) { return l.Raw, true }
+	got, st = rewrite(t, `<a href="  page.html  "><img srcset=" a.png 1x">`, mopts)
+	assert.Equal(t, `<a href="  page.html  "><img srcset=" a.png 1x">`, got)
+	assert.Zero(t, st.Rewritten)
+}

@@ -179,7 +179,12 @@ func (k Kind) String() string {
 
 // Link is one URL found in a document.
 type Link struct {
-	Raw    string // the value as written, character references decoded
+	// Raw is the value as written, character references decoded: the
+	// whole attribute value for an attribute that holds one URL (ASCII
+	// whitespace around it and tabs or newlines in it kept, which URL
+	// resolution removes), the URL's own characters for a list, srcset,
+	// refresh or CSS value.
+	Raw    string
 	URL    string // the absolute URL; "" when Err is set
 	Err    error
 	Tag    string // lower-case element name ("style" for a <style> sheet)

@@ -565,11 +565,15 @@ type site struct {
 }
 
 // ref resolves the URL value v[d0:d1] and records the change as a sub, or
-// reports it as a link. empty says whether an empty value is a link.
+// reports it as a link. empty says whether an empty value is a link. A
+// link's Raw is the value as written, spaces around it included; what is
+// resolved and replaced is the value without them (HTML: "a valid URL
+// potentially surrounded by spaces").
 func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, empty bool, ok func(string) bool) {
-	d0, d1 = trimmed(v, d0, d1)
 	raw := v[d0:d1]
-	ref := clean(raw)
+	t0, t1 := trimmed(v, d0, d1)
+	written := v[t0:t1]
+	ref := clean(written)
 	if ref == "" && !empty {
 		return
 	}
@@ -586,7 +590,7 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		return
 	}
 	if s.opts.identity {
-		s.subs = append(s.subs, sub{d0, d1, raw})
+		s.subs = append(s.subs, sub{t0, t1, written})
 		return
 	}
 	_, abs := resolve.Scheme(ref)
@@ -600,6 +604,9 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 	if err == nil && s.opts.Map != nil {
 		// raw may alias the tokenizer's buffer: Map gets a copy.
 		if m, ok := s.opts.Map(s.link(at, d0, strings.Clone(raw), u, nil)); ok {
+			if m == raw {
+				return // Link.Raw: the value as written
+			}
 			u, leave, mapped = m, false, true
 		}
 	}
@@ -611,14 +618,14 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		s.stats.Failed++
 		return
 	}
-	if u == raw {
+	if u == written {
 		return
 	}
 	s.stats.Rewritten++
 	if mapped {
 		s.stats.Mapped++
 	}
-	s.subs = append(s.subs, sub{d0, d1, u})
+	s.subs = append(s.subs, sub{t0, t1, u})
 }
 
 func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {

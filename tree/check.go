@@ -144,7 +144,7 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 		links = append(links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
 	}
 	res, err := htmlrewrite.Links(bytes.NewReader(data), c.htmlOptions(f), func(l htmlrewrite.Link) error {
-		links = append(links, Link{Raw: l.Raw, URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Line: l.Line, Column: l.Column, Offset: l.Offset})
+		links = append(links, Link{Raw: reference(l.Raw), URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Line: l.Line, Column: l.Column, Offset: l.Offset})
 		return nil
 	})
 	if err != nil {
@@ -164,6 +164,11 @@ func (c *Checker) htmlOptions(f File) htmlrewrite.Options {
 		Context: base.Context{Spec: c.Spec, Options: c.Options, Retrieval: c.docURL(f)},
 	}
 }
+
+// reference returns the reference in a URL value as written: without the
+// ASCII whitespace around it (HTML: "a valid URL potentially surrounded by
+// spaces"), which htmlrewrite.Link.Raw keeps.
+func reference(raw string) string { return strings.Trim(raw, "\t\n\f\r ") }
 
 // Analyze returns the findings for links, found in the file path whose URL
 // is docURL and whose base URL (after any <base>) is baseURL.
@@ -339,7 +344,7 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 	}
 	opts := c.htmlOptions(f)
 	opts.Map = func(l htmlrewrite.Link) (string, bool) {
-		if rel, ok := fixes[at{l.Offset, l.Raw}]; ok {
+		if rel, ok := fixes[at{l.Offset, reference(l.Raw)}]; ok {
 			return rel, true
 		}
 		return l.Raw, true // every other value as written

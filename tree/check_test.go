@@ -214,6 +214,9 @@ func TestFix(t *testing.T) {
 		{"style element", `<style>p { background: url("/site/b.png") }</style>`, `<style>p { background: url("b.png") }</style>`},
 		// The shared declarative refresh steps.
 		{"refresh", `<meta http-equiv=refresh content="0; url=https://example.org/site/a.html">`, `<meta http-equiv=refresh content="0; url=a.html">`},
+		// htmlrewrite.Link.Raw keeps the spaces around a value; the
+		// reference checked and fixed is the value without them.
+		{"spaces around", `<a href="  /site/a.html ">x</a>`, `<a href="  a.html ">x</a>`},
 		// Not the tree's: left as written, and so is everything else.
 		{"external", `<a href="https://example.com/a.html">x</a> <a href=b.html>b</a>`, `<a href="https://example.com/a.html">x</a> <a href=b.html>b</a>`},
 	}
@@ -373,4 +376,25 @@ func TestCheckerConcurrent(t *testing.T) {
 	for range 4 {
 		assert.Equal(t, 1, <-done)
 	}
+}
+
+// TestCheckTrimsReference: a finding names the reference without the
+// spaces around the value (htmlrewrite.Link.Raw keeps them, as written),
+// so that its form and its grammar are those of the URL.
+func TestCheckTrimsReference(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"index.html": "", "a.html": ""})
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/",
+		Grammar: func(raw string) error {
+			if raw != "/site/a.html" {
+				return errors.New("not the reference: " + raw)
+			}
+			return nil
+		}}
+	f := File{Path: filepath.Join(dir, "index.html"), Rel: "index.html"}
+	found, err := c.Check(f, []byte(`<a href="  /site/a.html ">x</a>`))
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+	assert.Equal(t, RootRelative, found[0].Problem)
+	assert.Equal(t, "/site/a.html", found[0].Link)
 }
