@@ -94,6 +94,13 @@ type Context struct {
 	// base URI. A part (Enclosing set) always honours it.
 	ContentLocation bool
 	HeaderOf        string // where Header comes from, for Detail (e.g. "part 3")
+	// HTTP says Header is an HTTP response's ([Fetch], [FromResponse], a
+	// WARC response record). Browsers take an HTML document's base from
+	// <base> and the response URL only, so in the WHATWG mode Base and
+	// Content-Base are then ignored (with a warning) and Content-Location
+	// counts only with ContentLocation; the RFC modes keep the draft's §3.2
+	// layer (Base, Content-Base, and Content-Location when asked).
+	HTTP bool
 
 	Retrieval string // §3.3: the retrieval URL, after redirects
 	// RetrievalDetail says how Retrieval was found, for Detail, e.g.

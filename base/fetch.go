@@ -59,7 +59,8 @@ type Document struct {
 	Header    http.Header // the final response's headers
 	Body      []byte      // the final response's body, Content-Encoding as sent
 	// Context is ready for the HTML layer: Retrieval is URL, the headers
-	// are the §3.2 layer, Spec is resolve.WHATWG (how browsers resolve a
+	// are the §3.2 layer (HTTP is set: the WHATWG mode ignores them as
+	// browsers do), Spec is resolve.WHATWG (how browsers resolve a
 	// fetched page's links). Change Spec, or set ContentLocation, before
 	// deciding.
 	Context *Context
@@ -126,6 +127,7 @@ func Fetch(ctx context.Context, client *http.Client, rawURL string, lim FetchLim
 			Spec:            resolve.WHATWG,
 			Header:          textproto.MIMEHeader(resp.Header),
 			HeaderOf:        "the HTTP response",
+			HTTP:            true,
 			Retrieval:       u,
 			RetrievalDetail: redirectDetail(len(doc.Redirects)),
 		}

@@ -36,6 +36,10 @@ func (c *Context) headerBase(below Result) Result {
 		if c.HeaderOf != "" {
 			where = name + " of " + c.HeaderOf
 		}
+		if c.HTTP && c.Spec == resolve.WHATWG && name != "Content-Location" {
+			below.Warnings = append(below.Warnings, where+" ignored: browsers (the whatwg mode) do not use it for an HTTP response")
+			continue
+		}
 		if name == "Content-Location" && !c.ContentLocation && c.Enclosing == nil {
 			below.Warnings = append(below.Warnings, where+" ignored: browsers do not use it for an HTTP response (ask for it to honour it)")
 			continue

@@ -75,7 +75,7 @@ func redirectDetail(n int) string {
 // does not do (RFC 9110 §10.2.2). The response headers are the §3.2 layer;
 // set ContentLocation to let Content-Location count.
 func FromResponse(spec resolve.Spec, resp *http.Response) *Context {
-	c := &Context{Spec: spec, Header: textproto.MIMEHeader(resp.Header), HeaderOf: "the HTTP response"}
+	c := &Context{Spec: spec, Header: textproto.MIMEHeader(resp.Header), HeaderOf: "the HTTP response", HTTP: true}
 	if resp.Request == nil || resp.Request.URL == nil {
 		return c
 	}

@@ -191,6 +191,7 @@ func (x *warcExtractor) context(rec *Record, h Header) base.Context {
 		Spec:            x.opts.Spec,
 		ContentLocation: x.opts.ContentLocation,
 		HeaderOf:        "the HTTP response",
+		HTTP:            true,
 		Retrieval:       rec.TargetURI,
 		RetrievalDetail: "WARC-Target-URI",
 		Strict:          x.opts.Strict,

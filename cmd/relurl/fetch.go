@@ -19,7 +19,9 @@ against the URL that sent it), and prints the page with every link in
 absolute form (--rewrite, the default) or its links as JSON Lines like
 "relurl links" (--links; --format text for one URL a line). The base is
 the page's <base href>, then (with --content-location) the response's
-Content-Location, then the final URL. Exit status: 0 done, 1 the fetch
+Content-Location, then the final URL; browsers ignore the Base and
+Content-Base headers, and so does the default --spec whatwg, but the RFC
+modes honour them before Content-Location (the draft's §3.2). Exit status: 0 done, 1 the fetch
 failed or the response is not an HTML page with a 2xx status, 2 usage.`
 
 func runFetch(args []string, s stdio) int {
