@@ -88,6 +88,9 @@ type Checker struct {
 	To string
 	// Grammar, if set, rejects URLs; each rejection is an Invalid finding.
 	Grammar func(raw string) error
+	// ContentType is the Content-Type the tree's HTML files are served
+	// with, if known: its charset outranks a <meta> declaration.
+	ContentType string
 
 	once     sync.Once
 	prepErr  error
@@ -160,8 +163,9 @@ func (c *Checker) docURL(f File) string { return c.root + escapePath(f.Rel) }
 // rewrites it: the same links, resolved against the same base.
 func (c *Checker) htmlOptions(f File) htmlrewrite.Options {
 	return htmlrewrite.Options{
-		Spec:    c.Spec,
-		Context: base.Context{Spec: c.Spec, Options: c.Options, Retrieval: c.docURL(f)},
+		Spec:        c.Spec,
+		Context:     base.Context{Spec: c.Spec, Options: c.Options, Retrieval: c.docURL(f)},
+		ContentType: c.ContentType,
 	}
 }
 

@@ -42,7 +42,7 @@ type baseOutput struct {
 }
 
 func runBase(args []string, s stdio) int {
-	fs := newFlagSet("base", "[--url RETRIEVAL_URL] [--header 'Name: value']... [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
+	fs := newFlagSet("base", "[--url RETRIEVAL_URL] [--header 'Name: value']... [--content-type VALUE] [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
 	spec, opts := specFlag(fs, defaultHTMLSpec)
 	var retrieval optionalString
 	fs.Var(&retrieval, "url", "the URL the document was retrieved from, after redirects (draft §3.3); default: the file's own file: URL")
@@ -50,6 +50,8 @@ func runBase(args []string, s stdio) int {
 	fs.Var(&headers, "header", "a message header of the document, 'Name: value' (draft §3.2: Base, Content-Base, Content-Location); repeatable")
 	strict := fs.Bool("strict", false, "only a BASE in HEAD with an absolute HREF counts (the draft's §10 appendix)")
 	contentLocation := fs.Bool("content-location", false, "let a Content-Location header count, as for a MIME part (browsers ignore it in HTTP)")
+	var contentType string
+	contentTypeFlag(fs, &contentType)
 	savedFrom := fs.Bool("saved-from", false, "without --url, take the retrieval URL from a saved page's <!-- saved from url=(NNNN)... --> comment")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -57,6 +59,12 @@ func runBase(args []string, s stdio) int {
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return exitUsage
+	}
+	if contentType != "" {
+		if headers.h == nil {
+			headers.h = make(textproto.MIMEHeader)
+		}
+		headers.h.Set("Content-Type", contentType)
 	}
 	name := fs.Arg(0)
 	var in io.Reader = s.in

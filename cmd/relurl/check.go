@@ -34,6 +34,8 @@ func runCheck(args []string, s stdio) int {
 	fix := fs.Bool("fix", false, "rewrite absolute and root-relative links into the tree to their relative form, in place")
 	jobs := fs.Int("j", defaultJobs(), "files checked in parallel")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "largest input file, in bytes")
+	var contentType string
+	contentTypeFlag(fs, &contentType)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -71,7 +73,7 @@ func runCheck(args []string, s stdio) int {
 			return usageErr("--to: %v", err)
 		}
 	}
-	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value}
+	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value, ContentType: contentType}
 	if *gram != "" {
 		if err := grammar.Validate(*gram, ""); errors.Is(err, grammar.ErrUnknownGrammar) {
 			return usageErr("%v", err)

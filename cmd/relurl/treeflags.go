@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	mimetype "mime"
 	"os"
 	"runtime"
 	"time"
@@ -60,8 +61,23 @@ func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
 	fs.StringVar(&t.listRoot, "list-root", "", "the root of the tree the --from-list paths are in, whose URL is --base (default: the current directory)")
 	fs.BoolVar(&t.savedFrom, "saved-from", false, `take a file's URL from its "<!-- saved from url=(NNNN)URL -->" comment when it has one`)
 	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "largest input file, in bytes")
+	contentTypeFlag(fs, &t.html.ContentType)
 	fs.BoolVar(&t.strict, "strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base (the draft's §10 appendix), not the first <base href> as in browsers")
 	return t
+}
+
+// contentTypeFlag binds --content-type to v: the Content-Type an HTML
+// input was served with, whose charset outranks a <meta> declaration (and
+// yields only to a byte order mark), as in browsers (HTML Standard
+// §13.2.3.1, "determining the character encoding", step 3).
+func contentTypeFlag(fs *flag.FlagSet, v *string) {
+	fs.Func("content-type", `the Content-Type HTML inputs were served with, e.g. "text/html; charset=windows-1252": its charset outranks <meta>, as in browsers`, func(s string) error {
+		if _, _, err := mimetype.ParseMediaType(s); err != nil {
+			return fmt.Errorf("%q: %v", s, err)
+		}
+		*v = s
+		return nil
+	})
 }
 
 // check validates the flags once parsed; errors are usage errors.
