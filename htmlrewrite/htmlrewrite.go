@@ -108,6 +108,17 @@ type Options struct {
 	// returning Link.Raw leaves the value as written. Links ignores Map.
 	Map func(Link) (string, bool)
 
+	// Anchor, when set, is called with the name of every place in the
+	// document a fragment can indicate (HTML Standard "find a potential
+	// indicated element"): the value of each id attribute, on any element
+	// including svg and math ones, and of each name attribute of an HTML
+	// <a> element, character references decoded, in document order. The
+	// contents of <template> and of <iframe srcdoc> are other documents
+	// and are left out; empty values are never reported. It is called in
+	// the same pass that finds the links, so a link checker learns a
+	// page's anchors without tokenizing it twice.
+	Anchor func(name string)
+
 	// ScanLimit bounds how much of a stream that is not an io.ReadSeeker
 	// is held in memory while looking for its <base href>; the zero value
 	// is DefaultScanLimit. See [Rewrite].

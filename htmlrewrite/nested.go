@@ -72,6 +72,7 @@ func (s *scanner) srcdoc(v string, at *site) {
 	opts.Context = base.Context{Spec: s.opts.Spec, Retrieval: s.stats.Base.URL}
 	opts.ContentType = "text/html; charset=utf-8"
 	opts.Base = BaseKeep
+	opts.Anchor = nil // another document's
 	var out bytes.Buffer
 	var fn func(Link) error
 	if s.fn != nil {

@@ -331,6 +331,9 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	if len(t.attrs) == 0 {
 		return s.write(raw)
 	}
+	if s.opts.Anchor != nil && s.template == 0 {
+		s.anchors(raw, t.id == tagA && !isForeign)
+	}
 	s.edits = s.edits[:0]
 	s.scratch = s.scratch[:0]
 	s.rel = s.rel[:0]
@@ -393,6 +396,25 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 		return nil
 	}
 	return s.writeEdits(raw)
+}
+
+// anchors reports the id of the current start tag, and its name when it
+// is an HTML <a>, to Options.Anchor.
+func (s *scanner) anchors(raw []byte, anchor bool) {
+	report := func(a *attr) {
+		if a == nil || a.v1 == a.v0 {
+			return
+		}
+		name := s.decoded(raw[a.v0:a.v1])
+		if s.fn == nil {
+			name = strings.Clone(name) // s.str aliases the buffer
+		}
+		s.opts.Anchor(name)
+	}
+	report(s.t.get(attrIdent))
+	if anchor {
+		report(s.t.get(attrName))
+	}
 }
 
 func (s *scanner) writeEdits(raw []byte) error {

@@ -180,6 +180,7 @@ const (
 	attrHref
 	attrHTTPEquiv
 	attrIcon
+	attrIdent
 	attrImagesrcset
 	attrItemid
 	attrLongdesc
@@ -215,7 +216,7 @@ var attrNames = [numAttrs]string{
 	attrDataBg: "data-bg", attrDataLazySrc: "data-lazy-src", attrDataLazySrcset: "data-lazy-srcset",
 	attrDataOriginal: "data-original", attrDataSrc: "data-src", attrDataSrcset: "data-srcset",
 	attrDynsrc: "dynsrc", attrFormaction: "formaction", attrHref: "href",
-	attrHTTPEquiv: "http-equiv", attrIcon: "icon", attrImagesrcset: "imagesrcset",
+	attrHTTPEquiv: "http-equiv", attrIcon: "icon", attrIdent: "id", attrImagesrcset: "imagesrcset",
 	attrItemid: "itemid", attrLongdesc: "longdesc", attrLowsrc: "lowsrc",
 	attrManifest: "manifest", attrName: "name", attrPing: "ping",
 	attrPluginspage: "pluginspage", attrPoster: "poster", attrProfile: "profile",
@@ -266,6 +267,8 @@ func attrIDOf(name []byte) attrID {
 		return attrHTTPEquiv
 	case "icon":
 		return attrIcon
+	case "id":
+		return attrIdent
 	case "imagesrcset":
 		return attrImagesrcset
 	case "itemid":
