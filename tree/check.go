@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -35,12 +37,29 @@ const (
 	BasePin
 	// Invalid: a URL the chosen grammar rejects.
 	Invalid
+	// MissingAnchor: a link whose fragment names no element of its target,
+	// an HTML or SVG file of the tree (no id, no <a name>).
+	MissingAnchor
+	// CaseMismatch: a link to a file of the tree that exists only under
+	// another letter case ("About.html" for about.html): it works on a
+	// case-insensitive file system (APFS, NTFS) and is a 404 on Linux,
+	// S3 and the static hosts.
+	CaseMismatch
 )
 
-var problemNames = [...]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid"}
+var problemNames = [...]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid", MissingAnchor: "missing-anchor", CaseMismatch: "case-mismatch"}
+
+// Problems lists every problem, in the order of their values.
+func Problems() []Problem {
+	ps := make([]Problem, 0, len(problemNames)-1)
+	for p := Absolute; int(p) < len(problemNames); p++ {
+		ps = append(ps, p)
+	}
+	return ps
+}
 
 // String returns "absolute", "root-relative", "climbs-out", "missing",
-// "base" or "invalid".
+// "base", "invalid", "missing-anchor" or "case-mismatch".
 func (p Problem) String() string {
 	if p > 0 && int(p) < len(problemNames) {
 		return problemNames[p]
@@ -59,6 +78,8 @@ type Link struct {
 	Tag, Attr    string
 	Line, Column int
 	Offset       int64 // byte offset of the value's first byte in the file
+
+	column16 int // Column in UTF-16 code units, filled by Check
 }
 
 // A Finding is one problem of one link.
@@ -70,8 +91,19 @@ type Finding struct {
 	URL      string  `json:"url,omitempty"`
 	Problem  Problem `json:"problem"`
 	Reason   string  `json:"reason"`
-	Relative string  `json:"relative,omitempty"` // for Absolute and RootRelative: the reference that would not break
+	Relative string  `json:"relative,omitempty"` // for Absolute, RootRelative and CaseMismatch: the reference that would not break
 	Offset   int64   `json:"offset"`
+	// Target is, for a link into the tree, the tree-relative path of what
+	// it names: the file the host serves, or the path that is missing; for
+	// MissingAnchor the file, "#" and the fragment.
+	Target string `json:"target,omitempty"`
+	// Before marks, when Checker.To is set, a link that is broken before
+	// the move already (Missing, MissingAnchor, CaseMismatch): not a
+	// finding of that move.
+	Before bool `json:"before,omitempty"`
+	// Column16 is Column counted in UTF-16 code units, as SARIF's default
+	// column kind and GitHub count; 0 when unknown.
+	Column16 int `json:"-"`
 }
 
 // A Checker finds what breaks in a document tree when it moves.
@@ -91,11 +123,46 @@ type Checker struct {
 	// ContentType is the Content-Type the tree's HTML files are served
 	// with, if known: its charset outranks a <meta> declaration.
 	ContentType string
+	// Host is how the server maps URL paths to files; nil is the "file"
+	// profile (see HostProfile).
+	Host *Host
+	// NoAnchors turns off the checking of fragments (MissingAnchor).
+	NoAnchors bool
+	// FixMissing lets Fix rewrite a link whose target is missing from the
+	// tree. By default such a link is left as written: after a move its
+	// relative form points nowhere, while "/search" may still reach a
+	// route of the server.
+	FixMissing bool
+	// Readers read the kinds of file other than HTML (which is built in)
+	// for Check: a stylesheet's or a feed's links plug in here.
+	Readers map[Kind]Reader
+	// MaxSize bounds a file Finish reads for its anchors; 0 is 256 MiB.
+	MaxSize int64
 
 	once     sync.Once
 	prepErr  error
 	root, to string
+	rootPath string // the URL path of the tree's root: "/" for file: URLs
+	host     *Host
+	list     listing
+	anchors  anchorIndex
+	rules    []redirect
+	rulesSrc string // the redirect file's name, for reasons
 }
+
+// A Document is what Check reads of one file: the base its links resolve
+// against, the links, and the names its fragments can indicate.
+type Document struct {
+	Base    string
+	Links   []Link
+	Anchors []string
+	// HasAnchors says that Anchors is the document's whole list, so that
+	// links into it with a fragment can be checked.
+	HasAnchors bool
+}
+
+// A Reader reads the file f, whose URL in the tree is url, for Check.
+type Reader func(f File, url string, data []byte) (Document, error)
 
 // anywhere is the move Check assumes when Checker.To is empty: another
 // scheme, host and depth, so that any link tied to the current place
@@ -130,30 +197,108 @@ func (c *Checker) prepare() error {
 	if to == "" {
 		to = anywhere
 	}
-	c.to, err = norm(to)
-	return err
+	if c.to, err = norm(to); err != nil {
+		return err
+	}
+	c.host = c.Host
+	if c.host == nil {
+		c.host = hosts["file"]
+	}
+	c.rootPath = "/"
+	if u, err := url.Parse(c.root); err == nil && u.Scheme != "file" && u.EscapedPath() != "" {
+		c.rootPath = u.EscapedPath()
+	}
+	c.loadRedirects()
+	return nil
 }
 
-// Check returns the findings for the HTML document data, the file f of the
-// tree. Links are found by htmlrewrite.Links with f's URL in the tree as
-// the retrieval URL, and the <base> element by base.ScanHTML.
+// loadRedirects reads the host's redirect file at the root of the tree.
+func (c *Checker) loadRedirects() {
+	if c.host.Redirects == "" || c.Dir == "" {
+		return
+	}
+	f, err := os.Open(filepath.Join(c.Dir, c.host.Redirects))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	c.rulesSrc = c.host.Redirects
+	if c.host.Redirects == ".htaccess" {
+		c.rules = parseHtaccess(f)
+	} else {
+		c.rules = parseNetlifyRedirects(f)
+	}
+}
+
+// Check returns the findings for the document data, the file f of the
+// tree. An HTML file's links are found by htmlrewrite.Links with f's URL
+// in the tree as the retrieval URL, its <base> element by base.ScanHTML,
+// and its anchors (ids and <a name>s) in the same pass; a kind that has a
+// Reader in Checker.Readers is read by it, any other as HTML. Fragment links into other files
+// are checked by Finish, once every file has been read.
 func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	if err := c.Prepare(); err != nil {
 		return nil, err
 	}
 	docURL := c.docURL(f)
-	var links []Link
-	if e, _, err := base.ScanHTML(bytes.NewReader(data), false); err == nil && e.Found {
-		links = append(links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
+	var doc Document
+	var err error
+	if r := c.Readers[f.Kind]; r != nil {
+		doc, err = r(f, docURL, data)
+	} else {
+		doc, err = c.readHTML(f, data)
 	}
-	res, err := htmlrewrite.Links(bytes.NewReader(data), c.htmlOptions(f), func(l htmlrewrite.Link) error {
-		links = append(links, Link{Raw: reference(l.Raw), URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Line: l.Line, Column: l.Column, Offset: l.Offset})
-		return nil
-	})
 	if err != nil {
 		return nil, err
 	}
-	return c.Analyze(f.Path, docURL, res.URL, links), nil
+	var own anchorSet
+	if doc.HasAnchors && !c.NoAnchors {
+		own = make(anchorSet, len(doc.Anchors))
+		for _, a := range doc.Anchors {
+			own[a] = struct{}{}
+		}
+		c.anchors.set(f.Rel, own)
+	}
+	for i := range doc.Links {
+		doc.Links[i].column16 = column16(data, doc.Links[i].Offset, doc.Links[i].Column)
+	}
+	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Links, own, !c.NoAnchors), nil
+}
+
+// readHTML is the Reader of HTML.
+func (c *Checker) readHTML(f File, data []byte) (Document, error) {
+	var doc Document
+	if e, _, err := base.ScanHTML(bytes.NewReader(data), false); err == nil && e.Found {
+		doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
+	}
+	opts := c.htmlOptions(f)
+	if !c.NoAnchors {
+		doc.HasAnchors = true
+		opts.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
+	}
+	res, err := htmlrewrite.Links(bytes.NewReader(data), opts, func(l htmlrewrite.Link) error {
+		doc.Links = append(doc.Links, Link{Raw: reference(l.Raw), URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Line: l.Line, Column: l.Column, Offset: l.Offset})
+		return nil
+	})
+	doc.Base = res.URL
+	return doc, err
+}
+
+// column16 returns the column, in UTF-16 code units, of the byte at
+// offset, whose column in bytes is col.
+func column16(data []byte, offset int64, col int) int {
+	start := offset - int64(col-1)
+	if col < 1 || start < 0 || offset > int64(len(data)) {
+		return 0
+	}
+	n := 1
+	for _, r := range string(data[start:offset]) {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 // docURL returns the URL of the file f in the tree at its current place.
@@ -175,8 +320,16 @@ func (c *Checker) htmlOptions(f File) htmlrewrite.Options {
 func reference(raw string) string { return strings.Trim(raw, "\t\n\f\r ") }
 
 // Analyze returns the findings for links, found in the file path whose URL
-// is docURL and whose base URL (after any <base>) is baseURL.
+// is docURL and whose base URL (after any <base>) is baseURL. Fragments
+// are not checked: Check does that, knowing the documents' anchors.
 func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding {
+	return c.analyze(path, "", docURL, baseURL, links, nil, false)
+}
+
+// analyze returns the findings for the links of the file path (rel in the
+// tree), whose own anchors are own; with anchors, fragment links into
+// other files are recorded for Finish.
+func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own anchorSet, anchors bool) []Finding {
 	if err := c.Prepare(); err != nil {
 		return []Finding{{File: path, Problem: Invalid, Reason: err.Error()}}
 	}
@@ -184,8 +337,10 @@ func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding 
 	relativizer, _ := resolve.NewResolver(c.Spec, baseURL, c.Options)
 	mover, _ := resolve.NewResolver(c.Spec, newBase, c.Options)
 	var out []Finding
+	var wait []pending
+	before := c.To != ""
 	add := func(l Link, p Problem, reason string) *Finding {
-		out = append(out, Finding{File: path, Line: l.Line, Column: l.Column, Link: l.Raw, URL: l.URL, Problem: p, Reason: reason, Offset: l.Offset})
+		out = append(out, Finding{File: path, Line: l.Line, Column: l.Column, Column16: l.column16, Link: l.Raw, URL: l.URL, Problem: p, Reason: reason, Offset: l.Offset})
 		return &out[len(out)-1]
 	}
 	for _, l := range links {
@@ -201,18 +356,208 @@ func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding 
 		if l.Err != nil || l.URL == "" || mover == nil {
 			continue
 		}
-		rel, inTree := c.inTree(l.URL)
-		climbs := c.check(l, rel, inTree, mover, relativizer, add)
-		if inTree && !climbs && c.missing(rel) {
-			add(l, Missing, "no file "+rel+" in the tree")
+		p, inTree := c.inTree(l.URL)
+		var t target
+		if inTree {
+			t = c.lookup(p)
 		}
+		// A link whose case is wrong is fixed to the right case.
+		fixedURL := l.URL
+		if t.caseFix != "" {
+			fixedURL = c.root + escapePath(t.caseFix) + urlTail(l.URL)
+		}
+		n := len(out)
+		climbs := c.check(l, fixedURL, inTree, mover, relativizer, add)
+		for i := n; i < len(out); i++ {
+			out[i].Target = t.name
+		}
+		if !inTree || climbs {
+			continue
+		}
+		switch {
+		case t.caseFix != "":
+			f := add(l, CaseMismatch, "no file "+p+" in the tree; "+t.name+" differs in letter case only")
+			f.Relative, f.Target, f.Before = relative(relativizer, fixedURL), t.name, before
+		case !t.ok:
+			f := add(l, Missing, t.reason)
+			f.Target, f.Before = t.name, before
+		case anchors && t.served.file != "" && anchorTarget(t.served.file):
+			frag, ok := fragment(l.URL)
+			if !ok {
+				continue
+			}
+			if t.served.file == rel && own != nil {
+				if !own.indicates(frag, strings.EqualFold(filepathExt(rel), ".svg")) {
+					f := add(l, MissingAnchor, "")
+					*f = c.anchorFinding(path, pending{link: l, target: rel, frag: frag, before: before})
+				}
+				continue
+			}
+			wait = append(wait, pending{link: l, target: t.served.file, frag: frag, before: before})
+		}
+	}
+	if anchors && rel != "" {
+		c.anchors.wait(path, wait)
 	}
 	return out
 }
 
+// fragment returns the fragment of the URL u, without "#".
+func fragment(u string) (string, bool) {
+	i := strings.IndexByte(u, '#')
+	if i < 0 {
+		return "", false
+	}
+	return u[i+1:], true
+}
+
+// urlTail returns the query and fragment of u, with their "?" and "#".
+func urlTail(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		return u[i:]
+	}
+	return ""
+}
+
+func filepathExt(p string) string { return filepath.Ext(p) }
+
+// target is what a link into the tree reaches.
+type target struct {
+	served
+	name    string // the tree-relative path served, or the missing path
+	caseFix string // for a case mismatch: the path with the tree's case
+}
+
+// maxHops bounds the redirects followed for one link.
+const maxHops = 10
+
+// lookup returns what the host serves for the tree-relative path p
+// (percent-decoded, "" or ending in "/" for a directory), following the
+// host's redirect rules, and the case-corrected path when only another
+// letter case matches.
+func (c *Checker) lookup(p string) target {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			// RFC 3986 §5.2.4 removed these; a raw "%2e%2e" is a name
+			// the host would not serve: not the tree's business.
+			return target{served: served{ok: true}, name: p}
+		}
+	}
+	if c.Dir == "" {
+		return target{served: served{ok: true}, name: p}
+	}
+	t := c.follow(p, 0)
+	if t.ok || c.host.CaseInsensitive {
+		return t
+	}
+	if s := c.serve(p, true); s.ok {
+		fixed := c.correctCase(p)
+		if fixed != p {
+			return target{served: s, name: fixed, caseFix: fixed}
+		}
+	}
+	return t
+}
+
+// follow serves p, applying the first redirect rule that matches it.
+func (c *Checker) follow(p string, hops int) target {
+	s := c.serve(p, false)
+	name := s.file
+	if name == "" {
+		name = p
+	}
+	for i := range c.rules {
+		r := &c.rules[i]
+		if s.ok && !r.force && !c.host.ForcedRedirects {
+			break // a file shadows the rules (Netlify)
+		}
+		to, ok := r.match(c.rootPath + escapePath(p))
+		if !ok {
+			continue
+		}
+		where := fmt.Sprintf("%s line %d", c.rulesSrc, r.line)
+		if r.status == 404 || r.status == 410 || to == "" {
+			return target{served: served{reason: fmt.Sprintf("%s answers %s with status %d", where, "/"+p, r.status)}, name: p}
+		}
+		next, inTree := c.redirectPath(p, to)
+		if !inTree {
+			return target{served: served{ok: true}, name: p} // leaves the tree: not checked here
+		}
+		if hops >= maxHops {
+			return target{served: served{reason: "more than " + fmt.Sprint(maxHops) + " redirects from " + p}, name: p}
+		}
+		t := c.follow(next, hops+1)
+		if !t.ok {
+			t.reason = where + " redirects " + "/" + p + " to " + to + ": " + t.reason
+		}
+		return t
+	}
+	return target{served: s, name: name}
+}
+
+// redirectPath maps a rule's destination to a tree-relative path.
+func (c *Checker) redirectPath(from, to string) (string, bool) {
+	to = strings.TrimSpace(to)
+	if i := strings.IndexAny(to, "?#"); i >= 0 {
+		to = to[:i]
+	}
+	switch {
+	case strings.HasPrefix(to, c.root):
+		to = to[len(c.root):]
+	case strings.HasPrefix(to, "//"):
+		return "", false
+	case strings.HasPrefix(to, c.rootPath):
+		to = to[len(c.rootPath):]
+	case strings.HasPrefix(to, "/"):
+		return "", false // elsewhere on the host
+	default:
+		if _, abs := resolve.Scheme(to); abs {
+			return "", false
+		}
+		to = path.Join(path.Dir("/"+from), to)[1:]
+	}
+	d, err := url.PathUnescape(to)
+	if err != nil {
+		return to, true
+	}
+	return d, true
+}
+
+// correctCase returns p with each segment spelled as in the tree, where
+// only its letter case differs.
+func (c *Checker) correctCase(p string) string {
+	segs := strings.Split(p, "/")
+	dir := ""
+	for i, seg := range segs {
+		if seg == "" {
+			continue
+		}
+		names := c.list.names(c.Dir, dir)
+		if _, ok := names[seg]; !ok {
+			var match []string
+			for n := range names {
+				if strings.EqualFold(n, seg) || i == len(segs)-1 && c.host.Extensionless && strings.EqualFold(n, seg+".html") {
+					match = append(match, n)
+				}
+			}
+			if len(match) == 0 {
+				return p
+			}
+			slices.Sort(match)
+			seg = match[0]
+			if !strings.EqualFold(seg, segs[i]) {
+				seg = seg[:len(segs[i])] // "About" for about.html
+			}
+		}
+		segs[i] = seg
+		dir = path.Join(dir, seg)
+	}
+	return strings.Join(segs, "/")
+}
+
 // check adds the finding of a link whose target changes when the tree
 // moves, and reports whether the link climbs out of the tree.
-func (c *Checker) check(l Link, rel string, inTree bool, mover, relativizer *resolve.Resolver, add func(Link, Problem, string) *Finding) bool {
+func (c *Checker) check(l Link, fixedURL string, inTree bool, mover, relativizer *resolve.Resolver, add func(Link, Problem, string) *Finding) bool {
 	moved, err := mover.Reference(l.Raw)
 	if err != nil || moved == c.move(l.URL) {
 		return false
@@ -220,11 +565,11 @@ func (c *Checker) check(l Link, rel string, inTree bool, mover, relativizer *res
 	switch form := formOf(l.Raw); {
 	case inTree && (form == absoluteForm || form == networkForm):
 		f := add(l, Absolute, "absolute link into the tree breaks when the tree moves")
-		f.Relative = relative(relativizer, l.URL)
+		f.Relative = relative(relativizer, fixedURL)
 	case form == pathForm:
 		f := add(l, RootRelative, "root-relative link breaks when the tree moves under another path or host")
 		if inTree {
-			f.Relative = relative(relativizer, l.URL)
+			f.Relative = relative(relativizer, fixedURL)
 		}
 	case form == relativeForm && !strings.HasPrefix(moved, c.to):
 		// Out of the tree, or above its root on a host where "../"
@@ -237,7 +582,10 @@ func (c *Checker) check(l Link, rel string, inTree bool, mover, relativizer *res
 
 // relative returns the shortest relative-path reference (no scheme, no
 // "/" in front) that r resolves to target, or "" when there is none:
-// "/x" pins a tree as much as an absolute URL does.
+// "/x" pins a tree as much as an absolute URL does. A link to the base
+// document itself gets its last segment ("page.html"), or "./" for a
+// directory URL, rather than the empty reference: "" is no link to fix
+// to, and a page's own URL has a relative form like any other.
 func relative(r *resolve.Resolver, target string) string {
 	if r == nil {
 		return ""
@@ -246,7 +594,28 @@ func relative(r *resolve.Resolver, target string) string {
 	if err != nil {
 		return ""
 	}
+	if ref == "" {
+		ref = selfReference(target)
+		if got, err := r.Reference(ref); err != nil || got != target {
+			return ""
+		}
+	}
 	return ref
+}
+
+// selfReference returns the last segment of target's path, or "./" when
+// it is empty; "./" goes in front of a segment with a ":" (RFC 3986
+// §4.2).
+func selfReference(target string) string {
+	p := target
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	seg := p[strings.LastIndexByte(p, '/')+1:]
+	if seg == "" || strings.Contains(seg, ":") {
+		seg = "./" + seg
+	}
+	return seg + target[len(p):]
 }
 
 // inTree reports whether u lies in the tree and returns its path there
@@ -273,20 +642,6 @@ func (c *Checker) move(u string) string {
 		return c.to + u[len(c.root):]
 	}
 	return u
-}
-
-// missing reports whether the tree has no file (or directory) at rel.
-func (c *Checker) missing(rel string) bool {
-	if rel == "" || c.Dir == "" {
-		return false
-	}
-	for _, seg := range strings.Split(rel, "/") {
-		if seg == ".." {
-			return false // RFC 3986 §5.2.4 removed these; a raw "%2e%2e" is a name
-		}
-	}
-	_, err := os.Stat(filepath.Join(c.Dir, filepath.FromSlash(rel)))
-	return err != nil
 }
 
 // refForm is the shape of a reference by RFC 3986 §4.2 (and the draft's
@@ -320,9 +675,10 @@ func formOf(raw string) refForm {
 }
 
 // Fix rewrites, in the HTML document data (the file f of the tree, as
-// given to Check), each Absolute or RootRelative link of findings that has
-// a relative form to that form, and returns the new document and the
-// number of links changed. The document goes through htmlrewrite.Rewrite,
+// given to Check), each Absolute, RootRelative or CaseMismatch link of
+// findings that has a relative form to that form, and returns the new
+// document and the number of links changed. A link whose target is
+// missing from the tree is left as written unless Checker.FixMissing. The document goes through htmlrewrite.Rewrite,
 // so a link is found wherever Check found it (an attribute, one candidate
 // of a srcset, a CSS url(), a refresh) and the new reference is escaped
 // for that place; every other byte stays as it was. A finding whose link
@@ -338,9 +694,16 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 		raw    string
 	}
 	fixes := map[at]string{}
+	missing := map[at]bool{}
 	for _, fd := range findings {
-		if (fd.Problem == Absolute || fd.Problem == RootRelative) && fd.Relative != "" {
-			fixes[at{fd.Offset, fd.Link}] = fd.Relative
+		if fd.Problem == Missing {
+			missing[at{fd.Offset, fd.Link}] = true
+		}
+	}
+	for _, fd := range findings {
+		k := at{fd.Offset, fd.Link}
+		if (fd.Problem == Absolute || fd.Problem == RootRelative || fd.Problem == CaseMismatch) && fd.Relative != "" && (c.FixMissing || !missing[k]) {
+			fixes[k] = fd.Relative
 		}
 	}
 	if len(fixes) == 0 {

@@ -1,0 +1,216 @@
+package tree
+
+import (
+	"bytes"
+	"cmp"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/relurl/relurl/htmlrewrite"
+)
+
+// anchorIndex holds the anchors of the tree's documents, as Check reads
+// them, and the fragment links into other files that wait for them until
+// Finish: a link may come before the file it points into is read.
+type anchorIndex struct {
+	mu      sync.Mutex
+	names   map[string]anchorSet // by tree-relative path; nil: not readable
+	pending map[string][]pending // by the referring file's path
+}
+
+// anchorSet is the set of names a document's fragments can indicate.
+type anchorSet map[string]struct{}
+
+// pending is a fragment link into another file, checked by Finish.
+type pending struct {
+	link   Link
+	target string // the tree-relative path of the file it points into
+	frag   string // the fragment of the resolved URL, without "#"
+	before bool   // Finding.Before
+}
+
+func (x *anchorIndex) set(rel string, n anchorSet) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.names == nil {
+		x.names = map[string]anchorSet{}
+	}
+	x.names[rel] = n
+}
+
+// wait records the fragment links of the file path into other files,
+// replacing what an earlier Check of that file recorded.
+func (x *anchorIndex) wait(path string, p []pending) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.pending == nil {
+		x.pending = map[string][]pending{}
+	}
+	if len(p) == 0 {
+		delete(x.pending, path)
+		return
+	}
+	x.pending[path] = p
+}
+
+// anchorTarget reports whether the file rel is a kind whose fragments
+// Check can look up: HTML (found by the walk or by its name) and SVG.
+func anchorTarget(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".html", ".htm", ".xhtml", ".shtml", ".svg":
+		return true
+	}
+	return false
+}
+
+// Finish checks the fragment links Check deferred, those into other files
+// of the tree, once every file has been read, and returns a
+// MissingAnchor finding for each whose fragment names nothing in its
+// target, sorted by file and position. A target the walk did not read
+// (an SVG image, a file beyond the size limit) is read here once; one
+// that cannot be read leaves its links unchecked. Finish forgets what it
+// checked: a Checker can be used for another pass.
+func (c *Checker) Finish() []Finding {
+	x := &c.anchors
+	x.mu.Lock()
+	waiting := x.pending
+	x.pending = nil
+	x.mu.Unlock()
+	files := make([]string, 0, len(waiting))
+	for f := range waiting {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	var out []Finding
+	for _, file := range files {
+		for _, p := range waiting[file] {
+			n := c.namesOf(p.target)
+			if n == nil || n.indicates(p.frag, strings.EqualFold(path.Ext(p.target), ".svg")) {
+				continue
+			}
+			out = append(out, c.anchorFinding(file, p))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Offset, b.Offset))
+	})
+	return out
+}
+
+func (c *Checker) anchorFinding(file string, p pending) Finding {
+	l := p.link
+	return Finding{File: file, Line: l.Line, Column: l.Column, Column16: l.column16, Link: l.Raw, URL: l.URL,
+		Problem: MissingAnchor, Reason: "no id or <a name> \"" + fragmentName(p.frag) + "\" in " + p.target,
+		Target: p.target + "#" + p.frag, Offset: l.Offset, Before: p.before}
+}
+
+// fragmentName is the fragment as the reader knows it: percent-decoded
+// when that gives UTF-8.
+func fragmentName(frag string) string {
+	if d := percentDecode(frag); utf8.ValidString(d) {
+		return d
+	}
+	return frag
+}
+
+// namesOf returns the names of the file rel, reading it when Check has
+// not; nil when it cannot be read.
+func (c *Checker) namesOf(rel string) anchorSet {
+	x := &c.anchors
+	x.mu.Lock()
+	n, ok := x.names[rel]
+	x.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = c.readNames(rel)
+	x.set(rel, n)
+	return n
+}
+
+// readNames reads the anchors of the file rel of the tree with
+// htmlrewrite's tokenizer (an SVG file's ids too: its root <svg> puts the
+// tokenizer in foreign content).
+func (c *Checker) readNames(rel string) anchorSet {
+	max := c.MaxSize
+	if max <= 0 {
+		max = 256 << 20
+	}
+	data, err := ReadFile(filepath.Join(c.Dir, filepath.FromSlash(rel)), max)
+	if err != nil {
+		return nil
+	}
+	n := anchorSet{}
+	opts := htmlrewrite.Options{Spec: c.Spec, ContentType: c.ContentType, Anchor: func(s string) { n[s] = struct{}{} }}
+	if _, err := htmlrewrite.Links(bytes.NewReader(data), opts, func(htmlrewrite.Link) error { return nil }); err != nil {
+		return nil
+	}
+	return n
+}
+
+// indicates reports whether the fragment frag (as in a URL, without "#")
+// indicates a part of the document whose names are n, by the HTML
+// Standard's "find a potential indicated element" and "the indicated part
+// of the document": an empty fragment and "top" (ASCII case-insensitive,
+// after decoding) are the top of the document; otherwise an id or an
+// <a name> equal to the fragment as written, or to its percent-decoded
+// UTF-8 form. A text directive (":~:text=", URL Fragment Text
+// Directives) is cut off first, as browsers strip it. In SVG (svg is
+// true) a view specification "svgView(...)" is not a name (SVG 2
+// "Linking").
+func (n anchorSet) indicates(frag string, svg bool) bool {
+	if i := strings.Index(frag, ":~:"); i >= 0 {
+		frag = frag[:i]
+	}
+	if frag == "" {
+		return true
+	}
+	if _, ok := n[frag]; ok {
+		return true
+	}
+	d := percentDecode(frag)
+	if _, ok := n[d]; ok {
+		return true
+	}
+	if svg && strings.HasPrefix(frag, "svgView(") {
+		return true
+	}
+	return strings.EqualFold(d, "top")
+}
+
+// percentDecode percent-decodes s to bytes and decodes those as UTF-8
+// without BOM handling, each invalid byte becoming U+FFFD (URL Standard
+// "percent-decode"; Encoding Standard "UTF-8 decode without BOM").
+func percentDecode(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
