@@ -25,12 +25,29 @@ type anchorIndex struct {
 // anchorSet is the set of names a document's fragments can indicate.
 type anchorSet map[string]struct{}
 
-// pending is a fragment link into another file, checked by Finish.
+// pending is a fragment link into another file, checked by Finish: only
+// what a finding needs of the link, as many wait.
 type pending struct {
-	link   Link
-	target string // the tree-relative path of the file it points into
-	frag   string // the fragment of the resolved URL, without "#"
-	before bool   // Finding.Before
+	raw, url     string
+	line, column int32
+	column16     int32
+	before       bool // Finding.Before
+	offset       int64
+	target       string // the tree-relative path of the file it points into
+	frag         string // the fragment of the resolved URL, without "#"
+}
+
+func newPending(l Link, target, frag string, before bool) pending {
+	return pending{raw: l.Raw, url: l.URL, line: int32(l.Line), column: int32(l.Column), column16: int32(l.column16),
+		offset: l.Offset, target: target, frag: frag, before: before}
+}
+
+// known returns the names of the file rel if they are known already.
+func (x *anchorIndex) known(rel string) (anchorSet, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n, ok := x.names[rel]
+	return n, ok
 }
 
 func (x *anchorIndex) set(rel string, n anchorSet) {
@@ -89,7 +106,7 @@ func (c *Checker) Finish() []Finding {
 	for _, file := range files {
 		for _, p := range waiting[file] {
 			n := c.namesOf(p.target)
-			if n == nil || n.indicates(p.frag, strings.EqualFold(path.Ext(p.target), ".svg")) {
+			if n == nil || n.indicates(p.frag, isSVG(p.target)) {
 				continue
 			}
 			out = append(out, c.anchorFinding(file, p))
@@ -102,11 +119,12 @@ func (c *Checker) Finish() []Finding {
 }
 
 func (c *Checker) anchorFinding(file string, p pending) Finding {
-	l := p.link
-	return Finding{File: file, Line: l.Line, Column: l.Column, Column16: l.column16, Link: l.Raw, URL: l.URL,
+	return Finding{File: file, Line: int(p.line), Column: int(p.column), Column16: int(p.column16), Link: p.raw, URL: p.url,
 		Problem: MissingAnchor, Reason: "no id or <a name> \"" + fragmentName(p.frag) + "\" in " + p.target,
-		Target: p.target + "#" + p.frag, Offset: l.Offset, Before: p.before}
+		Target: p.target + "#" + p.frag, Offset: p.offset, Before: p.before}
 }
+
+func isSVG(rel string) bool { return strings.EqualFold(path.Ext(rel), ".svg") }
 
 // fragmentName is the fragment as the reader knows it: percent-decoded
 // when that gives UTF-8.

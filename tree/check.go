@@ -387,13 +387,18 @@ func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own a
 				continue
 			}
 			if t.served.file == rel && own != nil {
-				if !own.indicates(frag, strings.EqualFold(filepathExt(rel), ".svg")) {
+				if !own.indicates(frag, isSVG(rel)) {
 					f := add(l, MissingAnchor, "")
-					*f = c.anchorFinding(path, pending{link: l, target: rel, frag: frag, before: before})
+					*f = c.anchorFinding(path, newPending(l, rel, frag, before))
 				}
 				continue
 			}
-			wait = append(wait, pending{link: l, target: t.served.file, frag: frag, before: before})
+			// A target read already is checked now; a finding still waits
+			// for Finish, so that the output does not depend on timing.
+			if n, ok := c.anchors.known(t.served.file); ok && (n == nil || n.indicates(frag, isSVG(t.served.file))) {
+				continue
+			}
+			wait = append(wait, newPending(l, t.served.file, frag, before))
 		}
 	}
 	if anchors && rel != "" {
@@ -418,8 +423,6 @@ func urlTail(u string) string {
 	}
 	return ""
 }
-
-func filepathExt(p string) string { return filepath.Ext(p) }
 
 // target is what a link into the tree reaches.
 type target struct {

@@ -4,23 +4,30 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/relurl/relurl/resolve/grammar"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/tree/report"
 )
 
-const checkSynopsis = `[--url CURRENT_ROOT_URL] [--to NEW_ROOT_URL] [--fix] [--json] DIR
+const checkSynopsis = `[--url CURRENT_ROOT_URL] [--to NEW_ROOT_URL] [--host PROFILE] [--fix] [--format FORMAT] DIR
 
 Reports, as FILE:LINE:COLUMN, each link that ties the tree DIR to its
 place (the relative-URL draft's §1: trees that can be moved as a whole):
 absolute links into the tree, root-relative links, relative links that
-climb out of it, links to files missing from it, <base> elements, and with
---grammar URLs that grammar rejects. With --to, only the links that break
-in that move. --fix rewrites absolute and root-relative links into the
-tree to their relative form, in place and atomically.
+climb out of it, links to files missing from it (as the --host serves
+paths), fragments naming no anchor of their target, targets that differ
+in letter case, <base> elements, and with --grammar URLs that grammar
+rejects. With --to, only the links that break in that move (--all: also
+those broken already). --fix rewrites absolute and root-relative links
+into the tree to their relative form and corrects letter case, in place
+and atomically. Counts per problem go to stderr.
 Exit status: 0 the tree is movable, 1 something was found, 2 usage.`
 
 func runCheck(args []string, s stdio) int {
@@ -30,8 +37,15 @@ func runCheck(args []string, s stdio) int {
 	fs.Var(&root, "url", "the URL the tree is served from now (default: its file: URL)")
 	fs.Var(&to, "to", "the URL the tree will move to: report only what breaks in that move")
 	gram := fs.String("grammar", "", "also report URLs this grammar rejects: "+strings.Join(grammar.Names(), ", "))
-	asJSON := fs.Bool("json", false, "one JSON object a finding")
-	fix := fs.Bool("fix", false, "rewrite absolute and root-relative links into the tree to their relative form, in place")
+	asJSON := fs.Bool("json", false, "the same as --format json")
+	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	hostName := fs.String("host", "file", "how the server maps URL paths to files: "+strings.Join(tree.HostNames(), ", "))
+	fix := fs.Bool("fix", false, "rewrite absolute and root-relative links into the tree to their relative form, and wrong letter case, in place")
+	fixMissing := fs.Bool("fix-missing", false, "with --fix, also rewrite links whose target is missing from the tree")
+	anchors := fs.Bool("anchors", true, "check fragments against the ids and <a name>s of their targets")
+	all := fs.Bool("all", false, "with --to, also list the links broken before the move")
+	unique := fs.Bool("unique", false, "list each broken target once, with its number of referrers")
+	baselineFile := fs.String("baseline", "", "a SARIF log of an earlier run: report only the findings not in it")
 	jobs := fs.Int("j", defaultJobs(), "files checked in parallel")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "largest input file, in bytes")
 	var contentType string
@@ -73,7 +87,44 @@ func runCheck(args []string, s stdio) int {
 			return usageErr("--to: %v", err)
 		}
 	}
-	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value, ContentType: contentType}
+	if *asJSON {
+		if explicit(fs, "format") && *format != "json" {
+			return usageErr("--json is --format json; it contradicts --format %s", *format)
+		}
+		*format = "json"
+	}
+	if !slices.Contains(report.Formats(), *format) {
+		return usageErr("--format: no such format %q (want one of %s)", *format, strings.Join(report.Formats(), ", "))
+	}
+	if *unique && *format != "text" && *format != "json" {
+		return usageErr("--unique goes with --format text or json")
+	}
+	if *fixMissing && !*fix {
+		return usageErr("--fix-missing goes with --fix")
+	}
+	if *all && !to.set {
+		return usageErr("--all goes with --to")
+	}
+	host, err := tree.HostProfile(*hostName)
+	if err != nil {
+		return usageErr("--host: %v", err)
+	}
+	var baseline *report.Baseline
+	if *baselineFile != "" {
+		f, err := os.Open(*baselineFile)
+		if err != nil {
+			s.errorf("check: --baseline: %v", err)
+			return exitFailure
+		}
+		baseline, err = report.ReadBaseline(f)
+		f.Close()
+		if err != nil {
+			s.errorf("check: --baseline %s: %v", *baselineFile, err)
+			return exitFailure
+		}
+	}
+	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value,
+		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType}
 	if *gram != "" {
 		if err := grammar.Validate(*gram, ""); errors.Is(err, grammar.ErrUnknownGrammar) {
 			return usageErr("%v", err)
@@ -129,42 +180,99 @@ func runCheck(args []string, s stdio) int {
 		r.findings, r.err = c.Check(f, after)
 		return r
 	}
+	out := bufio.NewWriter(s.out)
+	w, err := report.New(*format, out, report.Options{Name: dir, Baseline: baseline})
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	var (
-		out    = bufio.NewWriter(s.out)
-		enc    = json.NewEncoder(out)
-		found  = 0
-		failed = 0
-		fixed  = 0
-		files  = 0
+		sum     summary
+		prints  report.Fingerprints
+		failed  = 0
+		fixed   = 0
+		files   = 0
+		targets = map[uniqueKey]*uniqueTarget{}
+		order   []uniqueKey
 	)
-	enc.SetEscapeHTML(false)
-	emit := func(w walked, r result) error {
+	// show passes one finding on to the report, or counts what is not
+	// listed: links broken before the move (with --to, unless --all) and
+	// findings in the baseline.
+	show := func(f tree.Finding) error {
+		if f.Before && !*all {
+			sum.before++
+			return nil
+		}
+		rf := report.Finding{Finding: f, Fingerprint: prints.Next(f)}
+		if baseline != nil {
+			rf.BaselineState = baseline.State(rf.Fingerprint)
+			if rf.BaselineState == "unchanged" {
+				sum.known++
+				if *format != "sarif" {
+					return nil
+				}
+			}
+		}
+		if rf.BaselineState != "unchanged" {
+			sum.add(f.Problem)
+		}
+		if *unique {
+			k := uniqueKey{f.Problem, f.Target}
+			if k.target == "" {
+				k.target = f.URL
+			}
+			if k.target == "" {
+				k.target = f.Link
+			}
+			if t := targets[k]; t != nil {
+				t.referrers++
+				return nil
+			}
+			targets[k] = &uniqueTarget{first: f, referrers: 1}
+			order = append(order, k)
+			return nil
+		}
+		return w.Finding(rf)
+	}
+	emit := func(wk walked, r result) error {
 		if r.err != nil {
 			failed++
 			out.Flush()
-			s.errorf("%s", fileError(w.f.Path, r.err))
+			s.errorf("%s", fileError(wk.f.Path, r.err))
 			return nil
+		}
+		if wk.f.Kind == tree.HTML {
+			w.File(wk.f.Path)
+			sum.files++
 		}
 		if r.fixed > 0 {
 			fixed += r.fixed
 			files++
 		}
 		for _, f := range r.findings {
-			found++
-			if *asJSON {
-				enc.Encode(f)
-				continue
+			if err := show(f); err != nil {
+				return err
 			}
-			fmt.Fprintf(out, "%s:%d:%d: %s: %s: %s", f.File, f.Line, f.Column, f.Problem, f.Link, f.Reason)
-			if f.Relative != "" {
-				fmt.Fprintf(out, " (relative: %s)", f.Relative)
-			}
-			fmt.Fprintln(out)
 		}
 		return nil
 	}
 	err = tree.Ordered(*jobs, walkSeq(tree.Walk([]string{dir})), work, emit)
-	out.Flush()
+	if err == nil {
+		// Fragments into other files, once every file has been read.
+		for _, f := range c.Finish() {
+			if err = show(f); err != nil {
+				break
+			}
+		}
+	}
+	if err == nil && *unique {
+		err = writeUnique(out, *format, order, targets)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		s.errorf("check: %v", err)
 		return exitFailure
@@ -172,8 +280,107 @@ func runCheck(args []string, s stdio) int {
 	if *fix {
 		s.errorf("check: fixed %d links in %d files", fixed, files)
 	}
-	if found > 0 || failed > 0 {
+	sum.print(s, baseline)
+	if sum.total > 0 || failed > 0 {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// summary counts what check found, for the lines on stderr.
+type summary struct {
+	files  int
+	total  int
+	counts map[tree.Problem]int
+	before int // broken before the move, not listed
+	known  int // in the baseline, not listed
+}
+
+func (m *summary) add(p tree.Problem) {
+	if m.counts == nil {
+		m.counts = map[tree.Problem]int{}
+	}
+	m.counts[p]++
+	m.total++
+}
+
+// print writes "check: N findings in M files: K missing, ..." and the
+// lines of what was not listed.
+func (m *summary) print(s stdio, baseline *report.Baseline) {
+	var parts []string
+	for _, p := range tree.Problems() {
+		if n := m.counts[p]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, p))
+		}
+	}
+	line := fmt.Sprintf("check: %s in %s", plural(m.total, "finding"), plural(m.files, "file"))
+	if len(parts) > 0 {
+		line += ": " + strings.Join(parts, ", ")
+	}
+	s.errorf("%s", line)
+	if m.before > 0 {
+		s.errorf("check: %s broken before the move not listed (--all lists them)", plural(m.before, "link"))
+	}
+	if baseline != nil {
+		s.errorf("check: %d findings of the baseline still there, %d gone", m.known, baseline.Absent())
+	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// uniqueKey is one broken target: the problem and what it names.
+type uniqueKey struct {
+	problem tree.Problem
+	target  string
+}
+
+type uniqueTarget struct {
+	first     tree.Finding
+	referrers int
+}
+
+// writeUnique writes the --unique list: each target once, most referred
+// first, with its first referrer.
+func writeUnique(w io.Writer, format string, order []uniqueKey, targets map[uniqueKey]*uniqueTarget) error {
+	slices.SortStableFunc(order, func(a, b uniqueKey) int { return targets[b].referrers - targets[a].referrers })
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, k := range order {
+		t := targets[k]
+		f := t.first
+		var err error
+		if format == "json" {
+			err = enc.Encode(struct {
+				Problem   tree.Problem `json:"problem"`
+				Target    string       `json:"target"`
+				Referrers int          `json:"referrers"`
+				File      string       `json:"file"`
+				Line      int          `json:"line"`
+				Column    int          `json:"column"`
+				Reason    string       `json:"reason"`
+			}{k.problem, k.target, t.referrers, f.File, f.Line, f.Column, f.Reason})
+		} else {
+			_, err = fmt.Fprintf(w, "%s: %s: %s (first: %s:%d:%d): %s\n", k.target, k.problem, plural(t.referrers, "referrer"), f.File, f.Line, f.Column, f.Reason)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// explicit reports whether the flag name was set on the command line.
+func explicit(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
 }

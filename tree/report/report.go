@@ -1,0 +1,155 @@
+// Package report writes the findings of a tree check (package tree's
+// Checker) in the formats continuous integration reads: plain text, JSON
+// Lines, SARIF 2.1.0 as GitHub code scanning accepts it (OASIS "Static
+// Analysis Results Interchange Format Version 2.1.0"; GitHub's "SARIF
+// support for code scanning"), JUnit XML as GitLab and Jenkins read it,
+// and GitHub Actions workflow commands ("::error file=...::..."). It also
+// reads a SARIF baseline, so that CI can fail on new findings only (SARIF
+// §3.27.24 result.baselineState).
+//
+// Findings are matched across runs by a fingerprint of their rule, file,
+// link as written and the occurrence of that triple in the file (not the
+// line, so edits above a link keep it "unchanged").
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/relurl/relurl/tree"
+)
+
+// A Writer writes findings in one format. File is called for each file
+// checked (JUnit lists the clean ones as passing tests), Finding for each
+// finding in order; Close finishes the report (SARIF and JUnit are
+// written whole then).
+type Writer interface {
+	File(path string)
+	Finding(f Finding) error
+	Close() error
+}
+
+// A Finding is a tree.Finding with its fingerprint and, against a
+// baseline, its state.
+type Finding struct {
+	tree.Finding
+	Fingerprint string
+	// BaselineState is "new" or "unchanged" against a baseline, "" without
+	// one (SARIF baselineState).
+	BaselineState string
+}
+
+// Options configure a Writer.
+type Options struct {
+	// Tool and Version name the checker in SARIF and JUnit.
+	Tool, Version string
+	// Name names the run: the checked tree, as given ("site").
+	Name string
+	// Baseline, when set, makes the SARIF writer list the baseline's
+	// findings that are gone as "absent".
+	Baseline *Baseline
+}
+
+// Formats lists the formats New knows.
+func Formats() []string { return []string{"text", "json", "sarif", "junit", "github"} }
+
+// New returns a Writer of format to w.
+func New(format string, w io.Writer, o Options) (Writer, error) {
+	if o.Tool == "" {
+		o.Tool = "relurl"
+	}
+	switch format {
+	case "text":
+		return &textWriter{w: w}, nil
+	case "json":
+		return newJSONWriter(w), nil
+	case "sarif":
+		return &sarifWriter{w: w, o: o}, nil
+	case "junit":
+		return &junitWriter{w: w, o: o}, nil
+	case "github":
+		return &githubWriter{w: w}, nil
+	}
+	return nil, fmt.Errorf("no such format %q (want one of %s)", format, strings.Join(Formats(), ", "))
+}
+
+// Fingerprints numbers the occurrences of findings, to fingerprint them;
+// the zero value is ready to use. Give it the findings in the order the
+// checker reports them.
+type Fingerprints struct{ seen map[string]int }
+
+// Next returns the fingerprint of f: the first 16 bytes, in hex, of the
+// SHA-256 of its rule, its file (slash-separated), its link as written and
+// the number of earlier findings with the same three.
+func (p *Fingerprints) Next(f tree.Finding) string {
+	if p.seen == nil {
+		p.seen = map[string]int{}
+	}
+	key := f.Problem.String() + "\x00" + filepath.ToSlash(f.File) + "\x00" + f.Link
+	n := p.seen[key]
+	p.seen[key] = n + 1
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", key, n))
+	return hex.EncodeToString(sum[:16])
+}
+
+// rule describes a problem for SARIF and for README readers.
+type rule struct {
+	short, full, help string
+}
+
+// Rules describes each problem: a one-line description, a full one and
+// how to mend it.
+var rules = map[tree.Problem]rule{
+	tree.Absolute: {"Absolute link into the tree",
+		"An absolute URL (or a network-path reference \"//host/...\") points into the checked tree: it keeps pointing at the old place when the tree moves.",
+		"Use the relative form the finding gives (relurl check --fix writes it)."},
+	tree.RootRelative: {"Root-relative link",
+		"A \"/...\" link depends on the path the tree is served under: it breaks when the tree moves under another path or host.",
+		"Use the relative form the finding gives when the target is in the tree (relurl check --fix writes it)."},
+	tree.ClimbsOut: {"Relative link climbs out of the tree",
+		"A relative link goes above the root of the tree (\"../..\"): the tree is not self-contained.",
+		"Copy the target into the tree, or link to it with an absolute URL."},
+	tree.Missing: {"Link target missing from the tree",
+		"A link into the tree names a file that the host (see --host) would not serve: no such file, no index document, or a redirect rule that ends nowhere.",
+		"Create the file, or change the link. relurl check --fix leaves such links as written unless --fix-missing."},
+	tree.BasePin: {"<base href> pins the document",
+		"A <base href> element makes every relative link of the document resolve against one fixed URL (HTML Standard \"document base URL\").",
+		"Remove the <base> element, or make its href relative."},
+	tree.Invalid: {"URL rejected by the grammar",
+		"The link is not a valid URL under the grammar chosen with --grammar.",
+		"Percent-encode the characters the grammar rejects."},
+	tree.MissingAnchor: {"Fragment names nothing in its target",
+		"A link with a fragment points into an HTML or SVG file of the tree that has no element with that id and no <a> with that name (HTML Standard \"find a potential indicated element\").",
+		"Add the id to the target, or correct the fragment."},
+	tree.CaseMismatch: {"Link target differs in letter case",
+		"The target exists only under another letter case: the link works on case-insensitive file systems (macOS, Windows) and fails on Linux, S3 and static hosts.",
+		"Spell the link as the file is named (relurl check --fix does)."},
+}
+
+// Describe returns the short and full descriptions of p and how to mend
+// it.
+func Describe(p tree.Problem) (short, full, help string) {
+	r := rules[p]
+	return r.short, r.full, r.help
+}
+
+// message is a finding's one-line message.
+func message(f tree.Finding) string {
+	m := f.Link + ": " + f.Reason
+	if f.Relative != "" {
+		m += " (relative: " + f.Relative + ")"
+	}
+	return m
+}
+
+// problems returns the problems in value order.
+func problems() []tree.Problem {
+	ps := tree.Problems()
+	slices.Sort(ps)
+	return ps
+}
