@@ -467,6 +467,9 @@ func (c *Checker) follow(p string, hops int) target {
 	s := c.serve(p, false)
 	name := s.file
 	if name == "" {
+		name = s.dir
+	}
+	if name == "" {
 		name = p
 	}
 	for i := range c.rules {

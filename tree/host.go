@@ -98,7 +98,7 @@ func HostProfile(name string) (*Host, error) {
 // served is what the host answers for a path of the tree.
 type served struct {
 	file   string // the tree-relative path of the file served; "" with dir
-	dir    string // a directory listing (file profile): its path
+	dir    string // a directory listing (file profile): its path, "/" at the end ("./" for the root)
 	ok     bool
 	reason string // why not, when !ok
 }
@@ -208,7 +208,7 @@ func (c *Checker) serve(p string, fold bool) served {
 	}
 	if ok && isDir {
 		if len(h.Index) == 0 {
-			return served{dir: real, ok: true}
+			return served{dir: dirName(real), ok: true}
 		}
 		if h.DirRedirect {
 			return c.index(real, fold)
@@ -221,7 +221,7 @@ func (c *Checker) serve(p string, fold bool) served {
 // index returns what serves the directory dir of the tree.
 func (c *Checker) index(dir string, fold bool) served {
 	if len(c.host.Index) == 0 {
-		return served{dir: dir, ok: true}
+		return served{dir: dirName(dir), ok: true}
 	}
 	for _, name := range c.host.Index {
 		if real, isDir, ok := c.entry(path.Join(dir, name), fold); ok && !isDir {
@@ -233,4 +233,13 @@ func (c *Checker) index(dir string, fold bool) served {
 		d = "the root"
 	}
 	return served{reason: "no " + strings.Join(c.host.Index, " or ") + " in directory " + d + " of the tree"}
+}
+
+// dirName names the directory dir of the tree: "docs/", or "./" for the
+// root.
+func dirName(dir string) string {
+	if dir == "" {
+		return "./"
+	}
+	return dir + "/"
 }

@@ -278,7 +278,7 @@ func runCheck(args []string, s stdio) int {
 		return exitFailure
 	}
 	if *fix {
-		s.errorf("check: fixed %d links in %d files", fixed, files)
+		s.errorf("check: fixed %s in %s", plural(fixed, "link"), plural(files, "file"))
 	}
 	sum.print(s, baseline)
 	if sum.total > 0 || failed > 0 {

@@ -24,7 +24,10 @@ func TestScript(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
+		// RELURL_UPDATE_SCRIPTS=1 rewrites the files "cmp stdout FILE"
+		// compares with: review the diff before committing it.
+		UpdateScripts: os.Getenv("RELURL_UPDATE_SCRIPTS") != "",
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
 		Setup: func(env *testscript.Env) error {
 			// Scripts that need the shared fixtures find them here.
 			wd, err := os.Getwd()

@@ -170,9 +170,7 @@ func (s *sarifWriter) Close() error {
 		})
 	}
 	if s.o.Baseline != nil {
-		for _, r := range s.o.Baseline.absent() {
-			run.Results = append(run.Results, r)
-		}
+		run.Results = append(run.Results, s.o.Baseline.absent()...)
 	}
 	if run.Results == nil {
 		run.Results = []json.RawMessage{}
