@@ -17,10 +17,15 @@
 // a resolved URL against each part's resolved Content-Location, and a cid:
 // URL (RFC 2392) against Content-ID only.
 //
-// WARC files (WARC 1.0 and 1.1, ISO 28500) are read record by record, from
-// plain files, per-record gzip members or one gzip stream; HTTP response
-// payloads are de-chunked and decoded (gzip, deflate, br) with a fall-back
-// to the bytes as stored when a header lies.
+// WARC files (WARC 1.0 and 1.1, ISO 28500) are read record by record from
+// any io.Reader, streaming: plain files, per-record gzip members (WARC 1.1
+// Annex D) or one gzip stream, and per-record zstd frames with an optional
+// dictionary (the IIPC WARC-zstd convention). Damage is recovered from
+// record by record (a corrupt member, a lying Content-Length, a malformed
+// header, a payload over the bound) and reported as a [RecordError]; see
+// [WARCReader] and [ScanWARCLinks]. HTTP response payloads are de-chunked
+// and decoded (gzip, deflate, br) with a fall-back to the bytes as stored
+// when a header lies.
 //
 // The parsers are lenient where real producers are sloppy (unquoted
 // parameters, LF-only line ends, missing closing boundaries, upper-case

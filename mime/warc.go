@@ -3,7 +3,6 @@ package mime
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"io"
 	"strconv"
@@ -30,101 +29,231 @@ type Record struct {
 	Warnings      []string
 }
 
-// A WARCReader reads the records of a WARC file: plain, compressed as one
-// gzip member per record (.warc.gz), or as one gzip stream, which it
-// tells apart by itself.
+// A RecordError is a problem with one record, or with bytes between
+// records, that a WARCReader recovered from. Next returns it in place of a
+// record; the next call goes on after it. Every byte the reader skips is
+// reported by one RecordError, and no record is given bytes of another.
+type RecordError struct {
+	// Offset is the file offset of the record (of its gzip member or zstd
+	// frame, as CDX indexes count) or of the first skipped byte.
+	Offset int64
+	// Target is the record's WARC-Target-URI, "" when not known.
+	Target string
+	// Err is the kind of problem: ErrCorrupt, ErrTruncated,
+	// ErrContentLength, ErrTooLarge, ErrHeaderTooLarge or ErrNotWARC.
+	Err error
+	// Detail says what happened, and what the reader did about it.
+	Detail string
+}
+
+// Message is the error without the record's offset and target.
+func (e *RecordError) Message() string {
+	if e.Detail == "" {
+		return e.Err.Error()
+	}
+	return e.Err.Error() + ": " + e.Detail
+}
+
+func (e *RecordError) Error() string {
+	s := "mime: record at " + strconv.FormatInt(e.Offset, 10)
+	if e.Target != "" {
+		s += " (" + e.Target + ")"
+	}
+	return s + ": " + e.Message()
+}
+
+// Unwrap returns the kind of problem, for errors.Is.
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// Errors of the WARC reader.
+var (
+	// ErrContentLength: a record's Content-Length disagrees with where
+	// the record ends (its gzip member or zstd frame, or the next record).
+	ErrContentLength = errors.New("Content-Length does not match the record")
+	// ErrEmpty: the input has no bytes (a WARC file has at least one
+	// record, WARC 1.1 §4).
+	ErrEmpty = errors.New("empty input")
+)
+
+// A WARCReader reads the records of a WARC file from any io.Reader,
+// streaming: plain, compressed as one gzip member per record (.warc.gz,
+// WARC 1.1 Annex D) or as one gzip stream, or as one zstd frame per record
+// with an optional dictionary (.warc.zst, the IIPC WARC-zstd convention),
+// which it tells apart by the first bytes.
+//
+// It recovers from damage record by record, and reports each problem as a
+// *RecordError (see Next):
+//   - a gzip member or zstd frame that does not decode: reading resumes at
+//     the next member (frame) that decodes to a "WARC/" line, searched from
+//     the byte after the damaged one's start;
+//   - a malformed header (no Content-Length, too large): the record is
+//     skipped up to the next "WARC/" line;
+//   - a Content-Length that runs past its gzip member or zstd frame, when
+//     the next one starts a record: the member boundary wins, and the
+//     block ends there; one that runs past the next record's "WARC/1."
+//     line in a plain file: the block ends there, and the records it
+//     swallowed are read again;
+//   - bytes that start no record (after a Content-Length that is too
+//     short): skipped up to the next "WARC/" line;
+//   - a file that ends inside a record: the record ends there.
 type WARCReader struct {
 	// Limits bound header sizes (HeaderBytes) and the payloads WARCLinks
 	// decodes (DecodedBytes). Set it before the first Next.
 	Limits Limits
 
-	src    *bufio.Reader // the file
-	count  *countingReader
-	gz     *gzipStream // nil for a plain file
-	br     *bufio.Reader
-	pos    int64 // uncompressed bytes consumed
-	block  *blockReader
-	n      int // records returned
-	err    error
-	inited bool
+	src     rawSource
+	m       members
+	in      replayReader
+	br      *bufio.Reader
+	pos     int64 // decoded bytes consumed
+	block   *blockReader
+	cur     *Record      // the record whose block is being read
+	curAt   int64        // the file offset of the member cur's header was in
+	last    *Record      // the record just finished, until a skip is reported
+	pending []error      // record errors to return before the next record
+	marks   []gzipMember // where recent members start, file and decoded
+	quiet   bool         // skipping the rest of a record already reported
+	damaged bool         // the reader resynchronized at least once
+	ended   bool         // the input ended
+	n       int          // records returned
+	err     error
+	inited  bool
 }
+
+type gzipMember struct{ file, out int64 }
 
 // NewWARCReader returns a reader of the WARC file r.
 func NewWARCReader(r io.Reader) *WARCReader {
-	c := &countingReader{r: r}
-	return &WARCReader{count: c, src: bufio.NewReader(c)}
+	w := &WARCReader{}
+	w.src.r = r
+	w.m.src = &w.src
+	w.in.m = &w.m
+	return w
 }
 
-type countingReader struct {
-	r io.Reader
-	n int64
+// replayReader gives the bytes to read again first, then the members'.
+type replayReader struct {
+	front []byte
+	m     *members
 }
 
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+func (r *replayReader) Read(p []byte) (int, error) {
+	if len(r.front) > 0 {
+		n := copy(p, r.front)
+		r.front = r.front[n:]
+		return n, nil
+	}
+	return r.m.Read(p)
 }
 
-func (w *WARCReader) init() {
+func (w *WARCReader) init() error {
 	w.inited = true
 	w.Limits = w.Limits.withDefaults()
-	if magic, _ := w.src.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		w.gz = &gzipStream{src: w.src, count: w.count}
-		w.br = bufio.NewReaderSize(w.gz, 64<<10)
-		return
+	w.br = bufio.NewReaderSize(&w.in, 64<<10)
+	p := w.src.peek(4)
+	switch {
+	case len(p) == 0:
+		if w.src.err != nil && w.src.err != io.EOF {
+			return w.src.err
+		}
+		return &Error{Op: "read", Where: "WARC file", Err: ErrEmpty}
+	case bytes.HasPrefix(p, gzipMagic[:2]):
+		w.m.kind = gzipFile
+	case bytes.HasPrefix(p, zstdMagic), bytes.HasPrefix(p, dictMagic):
+		w.m.kind = zstdFile
+	default:
+		w.src.noKeep = true
 	}
-	w.br = w.src
+	err := w.m.next()
+	switch {
+	case err == nil:
+		w.opened()
+	case errors.Is(err, ErrCorrupt) || errors.Is(err, ErrTruncated):
+		if w.m.opens == 0 && w.m.kind == zstdFile && w.m.zd == nil {
+			return err // the dictionary frame: nothing can be read
+		}
+		w.damage()
+	default:
+		return err
+	}
+	return nil
 }
 
-// Next returns the next record, or io.EOF after the last one. Bytes that
-// do not start a record (left behind by a wrong Content-Length) are
-// skipped up to the next "WARC/" line and reported in the next record's
-// Warnings. A record cut short by the end of the file reads as far as the
-// file goes; its Block then ends with an error wrapping ErrTruncated.
+// opened notes where the member just opened starts.
+func (w *WARCReader) opened() {
+	w.marks = append(w.marks, gzipMember{file: w.m.start, out: w.pos})
+}
+
+// fileOffset returns the file offset of decoded position pos: itself in a
+// plain file, else the start of the member holding it.
+func (w *WARCReader) fileOffset(pos int64) int64 {
+	if w.m.kind == plainFile {
+		return pos
+	}
+	for i := len(w.marks) - 1; i >= 0; i-- {
+		if w.marks[i].out <= pos {
+			return w.marks[i].file
+		}
+	}
+	return 0
+}
+
+// forget drops the member marks that end before decoded position pos.
+func (w *WARCReader) forget(pos int64) {
+	i := 0
+	for i+1 < len(w.marks) && w.marks[i+1].out <= pos {
+		i++
+	}
+	w.marks = w.marks[i:]
+}
+
+// Next returns the next record, or io.EOF after the last one. A problem
+// the reader recovered from comes back as a *RecordError, in file order
+// between the records; call Next again to go on. Any other error (the
+// input is not WARC, or reading it failed) ends the file: Next keeps
+// returning it.
+//
+// A record's Block reads Content-Length bytes, or fewer when the record
+// ends early (its member ends and the next starts a record; the next
+// record's "WARC/1." line comes first in a plain file: then Block's last
+// Read returns an error wrapping ErrContentLength, whose End method
+// gives the offset in the block where the record really ends; the file
+// ends: an error wrapping ErrTruncated; the data is corrupt: an error
+// wrapping ErrCorrupt, the rest of the record unread). The reader
+// reports each of these as a RecordError from the following Next.
 func (w *WARCReader) Next() (*Record, error) {
 	if !w.inited {
-		w.init()
-	}
-	if w.err != nil {
-		return nil, w.err
+		if err := w.init(); err != nil {
+			return nil, w.fail(err)
+		}
 	}
 	if w.block != nil {
-		if _, err := io.Copy(io.Discard, w.block); err != nil && !errors.Is(err, ErrTruncated) {
-			return nil, w.fail(err)
-		}
+		io.Copy(io.Discard, w.block)
 		w.block = nil
 	}
-	var (
-		warn    []string
-		skipped int64
-		skipAt  = w.pos
-	)
 	for {
-		start := w.pos
-		line, err := w.readLine()
-		if err == io.EOF && len(line) == 0 {
-			if skipped > 0 {
-				return nil, w.fail(&Error{Op: "read WARC record", Where: "at " + strconv.FormatInt(skipAt, 10), Err: ErrNotWARC, Detail: strconv.FormatInt(skipped, 10) + " bytes without a WARC/ line"})
-			}
-			w.err = io.EOF
-			return nil, io.EOF
+		if len(w.pending) > 0 {
+			e := w.pending[0]
+			w.pending = w.pending[1:]
+			return nil, e
 		}
-		if err != nil && err != io.EOF {
-			return nil, w.fail(err)
+		if w.err != nil {
+			return nil, w.err
 		}
-		t := bytes.TrimRight(line, "\r\n")
-		if bytes.HasPrefix(t, []byte("WARC/")) {
-			if skipped > 0 {
-				warn = append(warn, "skipped "+strconv.FormatInt(skipped, 10)+" bytes before this record (wrong Content-Length of the one before?)")
+		if w.ended || !w.seek() {
+			if len(w.pending) > 0 {
+				continue
 			}
-			return w.record(start, string(t), warn)
+			if w.err == nil {
+				w.err = io.EOF
+			}
+			continue
 		}
-		if len(t) > 0 {
-			skipped += int64(len(line))
-			if w.n == 0 && skipped > w.Limits.HeaderBytes {
-				return nil, w.fail(&Error{Op: "read WARC record", Where: "at 0", Err: ErrNotWARC})
-			}
+		if len(w.pending) > 0 {
+			continue // the problems before this record come first
+		}
+		if rec := w.record(); rec != nil {
+			return rec, nil
 		}
 	}
 }
@@ -134,63 +263,265 @@ func (w *WARCReader) fail(err error) error {
 	return err
 }
 
-// readLine reads one line, at most Limits.HeaderBytes long.
-func (w *WARCReader) readLine() ([]byte, error) {
-	var line []byte
-	for {
-		frag, err := w.br.ReadSlice('\n')
-		line = append(line, frag...)
-		w.pos += int64(len(frag))
-		if int64(len(line)) > w.Limits.HeaderBytes {
-			return nil, &Error{Op: "read WARC record", Where: "at " + strconv.FormatInt(w.pos, 10), Err: ErrHeaderTooLarge}
+// report queues a record error.
+func (w *WARCReader) report(off int64, target string, kind error, detail string) {
+	w.pending = append(w.pending, &RecordError{Offset: off, Target: target, Err: kind, Detail: detail})
+}
+
+// damage handles a read error: the source's own failure ends the file; a
+// member that does not decode is reported and reading resumes at the next
+// member that starts a record.
+func (w *WARCReader) damage() {
+	merr := w.m.err
+	if merr == nil || (w.src.err != nil && w.src.err != io.EOF) {
+		if w.src.err != nil && w.src.err != io.EOF {
+			w.err = w.src.err
+		} else if merr != nil {
+			w.err = merr
 		}
-		if err == bufio.ErrBufferFull {
+		return
+	}
+	target := ""
+	if w.cur != nil && w.curAt == w.m.start {
+		target = w.cur.TargetURI
+	} else if w.last != nil && w.fileOffset(w.last.Position) == w.m.start {
+		target = w.last.TargetURI
+	}
+	at := w.m.start
+	cause := merr
+	var detail string
+	if e, ok := merr.(*Error); ok {
+		cause, detail = e.Err, e.Detail
+	}
+	w.cur, w.last, w.quiet, w.damaged = nil, nil, false, true
+	w.in.front = nil
+	w.br.Reset(&w.in)
+	if errors.Is(merr, ErrTruncated) {
+		w.ended = true
+		w.report(at, target, ErrTruncated, "the file ends inside the "+w.m.name())
+		return
+	}
+	next := w.m.resync()
+	if next < 0 {
+		w.ended = true
+		w.report(at, target, cause, detail+"; no record after it")
+		return
+	}
+	w.report(at, target, cause, detail+"; resumed at "+strconv.FormatInt(next, 10))
+	if err := w.m.next(); err != nil {
+		w.err = err // resync checked it decodes
+		return
+	}
+	w.opened()
+}
+
+// advance opens the next member after the current one ended; false at
+// the end of the input (or after damage, which it handles).
+func (w *WARCReader) advance() bool {
+	if w.m.err != nil {
+		w.damage()
+		return false
+	}
+	if w.m.kind == plainFile {
+		w.ended = true
+		return false
+	}
+	err := w.m.next()
+	if err == io.EOF {
+		w.ended = true
+		return false
+	}
+	if err != nil {
+		w.damage()
+		return false
+	}
+	w.opened()
+	return true
+}
+
+// cross goes on reading a record in the next member, unless that member
+// starts a record of its own: member boundaries beat Content-Length.
+func (w *WARCReader) cross() bool {
+	if !w.advance() {
+		return false
+	}
+	p, _ := w.br.Peek(5)
+	return string(p) != "WARC/"
+}
+
+// seek skips to the next "WARC/" line; false when there is none.
+func (w *WARCReader) seek() bool {
+	var (
+		skipped int64
+		skipAt  int64
+	)
+	flush := func() {
+		if w.n == 0 && !w.damaged && w.err == nil && len(w.pending) == 0 {
+			if skipped > 0 {
+				w.err = &Error{Op: "read WARC record", Where: "at 0", Err: ErrNotWARC}
+				return
+			}
+		}
+		if skipped > 0 && !w.quiet {
+			target, detail := "", strconv.FormatInt(skipped, 10)+" bytes that start no record skipped"
+			if w.last != nil {
+				target = w.last.TargetURI
+				skipAt = w.last.Offset
+				detail += " after the record (its Content-Length too short?)"
+			}
+			w.report(skipAt, target, ErrContentLength, detail)
+		}
+		w.last, w.quiet = nil, false
+	}
+	for {
+		p, err := w.br.Peek(5)
+		if len(p) == 5 && string(p) == "WARC/" {
+			flush()
+			return true
+		}
+		if len(p) > 0 && (p[0] == '\r' || p[0] == '\n') {
+			w.br.Discard(1)
+			w.pos++
 			continue
 		}
-		return line, err
+		if len(p) == 0 && err != nil {
+			if err != io.EOF {
+				w.damage()
+				skipped = 0 // the damaged member's report covers them
+				if w.err != nil || w.ended {
+					flush()
+					return false
+				}
+				continue
+			}
+			if !w.advance() {
+				if w.err != nil || w.ended {
+					flush()
+					return false
+				}
+			}
+			continue
+		}
+		if skipped == 0 {
+			skipAt = w.fileOffset(w.pos)
+		}
+		n, err := w.discardLine(w.n == 0 && !w.damaged)
+		skipped += n
+		if w.n == 0 && !w.damaged && skipped > w.Limits.HeaderBytes {
+			w.err = &Error{Op: "read WARC record", Where: "at 0", Err: ErrNotWARC}
+			return false
+		}
+		if err != nil && err != io.EOF {
+			w.damage()
+			skipped = 0
+			if w.err != nil {
+				return false
+			}
+		}
 	}
 }
 
-func (w *WARCReader) record(start int64, version string, warn []string) (*Record, error) {
-	rec := &Record{Offset: start, Position: start, Version: version, Warnings: warn}
-	if w.gz != nil {
-		rec.Offset = w.gz.memberAt(start)
-	}
-	where := recordAt(rec.Offset)
-	var head []byte
+// discardLine skips to the next line of the current member; bounded
+// stops past Limits.HeaderBytes (no record seen yet: maybe not WARC).
+func (w *WARCReader) discardLine(bounded bool) (int64, error) {
+	var n int64
 	for {
-		line, err := w.readLine()
-		if err != nil && err != io.EOF {
-			return nil, w.fail(err)
+		frag, err := w.br.ReadSlice('\n')
+		n += int64(len(frag))
+		w.pos += int64(len(frag))
+		if err != bufio.ErrBufferFull || bounded && n > w.Limits.HeaderBytes {
+			return n, err
+		}
+	}
+}
+
+// readLine reads one line, at most limit bytes, going on into the next
+// member when it does not start a record.
+func (w *WARCReader) readLine(limit int64) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := w.br.ReadSlice('\n')
+		if int64(len(line)+len(frag)) > limit {
+			w.pos += int64(len(frag))
+			return nil, ErrHeaderTooLarge
+		}
+		line = append(line, frag...)
+		w.pos += int64(len(frag))
+		switch {
+		case err == nil:
+			return line, nil
+		case err == bufio.ErrBufferFull:
+		case err == io.EOF:
+			if !w.cross() {
+				return line, io.EOF
+			}
+		default:
+			return line, err
+		}
+	}
+}
+
+// record reads the record at the "WARC/" line; nil after a problem it
+// queued.
+func (w *WARCReader) record() *Record {
+	start := w.pos
+	rec := &Record{Offset: w.fileOffset(start), Position: start}
+	at := rec.Offset
+	where := recordAt(rec.Offset)
+	w.forget(start)
+	var head []byte
+	mark := len(w.pending)
+	fail := func(err error) *Record {
+		if len(w.pending) > mark || w.err != nil {
+			return nil // crossing into the next member found damage
+		}
+		switch {
+		case errors.Is(err, ErrHeaderTooLarge):
+			w.report(at, rec.TargetURI, ErrHeaderTooLarge, "header over "+strconv.FormatInt(w.Limits.HeaderBytes, 10)+" bytes; record skipped")
+			w.quiet = true
+		case err == io.EOF && w.ended:
+			w.report(at, rec.TargetURI, ErrTruncated, "the file ends inside the header")
+		case err == io.EOF:
+			w.report(at, rec.TargetURI, ErrNotWARC, "the header is cut short by the end of its "+w.m.unit()+"; record skipped")
+		default:
+			w.damage()
+		}
+		return nil
+	}
+	version, err := w.readLine(w.Limits.HeaderBytes)
+	if err != nil {
+		return fail(err)
+	}
+	rec.Version = string(bytes.TrimRight(version, "\r\n"))
+	for {
+		line, err := w.readLine(w.Limits.HeaderBytes - int64(len(head)))
+		if err != nil {
+			h, _, _, _ := readHeader(append(head, line...), w.Limits.HeaderBytes)
+			rec.TargetURI = targetURI(h.Get("WARC-Target-URI"))
+			return fail(err)
 		}
 		head = append(head, line...)
-		if int64(len(head)) > w.Limits.HeaderBytes {
-			return nil, w.fail(&Error{Op: "read", Where: where, Err: ErrHeaderTooLarge})
-		}
-		if err == nil && len(bytes.TrimRight(line, "\r\n")) == 0 {
+		if len(bytes.TrimRight(line, "\r\n")) == 0 {
 			break
-		}
-		if err == io.EOF {
-			return nil, w.fail(&Error{Op: "read", Where: where, Err: ErrTruncated, Detail: "end of file inside the header"})
 		}
 	}
 	h, _, hw, _ := readHeader(head, w.Limits.HeaderBytes)
 	rec.Header = h
-	rec.Warnings = append(rec.Warnings, hw...)
+	rec.Warnings = hw
 	rec.Type = strings.ToLower(strings.TrimSpace(h.Get("WARC-Type")))
 	rec.TargetURI = targetURI(h.Get("WARC-Target-URI"))
 	n, err := strconv.ParseInt(strings.TrimSpace(h.Get("Content-Length")), 10, 64)
 	if err != nil || n < 0 {
-		return nil, w.fail(&Error{Op: "read", Where: where, Err: ErrNotWARC, Detail: "no valid Content-Length"})
+		w.report(at, rec.TargetURI, ErrNotWARC, "no valid Content-Length; record skipped")
+		w.quiet = true
+		return nil
 	}
 	rec.ContentLength = n
-	w.block = &blockReader{w: w, left: n, where: where}
+	w.block = &blockReader{w: w, rec: rec, left: n, where: where, cand: -1}
 	rec.Block = w.block
+	w.cur, w.curAt = rec, w.m.start
 	w.n++
-	if w.gz != nil {
-		w.gz.forget(start)
-	}
-	return rec, nil
+	return rec
 }
 
 // targetURI returns a WARC-Target-URI value without the angle brackets of
@@ -204,100 +535,205 @@ func targetURI(v string) string {
 	return strings.ReplaceAll(v, " ", "%20")
 }
 
-// blockReader reads a record's block: Content-Length bytes.
+// blockReader reads a record's block: Content-Length bytes, unless the
+// record ends before (see Next).
 type blockReader struct {
 	w     *WARCReader
+	rec   *Record
 	left  int64
+	read  int64 // bytes given
 	where string
+	done  bool
+	err   error // what Read returns once done
+	// The first "WARC/1." line inside the block (-1: none), and the
+	// bytes from there on, read again if the block proves too long.
+	cand     int64
+	keep     []byte
+	keepLost bool
+	tail     []byte // the block's last bytes, for a line split across reads
 }
 
+var versionLine = []byte("\nWARC/1.")
+
 func (b *blockReader) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, b.err
+	}
 	if b.left <= 0 {
-		return 0, io.EOF
+		b.finish(b.w.endBlock(b))
+		return 0, b.err
 	}
 	if int64(len(p)) > b.left {
 		p = p[:b.left]
 	}
-	n, err := b.w.br.Read(p)
+	w := b.w
+	n, err := w.br.Read(p)
+	b.note(p[:n])
 	b.left -= int64(n)
-	b.w.pos += int64(n)
-	if err == io.EOF && b.left > 0 {
-		return n, &Error{Op: "read block of", Where: b.where, Err: ErrTruncated, Detail: strconv.FormatInt(b.left, 10) + " bytes missing"}
+	b.read += int64(n)
+	w.pos += int64(n)
+	switch {
+	case err == nil || n > 0 && err == io.EOF:
+		return n, nil
+	case err == io.EOF:
+		mark := len(w.pending)
+		if w.cross() {
+			return n, nil
+		}
+		switch {
+		case w.err != nil:
+			b.finish(&Error{Op: "read block of", Where: b.where, Err: ErrCorrupt})
+		case len(w.pending) > mark:
+			// The next member is damaged (reported); the record ends here.
+			b.finish(&Error{Op: "read block of", Where: b.where, Err: pendingKind(w.pending[len(w.pending)-1])})
+		case w.ended:
+			w.report(b.rec.Offset, b.rec.TargetURI, ErrTruncated, "the file ends "+strconv.FormatInt(b.left, 10)+" bytes before the end of the block")
+			b.finish(&Error{Op: "read block of", Where: b.where, Err: ErrTruncated, Detail: strconv.FormatInt(b.left, 10) + " bytes missing"})
+		default:
+			w.report(b.rec.Offset, b.rec.TargetURI, ErrContentLength, "Content-Length "+strconv.FormatInt(b.rec.ContentLength, 10)+
+				" but its "+w.m.unit()+" ends after "+strconv.FormatInt(b.read, 10)+" bytes, where the next record starts; block cut there")
+			b.finish(&lengthError{end: b.read})
+		}
+		return n, b.err
+	default:
+		kind := ErrCorrupt
+		if errors.Is(err, ErrTruncated) {
+			kind = ErrTruncated
+		}
+		w.damage()
+		b.finish(&Error{Op: "read block of", Where: b.where, Err: kind})
+		return n, b.err
 	}
-	if err == io.EOF {
-		err = nil
-	}
-	return n, err
 }
 
-// gzipStream decompresses a sequence of gzip members (RFC 1952 §2.2) as
-// one stream, remembering where each member starts in the file and in the
-// output, so records can be given the offset of their member.
-type gzipStream struct {
-	src     *bufio.Reader
-	count   *countingReader
-	z       *gzip.Reader
-	in      bool // inside a member
-	out     int64
-	members []gzipMember
+func (b *blockReader) finish(err error) {
+	b.done, b.err = true, err
+	if b.w.cur == b.rec {
+		b.w.cur, b.w.last = nil, b.rec
+	}
 }
 
-type gzipMember struct{ file, out int64 }
-
-func (g *gzipStream) offset() int64 { return g.count.n - int64(g.src.Buffered()) }
-
-func (g *gzipStream) Read(p []byte) (int, error) {
-	for {
-		if !g.in {
-			if _, err := g.src.Peek(1); err != nil {
-				return 0, err
-			}
-			off := g.offset()
-			var err error
-			if g.z == nil {
-				g.z, err = gzip.NewReader(g.src)
+// note looks for a "WARC/1." line in the bytes p given, and keeps the
+// bytes from the first one on.
+func (b *blockReader) note(p []byte) {
+	if b.cand >= 0 {
+		if !b.keepLost {
+			if len(b.keep)+len(p) > maxRetain {
+				b.keepLost, b.keep = true, nil
 			} else {
-				err = g.z.Reset(g.src)
+				b.keep = append(b.keep, p...)
 			}
-			if err != nil {
-				return 0, &Error{Op: "read", Where: "gzip member at " + strconv.FormatInt(off, 10), Err: err}
-			}
-			g.z.Multistream(false)
-			g.in = true
-			g.members = append(g.members, gzipMember{file: off, out: g.out})
 		}
-		n, err := g.z.Read(p)
-		g.out += int64(n)
-		if err == io.EOF {
-			g.in = false
-			if n > 0 {
-				return n, nil
-			}
-			continue
-		}
-		if err != nil {
-			err = &Error{Op: "read", Where: "gzip member at " + strconv.FormatInt(g.members[len(g.members)-1].file, 10), Err: err}
-		}
-		return n, err
+		return
 	}
+	if len(b.tail) > 0 && len(p) > 0 {
+		j := append(b.tail[:len(b.tail):len(b.tail)], p[:min(len(p), len(versionLine)-1)]...)
+		if i := bytes.Index(j, versionLine); i >= 0 {
+			b.cand = b.read - int64(len(b.tail)) + int64(i) + 1
+			if w := i + 1; w < len(b.tail) {
+				b.keep = append(append([]byte(nil), b.tail[w:]...), p...)
+			} else {
+				b.keep = append([]byte(nil), p[w-len(b.tail):]...)
+			}
+			return
+		}
+	}
+	if i := bytes.Index(p, versionLine); i >= 0 {
+		b.cand = b.read + int64(i) + 1
+		b.keep = append([]byte(nil), p[i+1:]...)
+		return
+	}
+	t := append(b.tail, p[max(0, len(p)-len(versionLine)+1):]...)
+	b.tail = append(b.tail[:0], t[max(0, len(t)-len(versionLine)+1):]...)
 }
 
-// memberAt returns the file offset of the member holding output offset
-// pos.
-func (g *gzipStream) memberAt(pos int64) int64 {
-	for i := len(g.members) - 1; i >= 0; i-- {
-		if g.members[i].out <= pos {
-			return g.members[i].file
-		}
+// A lengthError ends a block that is shorter than its Content-Length.
+type lengthError struct{ end int64 }
+
+func (e *lengthError) Error() string {
+	return "mime: " + ErrContentLength.Error() + ": the record ends at block offset " + strconv.FormatInt(e.end, 10)
+}
+func (e *lengthError) Unwrap() error { return ErrContentLength }
+
+// pendingKind returns the kind of a queued record error.
+func pendingKind(err error) error {
+	if errors.Is(err, ErrTruncated) {
+		return ErrTruncated
 	}
-	return 0
+	return ErrCorrupt
 }
 
-// forget drops the members that end before output offset pos.
-func (g *gzipStream) forget(pos int64) {
-	i := 0
-	for i+1 < len(g.members) && g.members[i+1].out <= pos {
-		i++
+// recordEnd returns where a block error says the record ends in its
+// block, or -1.
+func recordEnd(err error) int64 {
+	var le *lengthError
+	if errors.As(err, &le) {
+		return le.end
 	}
-	g.members = g.members[i:]
+	return -1
+}
+
+// endBlock checks what follows a block of Content-Length bytes: the
+// record's CRLF CRLF, then the end of the member or the next record. When
+// something else follows and the block holds a "WARC/1." line, the
+// Content-Length was too long: the block ends there, and the bytes after
+// it are read again as records.
+func (w *WARCReader) endBlock(b *blockReader) error {
+	// Nine bytes: CRLF CRLF and the next "WARC/", or the end of the
+	// member, whose check (gzip's CRC-32, zstd's checksum) comes then.
+	p, err := w.br.Peek(9)
+	if len(p) < 9 && err != nil && err != io.EOF {
+		kind := ErrCorrupt
+		if errors.Is(err, ErrTruncated) {
+			kind = ErrTruncated
+		}
+		w.damage()
+		return &Error{Op: "read block of", Where: b.where, Err: kind}
+	}
+	k := 0
+	for k < min(4, len(p)) && (p[k] == '\r' || p[k] == '\n') {
+		k++
+	}
+	if k == len(p) || len(p) >= k+5 && string(p[k:k+5]) == "WARC/" {
+		return io.EOF
+	}
+	rec := b.rec
+	if b.cand < 0 && w.m.kind != plainFile && len(w.marks) > 0 && w.marks[len(w.marks)-1].out == rec.Position {
+		// The record is its member: the rest of the member is its own,
+		// and must decode before its links count.
+		var skipped int64
+		for {
+			q, err := w.br.Peek(5)
+			if len(q) == 5 && string(q) == "WARC/" || len(q) == 0 && err == io.EOF {
+				break
+			}
+			n, err := w.discardLine(false)
+			skipped += n
+			if err != nil && err != io.EOF {
+				kind := pendingKind(err)
+				w.damage()
+				return &Error{Op: "read block of", Where: b.where, Err: kind}
+			}
+		}
+		w.report(rec.Offset, rec.TargetURI, ErrContentLength, "Content-Length "+strconv.FormatInt(rec.ContentLength, 10)+
+			" is shorter than the record: the "+strconv.FormatInt(skipped, 10)+" bytes after the block up to the end of its "+w.m.unit()+" skipped")
+		return io.EOF
+	}
+	if b.cand < 0 {
+		return io.EOF // too short, or garbage after it: seek reports the skip
+	}
+	detail := "Content-Length " + strconv.FormatInt(rec.ContentLength, 10) + " runs past the record: a record starts at block offset " +
+		strconv.FormatInt(b.cand, 10) + "; block cut there"
+	if b.keepLost {
+		w.report(rec.Offset, rec.TargetURI, ErrContentLength, detail+", the "+strconv.FormatInt(rec.ContentLength-b.cand, 10)+" bytes after it skipped (too many to read again)")
+		return &lengthError{end: b.cand}
+	}
+	w.report(rec.Offset, rec.TargetURI, ErrContentLength, detail+" and the bytes after it read again")
+	buffered, _ := w.br.Peek(w.br.Buffered())
+	front := make([]byte, 0, len(b.keep)+len(buffered)+len(w.in.front))
+	front = append(append(append(front, b.keep...), buffered...), w.in.front...)
+	w.in.front = front
+	w.br.Reset(&w.in)
+	w.pos -= int64(len(b.keep))
+	return &lengthError{end: b.cand}
 }

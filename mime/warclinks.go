@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/relurl/relurl/base"
@@ -32,24 +33,69 @@ const maxRevisitCache = 64 << 20
 // Options.ContentLocation) the HTTP Content-Location, then the record's
 // WARC-Target-URI. A 3xx response with a Location header gives a link of
 // kind Redirect, resolved against the target URI (RFC 9110 §10.2.2).
-// It stops at the first error fn returns, or at a read error.
+// It stops at the first error fn returns, at the first *RecordError, or at
+// a read error; ScanWARCLinks goes on past record errors.
 func WARCLinks(r io.Reader, opts Options, fn func(WARCLink) error) error {
+	_, err := ScanWARCLinks(r, opts, fn, nil)
+	return err
+}
+
+// WARCStats counts what ScanWARCLinks read.
+type WARCStats struct {
+	Records      int64 // records read (with a valid header)
+	Links        int64 // links given to fn
+	RecordErrors int64 // record errors given to onError
+}
+
+// ScanWARCLinks is WARCLinks that recovers: each problem with a record
+// (see WARCReader) or with its payload (an HTML payload over
+// Limits.DecodedBytes, an HTTP head that does not parse) is given to
+// onError as a *RecordError, in file order between the links, and the
+// file goes on; a record with a problem gives no link that is not its
+// own. It stops at the first error fn or onError returns, or when the
+// file cannot be read on (not WARC, a read error): that error is
+// returned. A nil onError makes the first record error end the scan.
+func ScanWARCLinks(r io.Reader, opts Options, fn func(WARCLink) error, onError func(*RecordError) error) (WARCStats, error) {
+	var st WARCStats
 	if opts.Spec == 0 {
-		return &Error{Op: "WARC links", Err: errNoSpec}
+		return st, &Error{Op: "WARC links", Err: errNoSpec}
+	}
+	if onError == nil {
+		onError = func(e *RecordError) error { return e }
 	}
 	w := NewWARCReader(r)
 	w.Limits = opts.Limits
-	x := &warcExtractor{opts: opts, lim: opts.Limits.withDefaults(), fn: fn, cache: map[string]cached{}}
+	x := &warcExtractor{opts: opts, lim: opts.Limits.withDefaults(), cache: map[string]cached{}}
+	x.fn = func(l WARCLink) error {
+		st.Links++
+		return fn(l)
+	}
 	for {
 		rec, err := w.Next()
 		if err == io.EOF {
-			return nil
+			return st, nil
+		}
+		var re *RecordError
+		if errors.As(err, &re) {
+			st.RecordErrors++
+			if err := onError(re); err != nil {
+				return st, err
+			}
+			continue
 		}
 		if err != nil {
-			return err
+			return st, err
 		}
+		st.Records++
 		if err := x.record(rec); err != nil {
-			return err
+			if errors.As(err, &re) {
+				st.RecordErrors++
+				if err := onError(re); err != nil {
+					return st, err
+				}
+				continue
+			}
+			return st, err
 		}
 	}
 }
@@ -77,30 +123,70 @@ func (x *warcExtractor) record(rec *Record) error {
 			return nil
 		}
 		body, err := readMax(rec.Block, x.lim.DecodedBytes)
-		if err != nil && !errors.Is(err, ErrTruncated) {
-			return x.blockError(rec, err)
+		body, ok, err := x.blockRead(rec, body, 0, err)
+		if !ok {
+			return err
 		}
 		return x.html(rec, nil, ct, body)
 	}
 	return nil
 }
 
-func (x *warcExtractor) blockError(rec *Record, err error) error {
-	if e, ok := err.(*Error); ok {
-		return e
+// blockRead decides what to do with a payload read from a record's block
+// (head bytes of it before raw), and the read error: a record cut short
+// (its member ends, the file ends, the next record comes first) gives the
+// links of what it has; a payload over the bound is a record error; a
+// record the reader found damaged gives none (the reader reports it).
+func (x *warcExtractor) blockRead(rec *Record, raw []byte, head int64, err error) ([]byte, bool, error) {
+	switch {
+	case err == nil || errors.Is(err, ErrTruncated):
+		return raw, true, nil
+	case errors.Is(err, ErrContentLength):
+		if end := recordEnd(err) - head; end >= 0 && end <= int64(len(raw)) {
+			return raw[:end], true, nil
+		}
+		return nil, false, nil
+	case errors.Is(err, ErrTooLarge):
+		return nil, false, x.recordError(rec, ErrTooLarge, "payload over "+strconv.FormatInt(x.lim.DecodedBytes, 10)+" bytes decoded; record skipped")
 	}
-	return &Error{Op: "read block of", Where: recordAt(rec.Offset), Err: err}
+	return nil, false, nil
+}
+
+// recordError is a problem with a record's payload.
+func (x *warcExtractor) recordError(rec *Record, kind error, detail string) error {
+	return &RecordError{Offset: rec.Offset, Target: rec.TargetURI, Err: kind, Detail: detail}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func (x *warcExtractor) response(rec *Record) error {
-	br := bufio.NewReader(rec.Block)
+	cr := &countingReader{r: rec.Block}
+	br := bufio.NewReader(cr)
 	if p, _ := br.Peek(5); string(p) != "HTTP/" {
 		return nil // not HTTP (dns:, a revisit without headers, ...)
 	}
 	resp, err := readHTTPHead(br, x.lim.HeaderBytes)
 	if err != nil {
-		return x.blockError(rec, err)
+		if errors.Is(err, ErrHeaderTooLarge) || errors.Is(err, ErrTooLarge) {
+			return x.recordError(rec, ErrHeaderTooLarge, "HTTP header over "+strconv.FormatInt(x.lim.HeaderBytes, 10)+" bytes; record skipped")
+		}
+		var e *Error
+		if errors.As(err, &e) && (errors.Is(err, ErrCorrupt) || errors.Is(err, ErrTruncated) || errors.Is(err, ErrContentLength)) {
+			return nil // the reader reports it
+		}
+		return x.recordError(rec, ErrNotWARC, "HTTP response head: "+err.Error()+"; record skipped")
 	}
+	head := cr.n - int64(br.Buffered())
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		if err := x.redirect(rec, loc); err != nil {
 			return err
@@ -123,15 +209,18 @@ func (x *warcExtractor) response(rec *Record) error {
 	if !isHTMLType(ct) {
 		return nil
 	}
-	// A record cut short by the end of the file is read as far as it
-	// goes.
+	// A record cut short is read as far as it goes.
 	raw, err := readMaxSize(br, rec.ContentLength, x.lim.DecodedBytes)
-	if err != nil && !errors.Is(err, ErrTruncated) {
-		return x.blockError(rec, err)
+	raw, ok, err := x.blockRead(rec, raw, head, err)
+	if !ok {
+		return err
 	}
 	body, _, err := httpPayload(resp.Header, raw, x.lim.DecodedBytes)
 	if err != nil {
-		return x.blockError(rec, err)
+		if errors.Is(err, ErrTooLarge) {
+			return x.recordError(rec, ErrTooLarge, "payload over "+strconv.FormatInt(x.lim.DecodedBytes, 10)+" bytes decoded; record skipped")
+		}
+		return x.recordError(rec, ErrNotWARC, "HTTP payload: "+err.Error()+"; record skipped")
 	}
 	x.remember(rec, body, ct)
 	return x.html(rec, resp.Header, ct, body)
@@ -214,7 +303,7 @@ func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) erro
 		return nil // a UTF-16 page, say: no links can be read from its bytes
 	}
 	if err != nil {
-		return &Error{Op: "links of", Where: recordAt(rec.Offset), Err: err}
+		return x.recordError(rec, err, "links of the payload; record skipped")
 	}
 	for _, l := range links {
 		if err := x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: res}); err != nil {

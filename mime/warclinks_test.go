@@ -176,10 +176,20 @@ func TestWARCLinksFixtures(t *testing.T) {
 	})
 	t.Run("truncated", func(t *testing.T) {
 		// Content-Length too short: the gzip payload decodes as far as
-		// it goes, and the reader finds the next record.
-		links := warcLinks(t, "warc/example-trunc.warc", Options{Spec: resolve.RFC3986})
+		// it goes, the 4 bytes after it are a record error, and the
+		// reader finds the next record.
+		var links []WARCLink
+		var rerrs []*RecordError
+		st, err := ScanWARCLinks(openFixture(t, "warc/example-trunc.warc"), Options{Spec: resolve.RFC3986},
+			func(l WARCLink) error { links = append(links, l); return nil },
+			func(e *RecordError) error { rerrs = append(rerrs, e); return nil })
+		require.NoError(t, err)
 		require.Len(t, links, 1)
 		assert.Equal(t, iana, links[0].URL)
+		require.Len(t, rerrs, 1)
+		assert.Equal(t, int64(1197), rerrs[0].Offset)
+		assert.ErrorIs(t, rerrs[0], ErrContentLength)
+		assert.Equal(t, WARCStats{Records: 4, Links: 1, RecordErrors: 1}, st)
 	})
 	t.Run("no HTML", func(t *testing.T) {
 		for _, f := range []string{"warc/example-digest.warc", "warc/example-space-in-target-uri.warc.gz", "warc/post-test.warc.gz", "warc/example-wrong-chunks.warc.gz"} {
