@@ -21,7 +21,7 @@ type Problem int
 
 // The problems Check reports.
 const (
-	// Absolute: an absolute URL (or "//host/...") into the tree; it keeps
+	// Absolute: an absolute URL (or "//host/...") to a file of the tree; it keeps
 	// pointing at the old place. Its relative form would not.
 	Absolute Problem = iota + 1
 	// RootRelative: a "/..." link; it breaks when the tree moves under
@@ -367,7 +367,10 @@ func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own a
 			fixedURL = c.root + escapePath(t.caseFix) + urlTail(l.URL)
 		}
 		n := len(out)
-		climbs := c.check(l, fixedURL, inTree, mover, relativizer, add)
+		// An absolute link to a file the tree lacks keeps reaching
+		// whatever the old place serves: a move does not change it.
+		present := inTree && (t.ok || t.caseFix != "")
+		climbs := c.check(l, fixedURL, inTree, present, mover, relativizer, add)
 		for i := n; i < len(out); i++ {
 			out[i].Target = t.name
 		}
@@ -429,6 +432,7 @@ type target struct {
 	served
 	name    string // the tree-relative path served, or the missing path
 	caseFix string // for a case mismatch: the path with the tree's case
+	loop    bool   // too many redirects
 }
 
 // maxHops bounds the redirects followed for one link.
@@ -490,11 +494,14 @@ func (c *Checker) follow(p string, hops int) target {
 			return target{served: served{ok: true}, name: p} // leaves the tree: not checked here
 		}
 		if hops >= maxHops {
-			return target{served: served{reason: "more than " + fmt.Sprint(maxHops) + " redirects from " + p}, name: p}
+			return target{served: served{reason: fmt.Sprintf("more than %d redirects (a loop?)", maxHops)}, name: p, loop: true}
 		}
 		t := c.follow(next, hops+1)
-		if !t.ok {
+		if !t.ok && !t.loop {
 			t.reason = where + " redirects " + "/" + p + " to " + to + ": " + t.reason
+		}
+		if t.loop && hops == 0 {
+			t.reason = where + " redirects " + "/" + p + " to " + to + ", and so on: " + t.reason
 		}
 		return t
 	}
@@ -563,13 +570,16 @@ func (c *Checker) correctCase(p string) string {
 
 // check adds the finding of a link whose target changes when the tree
 // moves, and reports whether the link climbs out of the tree.
-func (c *Checker) check(l Link, fixedURL string, inTree bool, mover, relativizer *resolve.Resolver, add func(Link, Problem, string) *Finding) bool {
+func (c *Checker) check(l Link, fixedURL string, inTree, present bool, mover, relativizer *resolve.Resolver, add func(Link, Problem, string) *Finding) bool {
 	moved, err := mover.Reference(l.Raw)
 	if err != nil || moved == c.move(l.URL) {
 		return false
 	}
 	switch form := formOf(l.Raw); {
-	case inTree && (form == absoluteForm || form == networkForm):
+	case form == absoluteForm || form == networkForm:
+		if !present {
+			break
+		}
 		f := add(l, Absolute, "absolute link into the tree breaks when the tree moves")
 		f.Relative = relative(relativizer, fixedURL)
 	case form == pathForm:
