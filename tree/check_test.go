@@ -271,6 +271,13 @@ func TestRelative(t *testing.T) {
 		{"file:///srv/site/index.html", "file:///srv/site/img/a.png", "img/a.png"},
 		// RFC 3986 §5.2.3: a base with an authority and no path merges as "/".
 		{"https://h", "https://h/a", "a"},
+		// A page's own URL has a relative form (issue 16: --fix used to
+		// skip self-links, RelativePath giving the empty reference).
+		{"https://h/a/b/c.html", "https://h/a/b/c.html", "c.html"},
+		{"https://h/a/b/", "https://h/a/b/", "./"},
+		{"https://h/a/g:h", "https://h/a/g:h", "./g:h"},
+		{"https://h/a/b/c.html", "https://h/a/b/c.html#f", "#f"},
+		{"https://h/a/b/c.html", "https://h/a/b/c.html?q", "?q"},
 	}
 	for _, tt := range tests {
 		r, err := resolve.NewResolver(resolve.RFC3986, tt.base, resolve.Options{})
@@ -397,4 +404,46 @@ func TestCheckTrimsReference(t *testing.T) {
 	require.Len(t, found, 1)
 	assert.Equal(t, RootRelative, found[0].Problem)
 	assert.Equal(t, "/site/a.html", found[0].Link)
+}
+
+// TestFixMissing: a link whose target the tree lacks is left as written
+// (its relative form would point nowhere after a move, while "/search"
+// may still reach a route of the server), unless FixMissing.
+func TestFixMissing(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a/b/index.html": "", "a/b/here.html": ""})
+	const page = `<a href="/search">s</a> <a href="/a/b/here.html">h</a> <a href="https://example.org/gone.html">g</a>`
+	f := File{Path: filepath.Join(dir, "a/b/index.html"), Rel: "a/b/index.html"}
+	for _, fixMissing := range []bool{false, true} {
+		c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", FixMissing: fixMissing}
+		found, err := c.Check(f, []byte(page))
+		require.NoError(t, err)
+		got, _, err := c.Fix(f, []byte(page), found)
+		require.NoError(t, err)
+		if fixMissing {
+			assert.Equal(t, `<a href="../../search">s</a> <a href="here.html">h</a> <a href="https://example.org/gone.html">g</a>`, string(got))
+		} else {
+			assert.Equal(t, `<a href="/search">s</a> <a href="here.html">h</a> <a href="https://example.org/gone.html">g</a>`, string(got))
+		}
+	}
+}
+
+// TestAnalyzeToBefore: with a move named, links broken already are marked
+// Before; an absolute link to a file the tree lacks is no finding of a
+// move at all (it reaches the old place as before).
+func TestAnalyzeToBefore(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"index.html": ""})
+	const doc = "https://example.org/index.html"
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", To: "https://example.org/v2/"}
+	links := []Link{
+		link(t, resolve.WHATWG, doc, "a", "href", "gone.html", 0),
+		link(t, resolve.WHATWG, doc, "a", "href", "https://example.org/ftp/x.zip", 20),
+	}
+	got := c.Analyze("index.html", doc, doc, links)
+	require.Len(t, got, 2)
+	for _, f := range got {
+		assert.Equal(t, Missing, f.Problem)
+		assert.True(t, f.Before)
+	}
 }

@@ -187,11 +187,14 @@ func apacheStatus(s string) (int, bool) {
 // or false.
 func (r *redirect) match(p string) (string, bool) {
 	if r.prefix {
-		from := strings.TrimSuffix(r.from, "/")
-		if p != from && !strings.HasPrefix(p, from+"/") && !(r.from != from && p == from+"/") {
-			return "", false
+		// mod_alias matches whole segments: "/a" matches "/a" and "/a/x",
+		// not "/ab"; the rest of the path is appended to the URL.
+		if strings.HasSuffix(r.from, "/") || p == r.from || strings.HasPrefix(p, r.from+"/") {
+			if strings.HasPrefix(p, r.from) {
+				return r.to + p[len(r.from):], true
+			}
 		}
-		return r.to + p[min(len(from), len(p)):], true
+		return "", false
 	}
 	if r.re == nil {
 		return "", false
