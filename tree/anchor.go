@@ -37,8 +37,8 @@ type pending struct {
 	frag         string // the fragment of the resolved URL, without "#"
 }
 
-func newPending(l Link, target, frag string, before bool) pending {
-	return pending{raw: l.Raw, url: l.URL, line: int32(l.Line), column: int32(l.Column), column16: int32(l.column16),
+func newPending(l Link, col16 int, target, frag string, before bool) pending {
+	return pending{raw: l.Raw, url: l.URL, line: int32(l.Line), column: int32(l.Column), column16: int32(col16),
 		offset: l.Offset, target: target, frag: frag, before: before}
 }
 

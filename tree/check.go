@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
@@ -78,8 +79,6 @@ type Link struct {
 	Tag, Attr    string
 	Line, Column int
 	Offset       int64 // byte offset of the value's first byte in the file
-
-	column16 int // Column in UTF-16 code units, filled by Check
 }
 
 // A Finding is one problem of one link.
@@ -259,10 +258,7 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 		}
 		c.anchors.set(f.Rel, own)
 	}
-	for i := range doc.Links {
-		doc.Links[i].column16 = column16(data, doc.Links[i].Offset, doc.Links[i].Column)
-	}
-	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Links, own, !c.NoAnchors), nil
+	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Links, own, !c.NoAnchors, data), nil
 }
 
 // readHTML is the Reader of HTML.
@@ -292,7 +288,9 @@ func column16(data []byte, offset int64, col int) int {
 		return 0
 	}
 	n := 1
-	for _, r := range string(data[start:offset]) {
+	for b := data[start:offset]; len(b) > 0; {
+		r, size := utf8.DecodeRune(b)
+		b = b[size:]
 		n++
 		if r >= 0x10000 {
 			n++
@@ -323,13 +321,13 @@ func reference(raw string) string { return strings.Trim(raw, "\t\n\f\r ") }
 // is docURL and whose base URL (after any <base>) is baseURL. Fragments
 // are not checked: Check does that, knowing the documents' anchors.
 func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding {
-	return c.analyze(path, "", docURL, baseURL, links, nil, false)
+	return c.analyze(path, "", docURL, baseURL, links, nil, false, nil)
 }
 
 // analyze returns the findings for the links of the file path (rel in the
 // tree), whose own anchors are own; with anchors, fragment links into
 // other files are recorded for Finish.
-func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own anchorSet, anchors bool) []Finding {
+func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own anchorSet, anchors bool, data []byte) []Finding {
 	if err := c.Prepare(); err != nil {
 		return []Finding{{File: path, Problem: Invalid, Reason: err.Error()}}
 	}
@@ -340,7 +338,7 @@ func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own a
 	var wait []pending
 	before := c.To != ""
 	add := func(l Link, p Problem, reason string) *Finding {
-		out = append(out, Finding{File: path, Line: l.Line, Column: l.Column, Column16: l.column16, Link: l.Raw, URL: l.URL, Problem: p, Reason: reason, Offset: l.Offset})
+		out = append(out, Finding{File: path, Line: l.Line, Column: l.Column, Column16: column16(data, l.Offset, l.Column), Link: l.Raw, URL: l.URL, Problem: p, Reason: reason, Offset: l.Offset})
 		return &out[len(out)-1]
 	}
 	for _, l := range links {
@@ -392,7 +390,7 @@ func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own a
 			if t.served.file == rel && own != nil {
 				if !own.indicates(frag, isSVG(rel)) {
 					f := add(l, MissingAnchor, "")
-					*f = c.anchorFinding(path, newPending(l, rel, frag, before))
+					*f = c.anchorFinding(path, newPending(l, column16(data, l.Offset, l.Column), rel, frag, before))
 				}
 				continue
 			}
@@ -401,7 +399,7 @@ func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own a
 			if n, ok := c.anchors.known(t.served.file); ok && (n == nil || n.indicates(frag, isSVG(t.served.file))) {
 				continue
 			}
-			wait = append(wait, newPending(l, t.served.file, frag, before))
+			wait = append(wait, newPending(l, column16(data, l.Offset, l.Column), t.served.file, frag, before))
 		}
 	}
 	if anchors && rel != "" {
