@@ -200,11 +200,12 @@ func (n anchorSet) indicates(frag string, svg bool) bool {
 	return strings.EqualFold(d, "top")
 }
 
-// percentDecode percent-decodes s to bytes and decodes those as UTF-8
-// without BOM handling, each invalid byte becoming U+FFFD (URL Standard
-// "percent-decode"; Encoding Standard "UTF-8 decode without BOM").
+// percentDecode percent-decodes s to bytes (URL Standard "percent-decode")
+// and decodes those by the Encoding Standard's "UTF-8 decode without BOM",
+// which the HTML Standard's fragment steps use: each maximal invalid
+// subpart becomes one U+FFFD.
 func percentDecode(s string) string {
-	if strings.IndexByte(s, '%') < 0 {
+	if strings.IndexByte(s, '%') < 0 && utf8.ValidString(s) {
 		return s
 	}
 	b := make([]byte, 0, len(s))
@@ -216,7 +217,66 @@ func percentDecode(s string) string {
 		}
 		b = append(b, s[i])
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return decodeUTF8(b)
+}
+
+// decodeUTF8 is the Encoding Standard's UTF-8 decoder (§9.1.1), with
+// error mode "replacement".
+func decodeUTF8(b []byte) string {
+	var out strings.Builder
+	needed, seen := 0, 0
+	var cp rune
+	lower, upper := byte(0x80), byte(0xBF)
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if needed == 0 {
+			switch {
+			case c <= 0x7F:
+				out.WriteByte(c)
+			case 0xC2 <= c && c <= 0xDF:
+				needed, cp = 1, rune(c&0x1F)
+			case 0xE0 <= c && c <= 0xEF:
+				if c == 0xE0 {
+					lower = 0xA0
+				}
+				if c == 0xED {
+					upper = 0x9F
+				}
+				needed, cp = 2, rune(c&0xF)
+			case 0xF0 <= c && c <= 0xF4:
+				if c == 0xF0 {
+					lower = 0x90
+				}
+				if c == 0xF4 {
+					upper = 0x8F
+				}
+				needed, cp = 3, rune(c&0x7)
+			default:
+				out.WriteRune(utf8.RuneError)
+			}
+			continue
+		}
+		if c < lower || c > upper {
+			// The byte starts over: it is not part of the sequence.
+			needed, seen, cp, lower, upper = 0, 0, 0, 0x80, 0xBF
+			out.WriteRune(utf8.RuneError)
+			i--
+			continue
+		}
+		lower, upper = 0x80, 0xBF
+		cp = cp<<6 | rune(c&0x3F)
+		if seen++; seen == needed {
+			out.WriteRune(cp)
+			needed, seen, cp = 0, 0, 0
+		}
+	}
+	if needed != 0 {
+		out.WriteRune(utf8.RuneError)
+	}
+	return out.String()
 }
 
 func isHex(c byte) bool {

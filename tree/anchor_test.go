@@ -59,6 +59,10 @@ func TestIndicates(t *testing.T) {
 func TestPercentDecode(t *testing.T) {
 	for in, want := range map[string]string{
 		"abc": "abc", "a%20b": "a b", "%E2%82%AC": "€", "%zz": "%zz", "%4": "%4", "%": "%", "%C2": "\ufffd", "%41%42": "AB",
+		// Encoding Standard UTF-8 decoder: one U+FFFD per maximal
+		// subpart, the offending byte read again.
+		"%E2%82A": "\ufffdA", "%FF%FF": "\ufffd\ufffd", "%ED%A0%80": "\ufffd\ufffd\ufffd", "%F0%9F%98": "\ufffd",
+		"%C2%41": "\ufffdA", "%E0%80": "\ufffd\ufffd", "%F4%90%80%80": "\ufffd\ufffd\ufffd\ufffd", "%F0%9F%98%80": "😀",
 	} {
 		assert.Equal(t, want, percentDecode(in), "percentDecode(%q)", in)
 	}

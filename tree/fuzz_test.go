@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
@@ -98,6 +99,41 @@ func FuzzKindOf(f *testing.F) {
 		}
 		if strings.HasSuffix(strings.ToLower(name), ".mht") && !strings.ContainsAny(name, "/\\") && KindOf(name, head) != MHTML {
 			t.Fatalf("KindOf(%q) = %v, want mhtml", name, k)
+		}
+	})
+}
+
+// FuzzRedirects: any _redirects or .htaccess file parses within its
+// bounds, and matching any path against its rules never panics.
+func FuzzRedirects(f *testing.F) {
+	f.Add("/a /b 301\n/c/* /d/:splat 302!\n/p/:id /q/:id 200\n", "/c/x")
+	f.Add("Redirect /old https://example.org/new\nRedirectMatch 302 ^/img/(.*)\\.gif$ /img/$1.png\nRedirect gone /g\n", "/img/a.gif")
+	f.Add("RedirectMatch (((( /x\n/:a/:b /$9\n", "/x/y")
+	f.Fuzz(func(t *testing.T, file, p string) {
+		for _, rules := range [][]redirect{parseNetlifyRedirects(strings.NewReader(file)), parseHtaccess(strings.NewReader(file))} {
+			if len(rules) > maxRedirectRules {
+				t.Fatalf("%d rules", len(rules))
+			}
+			for i := range rules {
+				rules[i].match(p)
+			}
+		}
+	})
+}
+
+// FuzzPercentDecode: the result is valid UTF-8, and equals the bytes
+// percent-decoded whenever those are valid UTF-8.
+func FuzzPercentDecode(f *testing.F) {
+	for _, s := range []string{"a%20b", "%C2", "%ED%A0%80", "%F0%9F%98%80", "%%41"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d := percentDecode(s)
+		if !utf8.ValidString(d) {
+			t.Fatalf("percentDecode(%q) = %q, not UTF-8", s, d)
+		}
+		if utf8.ValidString(s) && !strings.Contains(s, "%") && d != s {
+			t.Fatalf("percentDecode(%q) = %q", s, d)
 		}
 	})
 }
