@@ -261,6 +261,10 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Links, own, !c.NoAnchors, data), nil
 }
 
+// Reads reports whether Check reads files of kind k: HTML, and the kinds
+// of Checker.Readers.
+func (c *Checker) Reads(k Kind) bool { return k == HTML || c.Readers[k] != nil }
+
 // readHTML is the Reader of HTML.
 func (c *Checker) readHTML(f File, data []byte) (Document, error) {
 	var doc Document
@@ -692,12 +696,16 @@ func formOf(raw string) refForm {
 // given to Check), each Absolute, RootRelative or CaseMismatch link of
 // findings that has a relative form to that form, and returns the new
 // document and the number of links changed. A link whose target is
-// missing from the tree is left as written unless Checker.FixMissing. The document goes through htmlrewrite.Rewrite,
+// missing from the tree is left as written unless Checker.FixMissing. A
+// file of a kind Checker.Readers reads is returned unchanged. The document goes through htmlrewrite.Rewrite,
 // so a link is found wherever Check found it (an attribute, one candidate
 // of a srcset, a CSS url(), a refresh) and the new reference is escaped
 // for that place; every other byte stays as it was. A finding whose link
 // is no longer at its offset is left alone.
 func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, error) {
+	if c.Readers[f.Kind] != nil {
+		return data, 0, nil // read by a Reader: not HTML, not rewritten here
+	}
 	if err := c.Prepare(); err != nil {
 		return nil, 0, err
 	}

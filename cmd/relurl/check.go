@@ -152,7 +152,7 @@ func runCheck(args []string, s stdio) int {
 			return result{err: w.err}
 		}
 		f := w.f
-		if f.Kind != tree.HTML {
+		if !c.Reads(f.Kind) {
 			return result{}
 		}
 		if !*fix {
@@ -240,7 +240,7 @@ func runCheck(args []string, s stdio) int {
 			s.errorf("%s", fileError(wk.f.Path, r.err))
 			return nil
 		}
-		if wk.f.Kind == tree.HTML {
+		if c.Reads(wk.f.Kind) {
 			w.File(wk.f.Path)
 			sum.files++
 		}
