@@ -696,9 +696,9 @@ func formOf(raw string) refForm {
 // given to Check), each Absolute, RootRelative or CaseMismatch link of
 // findings that has a relative form to that form, and returns the new
 // document and the number of links changed. A link whose target is
-// missing from the tree is left as written unless Checker.FixMissing. A
-// file of a kind Checker.Readers reads is returned unchanged. The document goes through htmlrewrite.Rewrite,
-// so a link is found wherever Check found it (an attribute, one candidate
+// missing from the tree is left as written unless Checker.FixMissing; a
+// file of a kind Checker.Readers reads is returned unchanged. The
+// document goes through htmlrewrite.Rewrite, so a link is found wherever Check found it (an attribute, one candidate
 // of a srcset, a CSS url(), a refresh) and the new reference is escaped
 // for that place; every other byte stays as it was. A finding whose link
 // is no longer at its offset is left alone.
