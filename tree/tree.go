@@ -6,7 +6,12 @@
 // replaces files atomically, mirrors a tree into another directory, runs
 // the work on a pool of goroutines with results in input order, and checks
 // whether a tree can be moved as a whole (the draft's §1: "trees that can
-// be moved") and fixes the links that pin it.
+// be moved") and fixes the links that pin it. The check also finds the
+// links that are broken in place: targets the host would not serve (host
+// profiles model index documents, extensionless URLs, trailing slashes
+// and redirect files), letter case that only a case-insensitive file
+// system forgives, and fragments that name no element of their target
+// (the HTML Standard's "find a potential indicated element").
 package tree
 
 import (
