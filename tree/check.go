@@ -147,6 +147,10 @@ type Checker struct {
 	anchors  anchorIndex
 	rules    []redirect
 	rulesSrc string // the redirect file's name, for reasons
+	lookups  struct {
+		mu sync.Mutex
+		m  map[string]target
+	}
 }
 
 // A Document is what Check reads of one file: the base its links resolve
@@ -455,6 +459,30 @@ func (c *Checker) lookup(p string) target {
 	if c.Dir == "" {
 		return target{served: served{ok: true}, name: p}
 	}
+	// Many links share a target: each path is looked up once.
+	c.lookups.mu.Lock()
+	t, ok := c.lookups.m[p]
+	c.lookups.mu.Unlock()
+	if ok {
+		return t
+	}
+	t = c.lookupPath(p)
+	c.lookups.mu.Lock()
+	if c.lookups.m == nil {
+		c.lookups.m = map[string]target{}
+	}
+	if len(c.lookups.m) < maxLookups {
+		c.lookups.m[p] = t
+	}
+	c.lookups.mu.Unlock()
+	return t
+}
+
+// maxLookups bounds the paths whose lookups are remembered.
+const maxLookups = 1 << 20
+
+// lookupPath is lookup without the cache.
+func (c *Checker) lookupPath(p string) target {
 	t := c.follow(p, 0)
 	if t.ok || c.host.CaseInsensitive {
 		return t
