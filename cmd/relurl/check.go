@@ -181,7 +181,19 @@ func runCheck(args []string, s stdio) int {
 		return r
 	}
 	out := bufio.NewWriter(s.out)
-	w, err := report.New(*format, out, report.Options{Name: dir, Baseline: baseline})
+	ro := report.Options{Name: dir, Baseline: baseline}
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" && *format == "github" {
+		// GitHub Actions shows ten annotations a step; the step summary
+		// gets the whole table.
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			s.errorf("check: GITHUB_STEP_SUMMARY: %v", err)
+			return exitFailure
+		}
+		defer f.Close()
+		ro.StepSummary = f
+	}
+	w, err := report.New(*format, out, ro)
 	if err != nil {
 		return usageErr("%v", err)
 	}

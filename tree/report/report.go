@@ -53,6 +53,9 @@ type Options struct {
 	// Baseline, when set, makes the SARIF writer list the baseline's
 	// findings that are gone as "absent".
 	Baseline *Baseline
+	// StepSummary, when set, gets a Markdown summary from the github
+	// writer (the file $GITHUB_STEP_SUMMARY names).
+	StepSummary io.Writer
 }
 
 // Formats lists the formats New knows.
@@ -73,7 +76,7 @@ func New(format string, w io.Writer, o Options) (Writer, error) {
 	case "junit":
 		return &junitWriter{w: w, o: o}, nil
 	case "github":
-		return &githubWriter{w: w}, nil
+		return &githubWriter{w: w, o: o}, nil
 	}
 	return nil, fmt.Errorf("no such format %q (want one of %s)", format, strings.Join(Formats(), ", "))
 }

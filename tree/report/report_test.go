@@ -257,3 +257,21 @@ func TestTextAndJSON(t *testing.T) {
 	_, err := New("xml", nil, Options{})
 	assert.ErrorContains(t, err, `no such format "xml"`)
 }
+
+// TestGitHubStepSummary: with a step summary, the github writer adds a
+// Markdown table (GitHub shows only ten annotations per step).
+func TestGitHubStepSummary(t *testing.T) {
+	var sum bytes.Buffer
+	fs := findings()[:2]
+	fs[1].Link = "a|b"
+	out := write(t, "github", Options{Name: "site", StepSummary: &sum}, fs)
+	assert.Equal(t, 2, strings.Count(string(out), "::error "))
+	want := "### relurl check site\n\n| problem | findings |\n|---|---:|\n| `absolute` | 1 |\n| `root-relative` | 1 |\n\n" +
+		"| file | line | problem | link | reason |\n|---|---:|---|---|---|\n" +
+		"| site/a b/index.html | 1 | `absolute` | `team%20b.html,x:y` | no file a b/team b.html,x:y in the tree second line  |\n" +
+		"| site/a b/index.html | 2 | `root-relative` | a\\|b | no file a b/team b.html,x:y in the tree second line  |\n\n"
+	assert.Equal(t, want, sum.String())
+	sum.Reset()
+	write(t, "github", Options{Name: "site", StepSummary: &sum}, nil)
+	assert.Equal(t, "### relurl check site\n\nNo findings.\n\n", sum.String())
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/relurl/relurl/tree"
 )
 
 // textWriter writes "FILE:LINE:COLUMN: PROBLEM: LINK: REASON", one
@@ -46,12 +48,35 @@ func (j *jsonWriter) Close() error { return nil }
 
 // githubWriter writes GitHub Actions workflow commands: "::error
 // file=F,line=L,col=C,endColumn=E,title=T::MESSAGE", escaped as
-// actions/toolkit's command.ts escapes them.
-type githubWriter struct{ w io.Writer }
+// actions/toolkit's command.ts escapes them. GitHub shows only ten
+// annotations of a kind per step, so with Options.StepSummary it also
+// writes a Markdown table of the findings there on Close.
+type githubWriter struct {
+	w       io.Writer
+	o       Options
+	counts  map[tree.Problem]int
+	rows    []tree.Finding
+	dropped int
+}
+
+// maxSummaryRows bounds the findings listed in a step summary (GitHub
+// takes 1 MiB of it per step).
+const maxSummaryRows = 1000
 
 func (g *githubWriter) File(string) {}
 
 func (g *githubWriter) Finding(f Finding) error {
+	if g.o.StepSummary != nil {
+		if g.counts == nil {
+			g.counts = map[tree.Problem]int{}
+		}
+		g.counts[f.Problem]++
+		if len(g.rows) < maxSummaryRows {
+			g.rows = append(g.rows, f.Finding)
+		} else {
+			g.dropped++
+		}
+	}
 	b := bufio.NewWriter(g.w)
 	b.WriteString("::error file=")
 	b.WriteString(EscapeProperty(f.File))
@@ -69,7 +94,51 @@ func (g *githubWriter) Finding(f Finding) error {
 	return b.Flush()
 }
 
-func (g *githubWriter) Close() error { return nil }
+func (g *githubWriter) Close() error {
+	w := g.o.StepSummary
+	if w == nil {
+		return nil
+	}
+	b := bufio.NewWriter(w)
+	name := g.o.Name
+	if name == "" {
+		name = "."
+	}
+	fmt.Fprintf(b, "### %s check %s\n\n", g.o.Tool, markdownCell(name))
+	if len(g.rows) == 0 {
+		b.WriteString("No findings.\n\n")
+		return b.Flush()
+	}
+	b.WriteString("| problem | findings |\n|---|---:|\n")
+	for _, p := range problems() {
+		if n := g.counts[p]; n > 0 {
+			fmt.Fprintf(b, "| `%s` | %d |\n", p, n)
+		}
+	}
+	b.WriteString("\n| file | line | problem | link | reason |\n|---|---:|---|---|---|\n")
+	for _, f := range g.rows {
+		fmt.Fprintf(b, "| %s | %d | `%s` | %s | %s |\n", markdownCell(f.File), f.Line, f.Problem, markdownCode(f.Link), markdownCell(f.Reason))
+	}
+	if g.dropped > 0 {
+		fmt.Fprintf(b, "\n%d more not listed.\n", g.dropped)
+	}
+	b.WriteString("\n")
+	return b.Flush()
+}
+
+// markdownCell makes s safe in a GitHub Markdown table cell: no line
+// breaks, "|" escaped, and HTML's "<" "&" as entities.
+func markdownCell(s string) string {
+	return strings.NewReplacer("\r", " ", "\n", " ", "|", "\\|", "<", "&lt;", "&", "&amp;").Replace(s)
+}
+
+// markdownCode is s as inline code in a table cell.
+func markdownCode(s string) string {
+	if s == "" || strings.ContainsAny(s, "`\r\n|") {
+		return markdownCell(s)
+	}
+	return "`" + s + "`"
+}
 
 // EscapeData escapes the message of a workflow command: "%" first, then
 // CR and LF (actions/toolkit packages/core/src/command.ts escapeData).
