@@ -74,8 +74,9 @@ func (x *anchorIndex) wait(path string, p []pending) {
 	x.pending[path] = p
 }
 
-// anchorTarget reports whether the file rel is a kind whose fragments
-// Check can look up: HTML (found by the walk or by its name) and SVG.
+// anchorTarget reports whether the file rel, when Check has not read it,
+// is a kind whose fragments Finish can look up by reading it: HTML and
+// SVG, by name.
 func anchorTarget(rel string) bool {
 	switch strings.ToLower(path.Ext(rel)) {
 	case ".html", ".htm", ".xhtml", ".shtml", ".svg":
@@ -144,6 +145,9 @@ func (c *Checker) namesOf(rel string) anchorSet {
 	x.mu.Unlock()
 	if ok {
 		return n
+	}
+	if !anchorTarget(rel) {
+		return nil // not a document with anchors: fragments unchecked
 	}
 	n = c.readNames(rel)
 	x.set(rel, n)

@@ -390,7 +390,9 @@ func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own a
 		case !t.ok:
 			f := add(l, Missing, t.reason)
 			f.Target, f.Before = t.name, before
-		case anchors && t.served.file != "" && anchorTarget(t.served.file):
+		case anchors && t.served.file != "":
+			// Any file may be HTML (the walk sniffs extensionless
+			// ones); Finish reads only HTML and SVG by name.
 			frag, ok := fragment(l.URL)
 			if !ok {
 				continue
