@@ -38,3 +38,31 @@ func TestAnchor(t *testing.T) {
 		assert.Equal(t, want, got, "rewrite, srcdoc %v", srcdoc)
 	}
 }
+
+// FuzzAnchor: the anchors a document reports are the same whether it is
+// read for links or rewritten, and none is empty.
+func FuzzAnchor(f *testing.F) {
+	for _, s := range []string{`<p id=a><a name="b&amp;c">`, `<svg><g id=x></g></svg><template><p id=t></template>`, `<iframe srcdoc="<p id=s>"><a name="">`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		var fromLinks, fromRewrite []string
+		opts := Options{Spec: resolve.WHATWG, Srcdoc: true}
+		opts.Anchor = func(n string) { fromLinks = append(fromLinks, n) }
+		if _, err := Links(strings.NewReader(doc), opts, func(Link) error { return nil }); err != nil {
+			return
+		}
+		opts.Anchor = func(n string) { fromRewrite = append(fromRewrite, n) }
+		if _, err := Rewrite(io.Discard, strings.NewReader(doc), opts); err != nil {
+			t.Fatalf("Rewrite: %v", err)
+		}
+		if len(fromLinks) != len(fromRewrite) {
+			t.Fatalf("Links reported %q, Rewrite %q", fromLinks, fromRewrite)
+		}
+		for i, n := range fromLinks {
+			if n == "" || n != fromRewrite[i] {
+				t.Fatalf("Links reported %q, Rewrite %q", fromLinks, fromRewrite)
+			}
+		}
+	})
+}
