@@ -145,7 +145,7 @@ func TestReaders(t *testing.T) {
 // link's form.
 func TestCaseMismatch(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"Docs/Guide.html": "", "img/a.png": "", "about.html": ""})
+	writeTree(t, dir, map[string]string{"Docs/Guide.html": "", "img/a.png": "", "about.html": "", "caf\u00e9.html": "", "Cafe\u0301s/x.html": ""})
 	c := &Checker{Spec: resolve.RFC3986, Dir: dir, Root: "https://example.org/"}
 	const doc = "https://example.org/index.html"
 	for raw, want := range map[string]string{
@@ -154,6 +154,9 @@ func TestCaseMismatch(t *testing.T) {
 		"About.html?q":      "about.html?q",
 		"Docs/Guide.html":   "",
 		"docs/nothere.html": "missing",
+		// APFS and NTFS also ignore Unicode normalization: NFD for NFC.
+		"cafe%CC%81.html":   "caf%C3%A9.html",
+		"caf%C3%A9s/x.html": "Cafe%CC%81s/x.html",
 	} {
 		got := c.Analyze("index.html", doc, doc, []Link{link(t, resolve.RFC3986, doc, "a", "href", raw, 0)})
 		switch want {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
@@ -385,7 +387,11 @@ func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own a
 		}
 		switch {
 		case t.caseFix != "":
-			f := add(l, CaseMismatch, "no file "+p+" in the tree; "+t.name+" differs in letter case only")
+			how := "letter case"
+			if !strings.EqualFold(p, t.name) {
+				how = "letter case or Unicode normalization (NFC/NFD)"
+			}
+			f := add(l, CaseMismatch, "no file "+p+" in the tree; "+t.name+" differs in "+how+" only")
 			f.Relative, f.Target, f.Before = relative(relativizer, fixedURL), t.name, before
 		case !t.ok:
 			f := add(l, Missing, t.reason)
@@ -581,8 +587,11 @@ func (c *Checker) correctCase(p string) string {
 		if _, ok := names[seg]; !ok {
 			var match []string
 			for n := range names {
-				if strings.EqualFold(n, seg) || i == len(segs)-1 && c.host.Extensionless && strings.EqualFold(n, seg+".html") {
+				switch {
+				case sameName(n, seg):
 					match = append(match, n)
+				case i == len(segs)-1 && c.host.Extensionless && strings.HasSuffix(n, ".html") && sameName(n[:len(n)-5], seg):
+					match = append(match, n[:len(n)-5]) // "About" for about.html
 				}
 			}
 			if len(match) == 0 {
@@ -590,14 +599,22 @@ func (c *Checker) correctCase(p string) string {
 			}
 			slices.Sort(match)
 			seg = match[0]
-			if !strings.EqualFold(seg, segs[i]) {
-				seg = seg[:len(segs[i])] // "About" for about.html
-			}
 		}
 		segs[i] = seg
 		dir = path.Join(dir, seg)
 	}
 	return strings.Join(segs, "/")
+}
+
+// sameName reports whether the names a and b are equal once letter case
+// (Unicode simple folding) and normalization (NFC; HFS+ stored NFD) are
+// set aside: what a case-insensitive, normalization-insensitive file
+// system (APFS, NTFS by default) takes for one name.
+func sameName(a, b string) bool {
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	return strings.EqualFold(norm.NFC.String(a), norm.NFC.String(b))
 }
 
 // check adds the finding of a link whose target changes when the tree

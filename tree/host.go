@@ -154,7 +154,7 @@ func (c *Checker) entry(p string, fold bool) (real string, isDir, ok bool) {
 		if !found && fold {
 			keys := make([]string, 0, len(names))
 			for n := range names {
-				if strings.EqualFold(n, seg) {
+				if sameName(n, seg) {
 					keys = append(keys, n)
 				}
 			}
