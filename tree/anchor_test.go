@@ -177,8 +177,13 @@ func TestCaseMismatch(t *testing.T) {
 // them (Netlify "Redirects and rewrites", Cloudflare Pages "Redirects",
 // Apache mod_alias).
 func TestRedirectFiles(t *testing.T) {
-	nr := parseNetlifyRedirects(strings.NewReader("# comment\n/a /b\n/c/* /d/:splat 302!\n/p/:id /q/:id 200\n/x /y 301 Country=de\nhttps://h/x /y\n/z /w 404 # trailing\n"))
+	nr, warns := parseNetlifyRedirects("# comment\n/a /b\n/c/* /d/:splat 302!\n/p/:id /q/:id 200\n/x /y 301 Country=de\nhttps://h/x /y\n/z /w 404 # trailing\n/"+strings.Repeat("x", 5000)+" /y\r\n", "_redirects")
 	require.Len(t, nr, 4)
+	assert.Equal(t, []string{
+		"_redirects line 5: a rule with conditions: not modelled",
+		"_redirects line 6: a source that is not a path (https://h/x): rule not modelled",
+		"_redirects line 8: longer than 4096 bytes: skipped",
+	}, warns)
 	assert.Equal(t, redirect{line: 2, from: "/a", to: "/b", status: 301, re: nr[0].re}, nr[0])
 	assert.True(t, nr[1].force)
 	assert.Equal(t, 302, nr[1].status)
@@ -196,8 +201,12 @@ func TestRedirectFiles(t *testing.T) {
 		assert.Equal(t, tt.ok, ok, "rule %d, %s", tt.rule, tt.path)
 		assert.Equal(t, tt.to, to, "rule %d, %s", tt.rule, tt.path)
 	}
-	ar := parseHtaccess(strings.NewReader("Redirect /old https://example.org/new\nredirect 301 /a/ /b/\nRedirectMatch permanent ^/img/(.*)\\.gif$ /img/$1.png\nRedirect gone /g\nRedirectPermanent /p /q\nRedirectTemp /t /u\nRedirect 301 /nourl\nRewriteRule ^x$ y\nRedirectMatch 302 ( /bad\n"))
+	ar, warns := parseHtaccess("Redirect /old https://example.org/new\nredirect 301 /a/ /b/\nRedirectMatch permanent ^/img/(.*)\\.gif$ /img/$1.png\nRedirect gone /g\nRedirectPermanent /p /q\nRedirectTemp /t /u\nRedirect 301 /nourl\nRewriteRule ^x$ y\nRedirectMatch 302 ( /bad\n", ".htaccess")
 	require.Len(t, ar, 6)
+	assert.Equal(t, []string{
+		".htaccess line 9: RedirectMatch pattern: error parsing regexp: missing closing ): `(`",
+		".htaccess: 1 RewriteRule lines: mod_rewrite is not modelled",
+	}, warns)
 	for _, tt := range []struct {
 		rule     int
 		path, to string

@@ -2,9 +2,10 @@ package tree
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -149,6 +150,7 @@ type Checker struct {
 	anchors  anchorIndex
 	rules    []redirect
 	rulesSrc string // the redirect file's name, for reasons
+	warnings []string
 	lookups  struct {
 		mu sync.Mutex
 		m  map[string]target
@@ -222,17 +224,28 @@ func (c *Checker) loadRedirects() {
 	if c.host.Redirects == "" || c.Dir == "" {
 		return
 	}
-	f, err := os.Open(filepath.Join(c.Dir, c.host.Redirects))
-	if err != nil {
+	name := c.host.Redirects
+	data, err := ReadFile(filepath.Join(c.Dir, name), maxRedirectFile)
+	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	defer f.Close()
-	c.rulesSrc = c.host.Redirects
-	if c.host.Redirects == ".htaccess" {
-		c.rules = parseHtaccess(f)
-	} else {
-		c.rules = parseNetlifyRedirects(f)
+	if err != nil {
+		c.warnings = append(c.warnings, fmt.Sprintf("%s not read: %v", name, err))
+		return
 	}
+	c.rulesSrc = name
+	if name == ".htaccess" {
+		c.rules, c.warnings = parseHtaccess(string(data), name)
+	} else {
+		c.rules, c.warnings = parseNetlifyRedirects(string(data), name)
+	}
+}
+
+// Warnings returns what the check could not model, found when it was
+// prepared: redirect rules skipped, a redirect file not read.
+func (c *Checker) Warnings() []string {
+	c.Prepare()
+	return c.warnings
 }
 
 // Check returns the findings for the document data, the file f of the

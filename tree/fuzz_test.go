@@ -110,7 +110,9 @@ func FuzzRedirects(f *testing.F) {
 	f.Add("Redirect /old https://example.org/new\nRedirectMatch 302 ^/img/(.*)\\.gif$ /img/$1.png\nRedirect gone /g\n", "/img/a.gif")
 	f.Add("RedirectMatch (((( /x\n/:a/:b /$9\n", "/x/y")
 	f.Fuzz(func(t *testing.T, file, p string) {
-		for _, rules := range [][]redirect{parseNetlifyRedirects(strings.NewReader(file)), parseHtaccess(strings.NewReader(file))} {
+		nr, _ := parseNetlifyRedirects(file, "_redirects")
+		ar, _ := parseHtaccess(file, ".htaccess")
+		for _, rules := range [][]redirect{nr, ar} {
 			if len(rules) > maxRedirectRules {
 				t.Fatalf("%d rules", len(rules))
 			}

@@ -1,8 +1,8 @@
 package tree
 
 import (
-	"bufio"
-	"io"
+	"fmt"
+	"iter"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,10 +22,11 @@ type redirect struct {
 
 // maxRedirectRules bounds the rules read from a redirect file (Cloudflare
 // Pages takes 2,100); maxRedirectLine bounds a line (Cloudflare: 1,000
-// characters).
+// characters); maxRedirectFile bounds the file.
 const (
 	maxRedirectRules = 10000
 	maxRedirectLine  = 4096
+	maxRedirectFile  = 4 << 20
 )
 
 // parseNetlifyRedirects reads a _redirects file (Netlify "Redirects and
@@ -33,13 +34,20 @@ const (
 // [STATUS[!]]", "#" comments, "*" splat and ":name" placeholders, status
 // 301 by default. Rules with conditions (Country=, Role=, ...) or a
 // source with a host are skipped: a static tree cannot say when they hold.
-func parseNetlifyRedirects(r io.Reader) []redirect {
+func parseNetlifyRedirects(data, name string) ([]redirect, []string) {
 	var rules []redirect
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1024), maxRedirectLine)
-	for n := 1; sc.Scan() && len(rules) < maxRedirectRules; n++ {
-		f := strings.Fields(sc.Text())
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") || !strings.HasPrefix(f[0], "/") {
+	var warns []string
+	for n, line := range redirectLines(data, name, &warns) {
+		if len(rules) == maxRedirectRules {
+			warns = append(warns, fmt.Sprintf("%s: more than %d rules: the rest are ignored", name, maxRedirectRules))
+			break
+		}
+		f := strings.Fields(line)
+		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if !strings.HasPrefix(f[0], "/") {
+			warns = append(warns, fmt.Sprintf("%s line %d: a source that is not a path (%s): rule not modelled", name, n, f[0]))
 			continue
 		}
 		rule := redirect{line: n, from: f[0], to: f[1], status: 301}
@@ -56,12 +64,13 @@ func parseNetlifyRedirects(r io.Reader) []redirect {
 			skip = true // a condition: Country=, Language=, Role=, ...
 		}
 		if skip {
+			warns = append(warns, fmt.Sprintf("%s line %d: a rule with conditions: not modelled", name, n))
 			continue
 		}
 		rule.re = netlifyPattern(rule.from)
 		rules = append(rules, rule)
 	}
-	return rules
+	return rules, warns
 }
 
 // netlifyPattern compiles a _redirects source: "*" at the end matches the
@@ -110,14 +119,21 @@ func isWord(s string) bool {
 // mod_alias). STATUS is permanent, temp, seeother, gone or a number; the
 // default is 302. Other directives (RewriteRule needs mod_rewrite's whole
 // machinery) are ignored. Directive names are case-insensitive.
-func parseHtaccess(r io.Reader) []redirect {
+func parseHtaccess(data, name string) ([]redirect, []string) {
 	var rules []redirect
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1024), maxRedirectLine)
-	for n := 1; sc.Scan() && len(rules) < maxRedirectRules; n++ {
-		f := strings.Fields(sc.Text())
+	var warns []string
+	rewrites := 0
+	for n, line := range redirectLines(data, name, &warns) {
+		if len(rules) == maxRedirectRules {
+			warns = append(warns, fmt.Sprintf("%s: more than %d rules: the rest are ignored", name, maxRedirectRules))
+			break
+		}
+		f := strings.Fields(line)
 		if len(f) < 2 {
 			continue
+		}
+		if strings.EqualFold(f[0], "RewriteRule") {
+			rewrites++
 		}
 		rule := redirect{line: n, status: 302}
 		args := f[1:]
@@ -147,6 +163,7 @@ func parseHtaccess(r io.Reader) []redirect {
 		if strings.EqualFold(f[0], "redirectmatch") {
 			re, err := regexp.Compile(rule.from)
 			if err != nil {
+				warns = append(warns, fmt.Sprintf("%s line %d: RedirectMatch pattern: %v", name, n, err))
 				continue
 			}
 			rule.re, rule.groups = re, true
@@ -155,7 +172,28 @@ func parseHtaccess(r io.Reader) []redirect {
 		}
 		rules = append(rules, rule)
 	}
-	return rules
+	if rewrites > 0 {
+		warns = append(warns, fmt.Sprintf("%s: %d RewriteRule lines: mod_rewrite is not modelled", name, rewrites))
+	}
+	return rules, warns
+}
+
+// redirectLines yields the lines of a redirect file with their numbers;
+// a line longer than maxRedirectLine is skipped with a warning.
+func redirectLines(data, name string, warns *[]string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for n := 1; data != ""; n++ {
+			line, rest, _ := strings.Cut(data, "\n")
+			data = rest
+			if len(line) > maxRedirectLine {
+				*warns = append(*warns, fmt.Sprintf("%s line %d: longer than %d bytes: skipped", name, n, maxRedirectLine))
+				continue
+			}
+			if !yield(n, strings.TrimSuffix(line, "\r")) {
+				return
+			}
+		}
+	}
 }
 
 func unquote(s string) string {

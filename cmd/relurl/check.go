@@ -141,6 +141,9 @@ func runCheck(args []string, s stdio) int {
 	if err := c.Prepare(); err != nil {
 		return usageErr("%v", err)
 	}
+	for _, w := range c.Warnings() {
+		s.errorf("check: warning: %s", w)
+	}
 
 	type result struct {
 		findings []tree.Finding
