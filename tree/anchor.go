@@ -3,6 +3,8 @@ package tree
 import (
 	"bytes"
 	"cmp"
+	"errors"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"slices"
@@ -163,15 +165,17 @@ func (c *Checker) readNames(rel string) anchorSet {
 		max = 256 << 20
 	}
 	data, err := ReadFile(filepath.Join(c.Dir, filepath.FromSlash(rel)), max)
-	if err != nil {
-		return nil
+	if err == nil {
+		n := anchorSet{}
+		opts := htmlrewrite.Options{Spec: c.Spec, ContentType: c.ContentType, Anchor: func(s string) { n[s] = struct{}{} }}
+		if _, err = htmlrewrite.Links(bytes.NewReader(data), opts, func(htmlrewrite.Link) error { return nil }); err == nil {
+			return n
+		}
 	}
-	n := anchorSet{}
-	opts := htmlrewrite.Options{Spec: c.Spec, ContentType: c.ContentType, Anchor: func(s string) { n[s] = struct{}{} }}
-	if _, err := htmlrewrite.Links(bytes.NewReader(data), opts, func(htmlrewrite.Link) error { return nil }); err != nil {
-		return nil
+	if !errors.Is(err, fs.ErrNotExist) {
+		c.warn("fragments into %s not checked: %v", rel, err)
 	}
-	return n
+	return nil
 }
 
 // indicates reports whether the fragment frag (as in a URL, without "#")

@@ -279,3 +279,19 @@ func readFile(t *testing.T, path string) []byte {
 	require.NoError(t, err)
 	return data
 }
+
+// TestFinishUnreadable: a target whose anchors cannot be read leaves its
+// fragment links unchecked, and says so.
+func TestFinishUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.html": `<a href="big.svg#x">x</a>`, "big.svg": `<svg id=y>` + strings.Repeat(" ", 100)})
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", MaxSize: 10}
+	got, err := c.Check(File{Path: "a.html", Rel: "a.html", Kind: HTML}, readFile(t, filepath.Join(dir, "a.html")))
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	assert.Empty(t, c.Finish())
+	w := c.Warnings()
+	require.Len(t, w, 1)
+	assert.Contains(t, w[0], "fragments into big.svg not checked: ")
+	assert.Contains(t, w[0], "file too large")
+}

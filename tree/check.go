@@ -150,6 +150,7 @@ type Checker struct {
 	anchors  anchorIndex
 	rules    []redirect
 	rulesSrc string // the redirect file's name, for reasons
+	warnMu   sync.Mutex
 	warnings []string
 	lookups  struct {
 		mu sync.Mutex
@@ -241,11 +242,20 @@ func (c *Checker) loadRedirects() {
 	}
 }
 
-// Warnings returns what the check could not model, found when it was
-// prepared: redirect rules skipped, a redirect file not read.
+// Warnings returns what the check could not do so far: redirect rules it
+// does not model, a redirect file not read (known once prepared), target
+// files whose fragments Finish could not check. The list only grows.
 func (c *Checker) Warnings() []string {
 	c.Prepare()
-	return c.warnings
+	c.warnMu.Lock()
+	defer c.warnMu.Unlock()
+	return slices.Clone(c.warnings)
+}
+
+func (c *Checker) warn(format string, args ...any) {
+	c.warnMu.Lock()
+	defer c.warnMu.Unlock()
+	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
 }
 
 // Check returns the findings for the document data, the file f of the

@@ -141,9 +141,15 @@ func runCheck(args []string, s stdio) int {
 	if err := c.Prepare(); err != nil {
 		return usageErr("%v", err)
 	}
-	for _, w := range c.Warnings() {
-		s.errorf("check: warning: %s", w)
+	warned := 0
+	warn := func() {
+		ws := c.Warnings()
+		for _, w := range ws[warned:] {
+			s.errorf("check: warning: %s", w)
+		}
+		warned = len(ws)
 	}
+	warn()
 
 	type result struct {
 		findings []tree.Finding
@@ -279,6 +285,7 @@ func runCheck(args []string, s stdio) int {
 			}
 		}
 	}
+	warn()
 	if err == nil && *unique {
 		err = writeUnique(out, *format, order, targets)
 	}
