@@ -128,6 +128,12 @@ func TestSARIF(t *testing.T) {
 	assert.Equal(t, []any{}, m["runs"].([]any)[0].(map[string]any)["results"])
 }
 
+func TestCategory(t *testing.T) {
+	for name, want := range map[string]string{"site": "relurl-check/site/", "./site/": "relurl-check/site/", ".": "relurl-check/", "": "relurl-check/", "/srv/www": "relurl-check/srv/www/", "a/../b": "relurl-check/b/"} {
+		assert.Equal(t, want, category(name), "category(%q)", name)
+	}
+}
+
 // TestBaseline: against a baseline, findings are "unchanged" or "new"
 // (SARIF §3.27.24), vanished ones are listed "absent", and the log stays
 // valid.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 	"unicode/utf16"
@@ -156,11 +157,9 @@ func (s *sarifWriter) Close() error {
 		ColumnKind: "utf16CodeUnits",
 		Results:    s.results,
 	}
-	if s.o.Name != "" {
-		// One category per checked tree (runAutomationDetails.id
-		// "category/"): several trees can be uploaded for one commit.
-		run.Automation = &sarifAutomation{ID: "relurl-check/" + filepath.ToSlash(s.o.Name) + "/"}
-	}
+	// One category per checked tree (runAutomationDetails.id
+	// "category/"): several trees can be uploaded for one commit.
+	run.Automation = &sarifAutomation{ID: category(s.o.Name)}
 	for _, p := range problems() {
 		short, full, help := Describe(p)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
@@ -179,6 +178,16 @@ func (s *sarifWriter) Close() error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: SchemaURI, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// category returns the automation category of the tree name: "relurl-check/site/",
+// or "relurl-check/" for the current directory.
+func category(name string) string {
+	n := strings.Trim(path.Clean(filepath.ToSlash(name)), "/")
+	if n == "." || n == "" {
+		return "relurl-check/"
+	}
+	return "relurl-check/" + n + "/"
 }
 
 // ruleIndex is p's index in the driver's rules.
