@@ -87,10 +87,13 @@ func anchorTarget(rel string) bool {
 	return false
 }
 
-// Finish checks the fragment links Check deferred, those into other files
-// of the tree, once every file has been read, and returns a
-// MissingAnchor finding for each whose fragment names nothing in its
-// target, sorted by file and position. A target the walk did not read
+// Finish returns the findings that need the whole tree, sorted by file
+// and position: a MissingAnchor finding for each fragment link into
+// another file of the tree (Check defers those until every file has been
+// read) whose fragment names nothing in its target, and a CaseCollision
+// finding for each name that is one with another of its directory on a
+// case-insensitive file system (in the directories that hold a file Check
+// read or a link's target). A target the walk did not read
 // (an SVG image, a file beyond the size limit) is read here once; one
 // that cannot be read leaves its links unchecked. Finish forgets what it
 // checked: a Checker can be used for another pass.
@@ -115,6 +118,7 @@ func (c *Checker) Finish() []Finding {
 			out = append(out, c.anchorFinding(file, p))
 		}
 	}
+	out = append(out, c.collisions()...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Offset, b.Offset))
 	})

@@ -295,3 +295,25 @@ func TestFinishUnreadable(t *testing.T) {
 	assert.Contains(t, w[0], "fragments into big.svg not checked: ")
 	assert.Contains(t, w[0], "file too large")
 }
+
+// TestCollisions: names one on APFS and NTFS (case folding, NFC) are
+// reported by Finish once, on the later name in byte order, in the
+// directories the check listed.
+func TestCollisions(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.html": `<a href="sub/x.png">x</a>`, "A.html": "", "sub/x.png": "", "sub/X.PNG": "", "sub/Straße.png": "", "sub/STRASSE.png": "", "sub/Kelvin\u212a.png": "", "sub/kelvink.png": "", "other/b.png": "", "other/B.png": ""})
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
+	_, err := c.Check(File{Path: filepath.Join(dir, "a.html"), Rel: "a.html", Kind: HTML}, readFile(t, filepath.Join(dir, "a.html")))
+	require.NoError(t, err)
+	var got []string
+	for _, f := range c.Finish() {
+		assert.Equal(t, CaseCollision, f.Problem)
+		rel, err := filepath.Rel(dir, f.File)
+		require.NoError(t, err)
+		got = append(got, filepath.ToSlash(rel)+" ~ "+f.Target)
+	}
+	// "other" holds no checked file and no target: not listed. Simple
+	// folding, as NTFS: "ß" is not "SS"; the Kelvin sign is "k".
+	assert.Equal(t, []string{"a.html ~ A.html", "sub/kelvink.png ~ sub/Kelvin\u212a.png", "sub/x.png ~ sub/X.PNG"}, got)
+	assert.Empty(t, c.Finish(), "reported once")
+}

@@ -49,9 +49,13 @@ const (
 	// case-insensitive file system (APFS, NTFS) and is a 404 on Linux,
 	// S3 and the static hosts.
 	CaseMismatch
+	// CaseCollision: two names of one directory of the tree that are one
+	// name on a case-insensitive file system (APFS, NTFS): moved there,
+	// one file overwrites the other.
+	CaseCollision
 )
 
-var problemNames = [...]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid", MissingAnchor: "missing-anchor", CaseMismatch: "case-mismatch"}
+var problemNames = [...]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid", MissingAnchor: "missing-anchor", CaseMismatch: "case-mismatch", CaseCollision: "case-collision"}
 
 // Problems lists every problem, in the order of their values.
 func Problems() []Problem {
@@ -63,7 +67,8 @@ func Problems() []Problem {
 }
 
 // String returns "absolute", "root-relative", "climbs-out", "missing",
-// "base", "invalid", "missing-anchor" or "case-mismatch".
+// "base", "invalid", "missing-anchor", "case-mismatch" or
+// "case-collision".
 func (p Problem) String() string {
 	if p > 0 && int(p) < len(problemNames) {
 		return problemNames[p]
@@ -278,6 +283,9 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if c.Dir != "" {
+		c.list.names(c.Dir, dirOf(f.Rel)) // for Finish's collisions
 	}
 	var own anchorSet
 	if doc.HasAnchors && !c.NoAnchors {

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // A Host models how a web server maps the path of a URL into the tree to
@@ -108,8 +111,9 @@ type served struct {
 // "about.html" on APFS and NTFS), and one ReadDir serves every link into
 // a directory.
 type listing struct {
-	mu   sync.Mutex
-	dirs map[string]map[string]bool // dir → name → is a directory; nil: unreadable
+	mu       sync.Mutex
+	dirs     map[string]map[string]bool // dir → name → is a directory; nil: unreadable
+	reported map[string]bool            // dirs whose collisions Finish returned
 }
 
 func (l *listing) names(root, dir string) map[string]bool {
@@ -242,4 +246,80 @@ func dirName(dir string) string {
 		return "./"
 	}
 	return dir + "/"
+}
+
+// dirOf returns the directory of the tree-relative path rel, "" for the
+// root (the key listing uses).
+func dirOf(rel string) string {
+	d := path.Dir(rel)
+	if d == "." || d == "/" {
+		return ""
+	}
+	return d
+}
+
+// collisions returns a CaseCollision finding for each name, in the
+// directories listed so far and not reported yet, that is one name with
+// another (the first in byte order) once letter case (Unicode simple case
+// folding, one rune for one, as strings.EqualFold and NTFS's upcase
+// table) and normalization (NFC) are set aside, as APFS and NTFS see
+// names. File systems' folding tables differ at the edges (ß, dotless ı):
+// a heuristic there.
+func (c *Checker) collisions() []Finding {
+	type listed struct {
+		dir   string
+		names []string
+	}
+	var todo []listed
+	c.list.mu.Lock()
+	if c.list.reported == nil {
+		c.list.reported = map[string]bool{}
+	}
+	for d, m := range c.list.dirs {
+		if m == nil || c.list.reported[d] {
+			continue
+		}
+		c.list.reported[d] = true
+		l := listed{dir: d}
+		for n := range m {
+			l.names = append(l.names, n)
+		}
+		todo = append(todo, l)
+	}
+	c.list.mu.Unlock()
+	slices.SortFunc(todo, func(a, b listed) int { return strings.Compare(a.dir, b.dir) })
+	var out []Finding
+	for _, l := range todo {
+		slices.Sort(l.names)
+		first := map[string]string{}
+		for _, n := range l.names {
+			key := foldKey(norm.NFC.String(n))
+			other, ok := first[key]
+			if !ok {
+				first[key] = n
+				continue
+			}
+			a, b := path.Join(l.dir, other), path.Join(l.dir, n)
+			how := "letter case"
+			if !strings.EqualFold(other, n) {
+				how = "Unicode normalization (NFC, NFD)"
+			}
+			out = append(out, Finding{File: filepath.Join(c.Dir, filepath.FromSlash(b)), Link: other, Problem: CaseCollision,
+				Reason: fmt.Sprintf("%s and %s differ in %s only: one name on a case-insensitive file system (APFS, NTFS), where one overwrites the other", a, b, how),
+				Target: a, Before: c.To != ""})
+		}
+	}
+	return out
+}
+
+// foldKey maps each rune of s to the smallest rune of its simple case
+// folding orbit, so that strings.EqualFold(a, b) iff their keys are equal.
+func foldKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		return m
+	}, s)
 }

@@ -17,7 +17,12 @@ type textWriter struct{ w io.Writer }
 func (t *textWriter) File(string) {}
 
 func (t *textWriter) Finding(f Finding) error {
-	_, err := fmt.Fprintf(t.w, "%s:%d:%d: %s: %s\n", f.File, f.Line, f.Column, f.Problem, message(f.Finding))
+	var err error
+	if f.Line > 0 {
+		_, err = fmt.Fprintf(t.w, "%s:%d:%d: %s: %s\n", f.File, f.Line, f.Column, f.Problem, message(f.Finding))
+	} else {
+		_, err = fmt.Fprintf(t.w, "%s: %s: %s\n", f.File, f.Problem, message(f.Finding)) // a finding about the file
+	}
 	return err
 }
 
