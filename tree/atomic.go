@@ -2,11 +2,68 @@ package tree
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 )
+
+// Errors of the writer for a file it will not write. Each comes wrapped in
+// an *fs.PathError naming the file; the file is left as it was.
+var (
+	// ErrSymlink: a symbolic link stands where the walk found a file or a
+	// directory (swapped in since, or named in a path below the tree's
+	// root). Writing through it could write outside the tree.
+	ErrSymlink = errors.New("symbolic link met at write time: skipped")
+	// ErrChanged: another file stands where the walk found this one.
+	ErrChanged = errors.New("file replaced since the walk: skipped")
+	// ErrHardLink: the file has other names (hard links), and the Writer's
+	// HardLinks is SkipHardLinks.
+	ErrHardLink = errors.New("file has several hard links: skipped (see --hardlinks)")
+)
+
+// HardLinks says what Update does with a file that has more than one name.
+type HardLinks int
+
+// The ways of treating a file with several names (hard links).
+const (
+	// SkipHardLinks leaves the file as it is and fails with ErrHardLink:
+	// replacing it would split it (its other names would keep the old
+	// content), and writing into it changes files elsewhere.
+	SkipHardLinks HardLinks = iota
+	// KeepHardLinks writes the new content into the same inode, so every
+	// name sees it. It cannot be atomic: a process killed in the middle
+	// leaves the file partly written.
+	KeepHardLinks
+	// SplitHardLinks replaces the name as any file is replaced: it gets
+	// the new content, its other names keep the old.
+	SplitHardLinks
+)
+
+// String returns "skip", "keep" or "split".
+func (h HardLinks) String() string {
+	switch h {
+	case KeepHardLinks:
+		return "keep"
+	case SplitHardLinks:
+		return "split"
+	}
+	return "skip"
+}
+
+// ParseHardLinks returns the HardLinks named "skip", "keep" or "split".
+func ParseHardLinks(s string) (HardLinks, error) {
+	for _, h := range []HardLinks{SkipHardLinks, KeepHardLinks, SplitHardLinks} {
+		if h.String() == s {
+			return h, nil
+		}
+	}
+	return 0, fmt.Errorf(`want "skip", "keep" or "split", not %q`, s)
+}
 
 // WriteFile writes data to the file path with permission bits perm so that
 // at every moment, even if the process is killed or the machine stops,
@@ -19,8 +76,13 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	return Writer{}.WriteFile(path, data, perm)
 }
 
-// A Writer writes files atomically, as WriteFile does. The zero Writer
-// also makes them durable.
+// A Writer writes files atomically, as WriteFile does, and never outside
+// the tree it writes: its In methods and Update open every directory
+// below the tree's root and the file itself relative to their parent
+// without following symbolic links (openat(2) with O_NOFOLLOW; an os.Root
+// and identity checks where that is missing), so a link swapped into the
+// tree between the walk and the write fails with ErrSymlink instead of
+// leading elsewhere. The zero Writer also makes the writes durable.
 type Writer struct {
 	// NoSync leaves out the fsyncs: a killed process still leaves each
 	// file old or new, but a machine that stops may lose the newest
@@ -31,14 +93,30 @@ type Writer struct {
 	// costs a read instead of a new file and a rename, and its unchanged
 	// files keep their modification times.
 	KeepSame bool
+	// HardLinks is what Update does with a file of several names.
+	HardLinks HardLinks
 }
 
-// WriteFile is the package's WriteFile, with w's durability.
+// WriteFile is the package's WriteFile, with w's durability. The path is
+// taken as the user named it (its directory may be reached through
+// links); WriteIn keeps a write inside a tree.
 func (w Writer) WriteFile(path string, data []byte, perm fs.FileMode) error {
-	if w.KeepSame && holds(path, data, perm) {
+	return w.WriteIn(filepath.Dir(path), filepath.Base(path), data, perm)
+}
+
+// WriteIn writes data to the file rel (slash-separated) of the tree rooted
+// at root, as WriteFile does: missing directories are made, and no
+// symbolic link below root is followed (ErrSymlink).
+func (w Writer) WriteIn(root, rel string, data []byte, perm fs.FileMode) error {
+	d, name, err := openParent(root, rel, true)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	if w.KeepSame && holdsIn(d, name, data, perm) {
 		return nil
 	}
-	return w.write(path, perm, func(f *os.File) error {
+	return w.replace(d, name, perm, nil, func(f *os.File) error {
 		_, err := f.Write(data)
 		return err
 	})
@@ -50,6 +128,12 @@ func CopyFile(dst, src string) error { return Writer{}.CopyFile(dst, src) }
 
 // CopyFile is the package's CopyFile, with w's durability.
 func (w Writer) CopyFile(dst, src string) error {
+	return w.CopyIn(filepath.Dir(dst), filepath.Base(dst), src)
+}
+
+// CopyIn copies the file src to the file rel of the tree rooted at root,
+// as WriteIn writes, streaming, with src's permission bits.
+func (w Writer) CopyIn(root, rel, src string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -59,7 +143,12 @@ func (w Writer) CopyFile(dst, src string) error {
 	if err != nil {
 		return err
 	}
-	return w.write(dst, info.Mode().Perm(), func(f *os.File) error {
+	d, name, err := openParent(root, rel, true)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	return w.replace(d, name, info.Mode().Perm(), nil, func(f *os.File) error {
 		_, err := io.Copy(f, in)
 		return err
 	})
@@ -67,21 +156,59 @@ func (w Writer) CopyFile(dst, src string) error {
 
 // Update replaces the content of the file at path by fn(old), in place and
 // atomically as WriteFile does, keeping its permission bits and, as far as
-// the system lets it, its owner and group. When fn returns the content
-// unchanged the file is not written at all (its modification time stays).
-// max bounds the size of the file read. A symbolic link stays a link: the
-// file it points to is replaced.
+// the system lets it, its owner and group and extended attributes. When
+// fn returns the content unchanged the file is not written at all (its
+// modification time stays). max bounds the size of the file read. A
+// symbolic link named as path stays a link: the file it points to is
+// replaced (the user named it). A file with several names is skipped
+// (ErrHardLink); Writer.Update chooses otherwise.
 func Update(path string, max int64, fn func(old []byte) ([]byte, error)) (changed bool, err error) {
-	// Renaming over the link itself would turn it into a copy and leave
-	// the file it names as it was.
-	if path, err = filepath.EvalSymlinks(path); err != nil {
-		return false, err
+	return Writer{}.Update(File{Path: path}, max, fn)
+}
+
+// Update replaces the content of the file f, as a walk found it, by
+// fn(old), as the package's Update does, with w's treatment of hard links.
+// A file found in a tree (f.Rel set) is reached from its root f.Root
+// without following any symbolic link, and must still be the file the walk
+// saw (same device and inode), else the write is skipped with ErrSymlink
+// or ErrChanged; a file named alone (f.Rel empty) is the one its path
+// names now, through links.
+func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (changed bool, err error) {
+	root, rel := f.Root, f.Rel
+	if rel == "" {
+		// Renaming over a link would turn it into a copy and leave
+		// the file it names as it was: resolve the user's path once.
+		p, err := filepath.EvalSymlinks(f.Path)
+		if err != nil {
+			return false, err
+		}
+		root, rel = filepath.Dir(p), filepath.Base(p)
 	}
-	info, err := os.Stat(path)
+	d, name, err := openParent(root, rel, false)
 	if err != nil {
 		return false, err
 	}
-	old, err := ReadFile(path, max)
+	defer d.close()
+	in, err := d.open(name, os.O_RDONLY, 0)
+	if err != nil {
+		return false, err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !info.Mode().IsRegular() {
+		return false, &fs.PathError{Op: "read", Path: in.Name(), Err: errNotRegular}
+	}
+	if f.info != nil && !os.SameFile(f.info, info) {
+		return false, &fs.PathError{Op: "write", Path: in.Name(), Err: ErrChanged}
+	}
+	links := linkCount(info)
+	if links > 1 && w.HardLinks == SkipHardLinks {
+		return false, &fs.PathError{Op: "write", Path: in.Name(), Err: fmt.Errorf("%w: %d names", ErrHardLink, links)}
+	}
+	old, err := readOpen(in, info.Size(), max)
 	if err != nil {
 		return false, err
 	}
@@ -92,17 +219,162 @@ func Update(path string, max int64, fn func(old []byte) ([]byte, error)) (change
 	if bytes.Equal(old, data) {
 		return false, nil
 	}
-	return true, Writer{}.write(path, info.Mode().Perm(), func(w *os.File) error {
-		keepOwner(w, info)
-		_, err := w.Write(data)
+	if testHookBeforeWrite != nil {
+		testHookBeforeWrite(f)
+	}
+	if links > 1 && w.HardLinks == KeepHardLinks {
+		return true, w.writeThrough(d, name, info, data)
+	}
+	return true, w.replace(d, name, info.Mode().Perm(), &source{in, info}, func(t *os.File) error {
+		_, err := t.Write(data)
 		return err
 	})
 }
 
-// holds reports whether path is a regular file with permission bits perm
-// and content data.
-func holds(path string, data []byte, perm fs.FileMode) bool {
-	f, err := os.Open(path)
+// testHookBeforeWrite, set by tests, runs between reading a file and
+// writing its new content: the moment a swapped link would do harm.
+var testHookBeforeWrite func(File)
+
+// source is the file a replacement replaces: its owner and extended
+// attributes go to the new file, and it must still stand at its name when
+// the new one is renamed there.
+type source struct {
+	f    *os.File
+	info fs.FileInfo
+}
+
+// writeThrough writes data into the file name of d itself, so that its
+// other names see it too.
+func (w Writer) writeThrough(d *treeDir, name string, info fs.FileInfo, data []byte) error {
+	f, err := d.open(name, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if now, err := f.Stat(); err != nil || !os.SameFile(info, now) {
+		return &fs.PathError{Op: "write", Path: f.Name(), Err: ErrChanged}
+	}
+	// Writing first and truncating after never leaves the file shorter
+	// than both versions while it is written.
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return err
+	}
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return err
+	}
+	if !w.NoSync {
+		return f.Sync()
+	}
+	return nil
+}
+
+// replace writes a temporary file beside name in d with write, gives it
+// perm (and old's owner and extended attributes), syncs it, and renames it
+// over name. A link found at name is not replaced (ErrSymlink), nor a file
+// other than old when old is given (ErrChanged).
+func (w Writer) replace(d *treeDir, name string, perm fs.FileMode, old *source, write func(*os.File) error) (err error) {
+	tmp, tmpName, err := createTemp(d)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			d.remove(tmpName)
+		}
+	}()
+	if old != nil {
+		keepOwner(tmp, old.info)
+		copyXattrs(tmp, old.f)
+	}
+	if err = write(tmp); err != nil {
+		return err
+	}
+	// A new file is 0600; Chmod is not subject to the umask, so the copy
+	// gets exactly the original's bits.
+	if err = tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if !w.NoSync {
+		if err = tmp.Sync(); err != nil {
+			return err
+		}
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	target := filepath.Join(d.path, name)
+	switch {
+	case d.isLink(name):
+		return &fs.PathError{Op: "write", Path: target, Err: ErrSymlink}
+	case old != nil && !d.sameEntry(name, old.info):
+		return &fs.PathError{Op: "write", Path: target, Err: ErrChanged}
+	}
+	if err = d.rename(tmpName, name); err != nil {
+		return err
+	}
+	if !w.NoSync {
+		d.sync()
+	}
+	return nil
+}
+
+// createTemp makes a new temporary file in d, named by tempName.
+func createTemp(d *treeDir) (*os.File, string, error) {
+	for range 100 {
+		name := tempName()
+		f, err := d.create(name)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", &fs.PathError{Op: "createtemp", Path: d.path, Err: fs.ErrExist}
+}
+
+// openParent opens the directory of the file rel in the tree at root and
+// returns it with the file's name.
+func openParent(root, rel string, create bool) (*treeDir, string, error) {
+	c, err := components(rel)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(c) == 0 {
+		return nil, "", &fs.PathError{Op: "open", Path: filepath.Join(root, rel), Err: fs.ErrInvalid}
+	}
+	d, err := openTreeDir(root, strings.Join(c[:len(c)-1], "/"), create)
+	if err != nil {
+		return nil, "", err
+	}
+	return d, c[len(c)-1], nil
+}
+
+// components splits the slash- (or, on Windows, backslash-) separated
+// relative path rel into its names; "." and empty names go. A ".." or an
+// absolute path is an error: nothing climbs out of the tree.
+func components(rel string) ([]string, error) {
+	if filepath.IsAbs(rel) || path.IsAbs(filepath.ToSlash(rel)) || filepath.VolumeName(rel) != "" {
+		return nil, &fs.PathError{Op: "open", Path: rel, Err: errNotLocal}
+	}
+	var out []string
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			return nil, &fs.PathError{Op: "open", Path: rel, Err: errNotLocal}
+		default:
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+var errNotLocal = errors.New("path leaves the tree")
+
+// holdsIn reports whether name in d is a regular file with permission
+// bits perm and content data.
+func holdsIn(d *treeDir, name string, data []byte, perm fs.FileMode) bool {
+	f, err := d.open(name, os.O_RDONLY, 0)
 	if err != nil {
 		return false
 	}
@@ -127,49 +399,12 @@ func holds(path string, data []byte, perm fs.FileMode) bool {
 	return n == 0
 }
 
-func (w Writer) write(path string, perm fs.FileMode, write func(*os.File) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*.tmp")
+// write replaces the file path with what write writes (tests use it).
+func (w Writer) write(path string, perm fs.FileMode, write func(*os.File) error) error {
+	d, name, err := openParent(filepath.Dir(path), filepath.Base(path), false)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = write(tmp); err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; Chmod is not subject to the umask,
-	// so the copy gets exactly the original's bits.
-	if err = tmp.Chmod(perm); err != nil {
-		return err
-	}
-	if !w.NoSync {
-		if err = tmp.Sync(); err != nil {
-			return err
-		}
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if !w.NoSync {
-		syncDir(dir)
-	}
-	return nil
-}
-
-// syncDir makes a rename in dir durable. Some systems cannot sync a
-// directory; that weakens durability, never atomicity, so a failure is
-// ignored: the file is in place either way.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	defer d.close()
+	return w.replace(d, name, perm, nil, write)
 }

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"iter"
@@ -21,28 +22,44 @@ type File struct {
 	Mode fs.FileMode // permission bits, kept by in-place replacement
 	Size int64
 	Head []byte // the first bytes, up to HeadLen, as KindOf saw them
+
+	// info is what the walk saw of the file: the writer checks that the
+	// file it replaces is still this one.
+	info fs.FileInfo
 }
 
 // HeadLen is how many leading bytes Walk reads from each file: enough for
 // KindOf and for a "saved from url" comment.
 const HeadLen = 1024
 
-// tempPrefix starts the names of the temporary files WriteFile makes; Walk
-// skips them, so a run killed mid-write leaves nothing a rerun would read.
-const tempPrefix = ".relurl-"
-
 // Walk yields the files under each path, in order: a file as itself (a
 // symbolic link named on the command line is followed), a directory
 // recursively in lexical order. Inside directories, symbolic links and
 // other non-regular files are skipped (replacing a link in place would
-// turn it into a file), and so are WriteFile's temporary files and the
-// directories of version control systems (.git, .hg, .svn, ...). A path
-// that cannot be read is yielded with its error; the walk goes on.
-// Stopping the iteration stops the walk.
-func Walk(paths []string) iter.Seq2[File, error] {
+// turn it into a file, and following one could lead out of the tree), and
+// so are the writer's temporary files and the directories of version
+// control systems (.git, .hg, .svn, ...). A path that cannot be read is
+// yielded with its error; the walk goes on. Stopping the iteration stops
+// the walk.
+func Walk(paths []string) iter.Seq2[File, error] { return Walker{}.Walk(paths) }
+
+// A Walker walks trees as Walk does, with options.
+type Walker struct {
+	// RemoveStale removes the temporary files that writers provably dead
+	// left in the trees walked (written on this host by a process that is
+	// gone, before this run started); see the writer's temporary names.
+	// Another run's files, live or on another host, stay.
+	RemoveStale bool
+	// Removed, if set, is told the path of each stale temporary file
+	// removed, or the error of a removal that failed.
+	Removed func(path string, err error)
+}
+
+// Walk is the package's Walk, with w's options.
+func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 	return func(yield func(File, error) bool) {
 		for _, p := range paths {
-			if !walkOne(p, p, "", yield) {
+			if !w.walkOne(p, p, "", yield) {
 				return
 			}
 		}
@@ -62,13 +79,13 @@ func WalkList(root string, paths iter.Seq[string]) iter.Seq2[File, error] {
 	return func(yield func(File, error) bool) {
 		for p := range paths {
 			if filepath.IsAbs(p) || !filepath.IsLocal(p) {
-				if !walkOne(p, p, "", yield) {
+				if !(Walker{}).walkOne(p, p, "", yield) {
 					return
 				}
 				continue
 			}
 			rel := filepath.ToSlash(filepath.Clean(p))
-			if !walkOne(filepath.Join(root, p), root, rel, yield) {
+			if !(Walker{}).walkOne(filepath.Join(root, p), root, rel, yield) {
 				return
 			}
 		}
@@ -77,7 +94,7 @@ func WalkList(root string, paths iter.Seq[string]) iter.Seq2[File, error] {
 
 // walkOne walks the path p, which is at rel in the tree rooted at root
 // (rel is "" when p is that root).
-func walkOne(p, root, rel string, yield func(File, error) bool) bool {
+func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool {
 	info, err := os.Stat(p)
 	if err != nil {
 		return yield(File{Path: p, Root: root}, err)
@@ -111,12 +128,19 @@ func walkOne(p, root, rel string, yield func(File, error) bool) bool {
 		if d.IsDir() && path != walkRoot && vcsDirs[d.Name()] {
 			return fs.SkipDir
 		}
-		if !d.Type().IsRegular() || strings.HasPrefix(d.Name(), tempPrefix) {
-			return nil // directories, links, devices; a killed run's leftovers
+		if !d.Type().IsRegular() {
+			return nil // directories, links, devices
 		}
 		sub, err := filepath.Rel(p, path)
 		if err != nil {
 			return err
+		}
+		if strings.HasPrefix(d.Name(), tempPrefix) {
+			// A killed run's leftovers: never input.
+			if w.RemoveStale {
+				w.removeStale(p, sub, d)
+			}
+			return nil
 		}
 		sub = filepath.ToSlash(sub)
 		if rel != "" && rel != "." {
@@ -143,13 +167,30 @@ func walkOne(p, root, rel string, yield func(File, error) bool) bool {
 
 var errNotRegular = errors.New("not a regular file")
 
+// removeStale removes the temporary file d, at sub under the directory p,
+// if its writer is provably dead.
+func (w Walker) removeStale(p, sub string, d fs.DirEntry) {
+	info, err := d.Info()
+	if err != nil || !staleTemp(info) {
+		return
+	}
+	dir, name, err := openParent(p, sub, false)
+	if err == nil {
+		err = dir.remove(name)
+		dir.close()
+	}
+	if w.Removed != nil {
+		w.Removed(filepath.Join(p, sub), err)
+	}
+}
+
 // vcsDirs are the directories of version control systems, which a walk
 // skips: their files are not the site's, and must never be rewritten.
 var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": true, "_darcs": true, "CVS": true}
 
 // describe reads the head of the file at path and classifies it.
 func describe(path, rel, root string, info fs.FileInfo) (File, error) {
-	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size()}
+	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size(), info: info}
 	r, err := os.Open(path)
 	if err != nil {
 		return f, err
@@ -182,6 +223,13 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if info, err := f.Stat(); err == nil {
 		size = info.Size()
 	}
+	return readOpen(f, size, max)
+}
+
+// readOpen reads the open file f, which held size bytes when it was
+// opened, to its end, as ReadFile does.
+func readOpen(f *os.File, size, max int64) ([]byte, error) {
+	path := f.Name()
 	if size > max {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
@@ -215,4 +263,68 @@ func Inside(path, dir string) bool {
 	}
 	rel, err := filepath.Rel(d, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// Clean removes, as a walk with RemoveStale does, the stale temporary
+// files under dir (a mirror about to be written, which is not walked),
+// reading nothing but the names.
+func (w Walker) Clean(dir string) {
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), tempPrefix) {
+			return nil
+		}
+		if sub, err := filepath.Rel(dir, path); err == nil {
+			w.removeStale(dir, sub, d)
+		}
+		return nil
+	})
+}
+
+// RealPath returns the absolute form of path with every symbolic link
+// resolved. A path that does not exist yet (an output directory to be
+// made) resolves as its longest existing ancestor, resolved, followed by
+// the rest as written.
+func RealPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for p := abs; ; {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest), nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+}
+
+// Disjoint fails when the directories out and in, with every symbolic
+// link resolved, are the same, or one lies inside the other: a run that
+// reads in and writes out would write over its inputs or read its own
+// output.
+func Disjoint(out, in string) error {
+	ro, err := RealPath(out)
+	if err != nil {
+		return err
+	}
+	ri, err := RealPath(in)
+	if err != nil {
+		return err
+	}
+	switch {
+	case ro == ri:
+		return fmt.Errorf("the output directory %s is the input %s (%s)", out, in, ro)
+	case Inside(ro, ri):
+		return fmt.Errorf("the output directory %s is inside the input %s (%s)", out, in, ro)
+	case Inside(ri, ro):
+		return fmt.Errorf("the output directory %s contains the input %s (%s)", out, in, ri)
+	}
+	return nil
 }

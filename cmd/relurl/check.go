@@ -174,7 +174,9 @@ func runCheck(args []string, s stdio) int {
 		}
 		var r result
 		var after []byte
-		_, r.err = tree.Update(f.Path, *maxSize, func(old []byte) ([]byte, error) {
+		// The shared safe writer: no link followed below DIR, a file
+		// swapped since the walk or with several names left alone.
+		_, r.err = tree.Writer{}.Update(f, *maxSize, func(old []byte) ([]byte, error) {
 			found, err := c.Check(f, old)
 			if err != nil {
 				return nil, err
@@ -276,7 +278,7 @@ func runCheck(args []string, s stdio) int {
 		}
 		return nil
 	}
-	err = tree.Ordered(*jobs, walkSeq(tree.Walk([]string{dir})), work, emit)
+	err = tree.Ordered(*jobs, walkSeq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check")}.Walk([]string{dir})), work, emit)
 	if err == nil {
 		// Fragments into other files, once every file has been read.
 		for _, f := range c.Finish() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -35,12 +36,20 @@ type rewriteCounts struct {
 	Failed      int `json:"failed"`       // files that could not be read, rewritten or written
 	Copied      int `json:"copied"`       // other files copied to the mirror
 	Skipped     int `json:"skipped"`      // other files not copied
+	// Documents not written for safety (a symbolic link or another file
+	// in their place at write time, a hard link under --hardlinks=skip);
+	// counted in Failed too.
+	Refused int `json:"refused"`
+	// Documents -o could not rewrite and copied into the mirror as they
+	// were; counted in Failed too.
+	Unrewritten int `json:"unrewritten"`
 }
 
 // rewriteResult is what rewriting one file did.
 type rewriteResult struct {
 	counts  rewriteCounts
 	err     error
+	note    string // what was done about err: "copied unchanged"
 	changed bool
 	out     []byte // the document, when it goes to standard output
 }
@@ -53,6 +62,7 @@ func runRewrite(args []string, s stdio) int {
 	dryRun := fs.Bool("dry-run", false, "report which files would change, write nothing")
 	others := fs.String("others", "copy", `with -o, files that are not HTML or MHTML: "copy" or "skip"`)
 	sync := fs.Bool("sync", false, "with -o, fsync each file written (-i always does: the originals are at stake)")
+	hardLinks := fs.String("hardlinks", "skip", `with -i, a file with several names (hard links): "skip" it with a warning, "keep" the names together (written through the same inode, not atomically), or "split" it (this name gets the new content)`)
 	quiet := fs.Bool("quiet", false, "no summary line and no progress bar (a document written to standard output has neither)")
 	jsonSummary := fs.Bool("json", false, "print the summary as JSON on standard output (standard error when the document goes there)")
 	addRewriteFlags(fs, t)
@@ -78,6 +88,10 @@ func runRewrite(args []string, s stdio) int {
 	if *others != "copy" && *others != "skip" {
 		return usageErr(`--others is "copy" or "skip", not %q`, *others)
 	}
+	links, err := tree.ParseHardLinks(*hardLinks)
+	if err != nil {
+		return usageErr("--hardlinks: %v", err)
+	}
 	if fs.NArg() == 0 && t.fromList == "" {
 		fs.Usage()
 		return exitUsage
@@ -92,17 +106,16 @@ func runRewrite(args []string, s stdio) int {
 		if a == "-" {
 			return usageErr(`"-" (standard input) goes alone`)
 		}
-		if *outDir != "" && tree.Inside(*outDir, a) {
-			return usageErr("the output directory %s is inside the input %s", *outDir, a)
-		}
-		// A file given alone is mirrored at its name: in its own
-		// directory, that is the input itself.
-		if *outDir != "" && sameDir(*outDir, filepath.Dir(a)) {
-			return usageErr("-o %s would overwrite the input %s", *outDir, a)
+		if *outDir != "" {
+			if err := checkOutput(*outDir, a); err != nil {
+				return usageErr("%v", err)
+			}
 		}
 	}
-	if *outDir != "" && t.fromList != "" && sameDir(*outDir, cmp.Or(t.listRoot, ".")) {
-		return usageErr("-o %s would overwrite the listed files: it is the --list-root", *outDir)
+	if *outDir != "" && t.fromList != "" {
+		if err := tree.Disjoint(*outDir, cmp.Or(t.listRoot, ".")); err != nil {
+			return usageErr("-o and --list-root: %v", err)
+		}
 	}
 	toStdout := modes == 0
 	if toStdout {
@@ -112,6 +125,13 @@ func runRewrite(args []string, s stdio) int {
 		if info, err := os.Stat(fs.Arg(0)); err == nil && info.IsDir() {
 			return usageErr("rewriting a directory needs -o DIR, -i or --dry-run")
 		}
+	}
+	if *inPlace {
+		// A killed run's temporary files go once proven stale.
+		t.walker = tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite")}
+	}
+	if *outDir != "" {
+		(tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite")}).Clean(*outDir)
 	}
 	items, done, err := t.inputs(fs.Args(), s)
 	if err != nil {
@@ -126,6 +146,7 @@ func runRewrite(args []string, s stdio) int {
 	// files, but durably only on request: its source stays. Made again,
 	// its unchanged documents are left alone.
 	mirror := tree.Writer{NoSync: !*sync, KeepSame: true}
+	inPlaceWriter := tree.Writer{HardLinks: links}
 	work := func(w walked) rewriteResult {
 		if w.err != nil {
 			return rewriteResult{err: w.err, counts: rewriteCounts{Failed: 1}}
@@ -155,14 +176,24 @@ func runRewrite(args []string, s stdio) int {
 		}
 		switch {
 		case *inPlace:
-			r.changed, r.err = tree.Update(f.Path, t.maxSize, transform)
+			r.changed, r.err = inPlaceWriter.Update(f, t.maxSize, transform)
 		default:
 			old, err := tree.ReadFile(f.Path, t.maxSize)
-			if err != nil {
+			var out []byte
+			if err == nil {
+				out, err = transform(old)
+			}
+			if err != nil && *outDir != "" {
+				// What cannot be rewritten is still part of the
+				// site: the mirror gets it as it was.
 				r.err = err
+				if cerr := mirrorCopy(mirror, *outDir, f); cerr != nil {
+					r.err = fmt.Errorf("%v; copying it unchanged: %w", err, cerr)
+				} else {
+					r.note = "copied unchanged into the mirror"
+				}
 				break
 			}
-			out, err := transform(old)
 			if err != nil {
 				r.err = err
 				break
@@ -177,7 +208,10 @@ func runRewrite(args []string, s stdio) int {
 		}
 		r.counts.Files = 1
 		if r.err != nil {
-			r.counts = rewriteCounts{Files: 1, Failed: 1}
+			r.counts = rewriteCounts{Files: 1, Failed: 1, Refused: refused(r.err)}
+			if r.note != "" {
+				r.counts.Unrewritten = 1
+			}
 		} else if r.changed {
 			r.counts.Changed = 1
 		}
@@ -190,13 +224,15 @@ func runRewrite(args []string, s stdio) int {
 		bar.add()
 		total.add(r.counts)
 		switch {
+		case r.err != nil && r.note != "":
+			s.errorf("%s (%s)", fileError(w.f.Path, r.err), r.note)
 		case r.err != nil:
 			s.errorf("%s", fileError(w.f.Path, r.err))
 		case toStdout:
 			_, err := s.out.Write(r.out)
 			return err
 		case *dryRun && r.changed:
-			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", w.f.Path, r.counts.Rewritten, r.counts.Links)
+			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.f.Path), r.counts.Rewritten, r.counts.Links)
 		}
 		return nil
 	}
@@ -230,6 +266,8 @@ func (c *rewriteCounts) add(d rewriteCounts) {
 	c.Failed += d.Failed
 	c.Copied += d.Copied
 	c.Skipped += d.Skipped
+	c.Refused += d.Refused
+	c.Unrewritten += d.Unrewritten
 }
 
 // print writes the summary: a line on stderr, or JSON to jsonTo.
@@ -245,6 +283,12 @@ func (c rewriteCounts) print(s stdio, jsonTo io.Writer, quiet, asJSON bool) {
 		}
 		if c.Failed > 0 {
 			fmt.Fprintf(s.err, ", %d files failed", c.Failed)
+		}
+		if c.Refused > 0 {
+			fmt.Fprintf(s.err, " (%d not written for safety)", c.Refused)
+		}
+		if c.Unrewritten > 0 {
+			fmt.Fprintf(s.err, " (%d copied unchanged)", c.Unrewritten)
 		}
 		fmt.Fprintln(s.err)
 	}
@@ -302,17 +346,6 @@ func oneSourceEach(items iter.Seq[walked], dir string, copyOthers bool) iter.Seq
 // isDoc reports whether rewrite rewrites f (rather than copy or skip it).
 func isDoc(f tree.File) bool { return f.Kind == tree.HTML || f.Kind == tree.MHTML }
 
-// sameDir reports whether the paths a and b name the same existing
-// directory, however spelled.
-func sameDir(a, b string) bool {
-	ia, err := os.Stat(a)
-	if err != nil || !ia.IsDir() {
-		return false
-	}
-	ib, err := os.Stat(b)
-	return err == nil && os.SameFile(ia, ib)
-}
-
 // mirrorPath is where f goes in the mirror dir: its path in its tree, or
 // for a file given alone its name.
 func mirrorPath(dir string, f tree.File) string {
@@ -322,20 +355,68 @@ func mirrorPath(dir string, f tree.File) string {
 	return filepath.Join(dir, filepath.FromSlash(f.Rel))
 }
 
+// mirrorRel is where f goes in the mirror, relative to it.
+func mirrorRel(f tree.File) string {
+	if f.Rel == "" {
+		return filepath.Base(f.Path)
+	}
+	return f.Rel
+}
+
+// mirrorWrite writes data as f's mirror in dir. The writer makes the
+// directories below dir and follows no link there: a link planted in the
+// mirror cannot send the write elsewhere.
 func mirrorWrite(w tree.Writer, dir string, f tree.File, data []byte) error {
-	dst := mirrorPath(dir, f)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return w.WriteFile(dst, data, f.Mode)
+	return w.WriteIn(dir, mirrorRel(f), data, f.Mode)
 }
 
 func mirrorCopy(w tree.Writer, dir string, f tree.File) error {
-	dst := mirrorPath(dir, f)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return w.CopyFile(dst, f.Path)
+	return w.CopyIn(dir, mirrorRel(f), f.Path)
+}
+
+// refused is 1 when err is the writer's refusal to write a file for
+// safety, else 0.
+func refused(err error) int {
+	if errors.Is(err, tree.ErrSymlink) || errors.Is(err, tree.ErrChanged) || errors.Is(err, tree.ErrHardLink) {
+		return 1
+	}
+	return 0
+}
+
+// checkOutput fails when -o out would write over the input in, read its
+// own output, or overwrite in with its mirror: out and a directory in,
+// with every link resolved, are the same or one holds the other; or in
+// is a file that out's mirror of it would replace.
+func checkOutput(out, in string) error {
+	info, err := os.Stat(in)
+	if err != nil || info.IsDir() {
+		return tree.Disjoint(out, in)
+	}
+	// A file given alone is mirrored at its name: in its own
+	// directory, that is the input itself.
+	ro, err1 := tree.RealPath(out)
+	rd, err2 := tree.RealPath(filepath.Dir(in))
+	if err1 == nil && err2 == nil && ro == rd {
+		return fmt.Errorf("-o %s would overwrite the input %s", out, in)
+	}
+	return nil
+}
+
+// staleReporter reports each stale temporary file a walk removes.
+func staleReporter(s stdio, cmd string) func(string, error) {
+	return func(path string, err error) {
+		if err != nil {
+			s.errorf("%s: removing a stale temporary file: %v", cmd, err)
+			return
+		}
+		s.errorf("%s: removed %s, a temporary file its dead writer left", cmd, tree.DisplayName(path))
+	}
 }
 
 // rewriteStdin rewrites standard input to standard output. The document

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -55,6 +56,9 @@ func extParams(dir string) testscript.Params {
 			"waitnew":  cmdWaitnew,
 			"oldornew": cmdOldornew,
 			"status":   cmdStatus,
+			"hardlink": cmdHardlink,
+			"notemp":   cmdNotemp,
+			"mkfile":   cmdMkfile,
 		},
 	}
 }
@@ -183,4 +187,41 @@ func cmdOldornew(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Logf("%d pages old, %d new", olds, news)
+}
+
+// cmdHardlink: hardlink OLD NEW makes NEW another name of the file OLD.
+func cmdHardlink(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: hardlink OLD NEW")
+	}
+	ts.Check(os.Link(ts.MkAbs(args[0]), ts.MkAbs(args[1])))
+}
+
+// cmdNotemp: notemp DIR fails if a temporary file of the writer is left
+// anywhere under DIR.
+func cmdNotemp(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: notemp DIR")
+	}
+	filepath.WalkDir(ts.MkAbs(args[0]), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".relurl-") {
+			ts.Fatalf("temporary file left: %s", p)
+		}
+		return nil
+	})
+}
+
+// cmdMkfile: mkfile NAME CONTENT writes CONTENT to the file NAME, both
+// Go-quoted strings, so that a name can hold any byte ("\xff", "\n").
+func cmdMkfile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: mkfile QUOTED-NAME QUOTED-CONTENT")
+	}
+	name, err := strconv.Unquote(`"` + args[0] + `"`)
+	ts.Check(err)
+	data, err := strconv.Unquote(`"` + args[1] + `"`)
+	ts.Check(err)
+	p := ts.MkAbs(name)
+	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+	ts.Check(os.WriteFile(p, []byte(data), 0o644))
 }

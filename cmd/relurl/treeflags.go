@@ -48,6 +48,9 @@ type treeFlags struct {
 	// rewrite flags set (the <base> element, fragments, ...).
 	html  htmlrewrite.Options
 	local mime.LocalMode // MHTML: links to parts of the archive
+	// walker walks the arguments (rewrite -i removes stale temporary
+	// files with it).
+	walker tree.Walker
 }
 
 // addTreeFlags binds the input flags to fs; HTML links resolve under the
@@ -106,7 +109,7 @@ func (t *treeFlags) check() error {
 // are parts of one tree rooted at --list-root (tree.WalkList).
 // done closes the list and reports a read error of it.
 func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done func() error, err error) {
-	fromArgs := tree.Walk(args)
+	fromArgs := t.walker.Walk(args)
 	if t.fromList == "" {
 		return walkSeq(fromArgs, nil), func() error { return nil }, nil
 	}
@@ -186,12 +189,13 @@ func walkSeq(walks ...iter.Seq2[tree.File, error]) iter.Seq[walked] {
 }
 
 // fileError formats the error of the input file path: the error alone
-// when it names that path already.
+// when it names that path already. The name is quoted when it holds
+// control characters (tree.DisplayName).
 func fileError(path string, err error) string {
 	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
-		return err.Error()
+		return pe.Op + " " + tree.DisplayName(path) + ": " + pe.Err.Error()
 	}
-	return path + ": " + err.Error()
+	return tree.DisplayName(path) + ": " + err.Error()
 }
 
 // progress is a progress bar on stderr when stderr is a terminal, and

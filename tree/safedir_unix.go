@@ -1,0 +1,134 @@
+//go:build unix
+
+package tree
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// treeDir is a directory of a tree, open for the writer. It was reached
+// from the tree's root one component at a time with openat(2) and
+// O_NOFOLLOW|O_DIRECTORY, so no symbolic link was followed on the way, and
+// every operation on it names a single component relative to its
+// descriptor: a link swapped in for a directory or a file after the walk
+// can neither redirect the write nor be written through.
+type treeDir struct {
+	fd   int
+	path string // for messages
+}
+
+// openTreeDir opens the directory rel (slash-separated; "" or "." for the
+// root itself) of the tree rooted at root. The root is opened as named (a
+// root the user names through a link is the user's choice); below it, a
+// component that is a symbolic link fails with ErrSymlink. With create,
+// missing directories are made (mode 0755 before the umask).
+func openTreeDir(root, rel string, create bool) (*treeDir, error) {
+	names, err := components(rel)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
+	}
+	d := &treeDir{fd: fd, path: root}
+	for _, c := range names {
+		next, err := d.sub(c, create)
+		d.close()
+		if err != nil {
+			return nil, err
+		}
+		d = next
+	}
+	return d, nil
+}
+
+func (d *treeDir) sub(name string, create bool) (*treeDir, error) {
+	p := filepath.Join(d.path, name)
+	for {
+		fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err == nil {
+			return &treeDir{fd: fd, path: p}, nil
+		}
+		if errors.Is(err, unix.ENOENT) && create {
+			if err := unix.Mkdirat(d.fd, name, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+				return nil, &fs.PathError{Op: "mkdir", Path: p, Err: err}
+			}
+			create = false // once: a loop of races ends in an error
+			continue
+		}
+		if d.isLink(name) {
+			return nil, &fs.PathError{Op: "open", Path: p, Err: ErrSymlink}
+		}
+		return nil, &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+}
+
+// isLink reports whether name in d is a symbolic link. O_NOFOLLOW fails
+// on one with ELOOP on Linux, EMLINK on FreeBSD, EFTYPE on NetBSD: asking
+// is simpler than knowing each.
+func (d *treeDir) isLink(name string) bool {
+	var st unix.Stat_t
+	return unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
+}
+
+// open opens the file name in d without following a symbolic link; a link
+// fails with ErrSymlink.
+func (d *treeDir) open(name string, flag int, perm uint32) (*os.File, error) {
+	p := filepath.Join(d.path, name)
+	fd, err := unix.Openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
+	if err != nil {
+		if d.isLink(name) {
+			err = ErrSymlink
+		}
+		return nil, &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+	return os.NewFile(uintptr(fd), p), nil
+}
+
+// create makes the new file name in d, failing with fs.ErrExist when it is
+// there (or is a link).
+func (d *treeDir) create(name string) (*os.File, error) {
+	f, err := d.open(name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, 0o600)
+	if pe, ok := errors.AsType[*fs.PathError](err); ok && errors.Is(pe.Err, ErrSymlink) {
+		pe.Err = unix.EEXIST
+	}
+	return f, err
+}
+
+func (d *treeDir) rename(from, to string) error {
+	if err := unix.Renameat(d.fd, from, d.fd, to); err != nil {
+		return &os.LinkError{Op: "rename", Old: filepath.Join(d.path, from), New: filepath.Join(d.path, to), Err: err}
+	}
+	return nil
+}
+
+func (d *treeDir) remove(name string) error {
+	if err := unix.Unlinkat(d.fd, name, 0); err != nil {
+		return &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err}
+	}
+	return nil
+}
+
+// sync makes the renames in d durable. Some systems cannot sync a
+// directory; that weakens durability, never atomicity, so a failure is
+// ignored.
+func (d *treeDir) sync() { unix.Fsync(d.fd) }
+
+func (d *treeDir) close() { unix.Close(d.fd) }
+
+// sameEntry reports whether name in d is still the file info describes
+// (same device and inode) and not a link.
+func (d *treeDir) sameEntry(name string, info fs.FileInfo) bool {
+	var st unix.Stat_t
+	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return false
+	}
+	dev, ino, ok := fileID(info)
+	return ok && uint64(st.Dev) == dev && uint64(st.Ino) == ino
+}

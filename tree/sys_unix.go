@@ -1,0 +1,34 @@
+//go:build unix
+
+package tree
+
+import (
+	"errors"
+	"io/fs"
+	"syscall"
+)
+
+// fileID returns the device and inode numbers of the file info describes.
+func fileID(info fs.FileInfo) (dev, ino uint64, ok bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return uint64(st.Dev), uint64(st.Ino), true
+}
+
+// linkCount returns the number of names (hard links) of the file info
+// describes.
+func linkCount(info fs.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
+// processDead reports whether no process with this ID runs on this host:
+// kill(pid, 0) fails with ESRCH. A process of another user answers EPERM,
+// and is alive.
+func processDead(pid int) bool {
+	return pid > 0 && errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}

@@ -1,0 +1,95 @@
+package tree
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// tempPrefix starts the names of the temporary files the writer makes;
+// Walk skips them, so a run killed mid-write leaves nothing a rerun would
+// read.
+const tempPrefix = ".relurl-"
+
+// A temporary file's name says who wrote it:
+//
+//	.relurl-HOST-PID-START-RANDOM.tmp
+//
+// HOST is a hash of the host name (8 hex digits), PID the writer's process
+// ID, START the time the writer started (Unix nanoseconds, hex). A later run
+// on the same host can then prove the writer dead (no such process, or the
+// process with that ID is the later run itself) and remove what it left;
+// a live run's files, another host's (a tree on a network file system),
+// and names it cannot read are left alone.
+
+// runStart is when this process started writing: temporary files of
+// writers that started later are never stale to it.
+var runStart = time.Now()
+
+// hostID is the HOST of this host's temporary files.
+var hostID = func() string {
+	name, _ := os.Hostname()
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return hex.EncodeToString(h.Sum(nil))
+}()
+
+// tempName returns a new name for a temporary file of this writer.
+func tempName() string {
+	var r [4]byte
+	rand.Read(r[:])
+	return tempPrefix + hostID + "-" + strconv.Itoa(os.Getpid()) + "-" +
+		strconv.FormatInt(runStart.UnixNano(), 16) + "-" + hex.EncodeToString(r[:]) + ".tmp"
+}
+
+// tempWriter is what a temporary file's name says of its writer.
+type tempWriter struct {
+	host  string
+	pid   int
+	start time.Time
+}
+
+// parseTempName reads the writer's identity from a temporary file's name.
+func parseTempName(name string) (tempWriter, bool) {
+	rest, ok := strings.CutPrefix(name, tempPrefix)
+	if !ok {
+		return tempWriter{}, false
+	}
+	rest, ok = strings.CutSuffix(rest, ".tmp")
+	if !ok {
+		return tempWriter{}, false
+	}
+	f := strings.Split(rest, "-")
+	if len(f) != 4 {
+		return tempWriter{}, false
+	}
+	pid, err1 := strconv.Atoi(f[1])
+	start, err2 := strconv.ParseInt(f[2], 16, 64)
+	if err1 != nil || err2 != nil || pid <= 0 {
+		return tempWriter{}, false
+	}
+	return tempWriter{host: f[0], pid: pid, start: time.Unix(0, start)}, true
+}
+
+// staleTemp reports whether the temporary file described by info was left
+// by a writer that is provably dead: written on this host, by a writer
+// that started before this run, last modified before this run started,
+// and whose process is gone (or whose process ID is now this run's).
+func staleTemp(info fs.FileInfo) bool {
+	w, ok := parseTempName(info.Name())
+	if !ok || w.host != hostID || !info.Mode().IsRegular() {
+		return false
+	}
+	if !w.start.Before(runStart) || !info.ModTime().Before(runStart) {
+		return false
+	}
+	if w.pid == os.Getpid() {
+		return true // the same ID, another start: that process is gone
+	}
+	return processDead(w.pid)
+}
