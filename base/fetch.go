@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relurl/relurl/internal/coding"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -25,6 +26,17 @@ type FetchLimits struct {
 	// server cannot hold a caller of context.Background and
 	// http.DefaultClient forever, and no limit of its own otherwise.
 	Timeout time.Duration
+	// SameHost refuses a redirect to another host than the requested
+	// URL's (ErrOtherHost); the scheme and port may change.
+	SameHost bool
+	// DenyPrivate refuses to connect to a loopback, private, link-local,
+	// shared (100.64.0.0/10) or unspecified address (ErrPrivateAddress),
+	// for the first request and every redirect: the address is checked
+	// at connect time, after DNS, by DenyPrivateControl, so a name that
+	// resolves to such an address is refused too. The client's
+	// Transport must then be an *http.Transport (or nil); its proxy
+	// setting is not used, since a proxy would hide the address.
+	DenyPrivate bool
 }
 
 // Defaults for FetchLimits.
@@ -57,7 +69,12 @@ type Document struct {
 	Redirects []Hop       // the redirects followed, in order
 	Status    int         // the final response's status code; Fetch does not judge it
 	Header    http.Header // the final response's headers
-	Body      []byte      // the final response's body, Content-Encoding as sent
+	// Body is the final response's body with its content codings undone
+	// (gzip, deflate, br, stacked: those Fetch advertises in
+	// Accept-Encoding); Decoded names the codings undone, as the
+	// Content-Encoding header, which is kept, lists them.
+	Body    []byte
+	Decoded string
 	// Context is ready for the HTML layer: Retrieval is URL, the headers
 	// are the §3.2 layer (HTTP is set: the WHATWG mode ignores them as
 	// browsers do), Spec is resolve.WHATWG (how browsers resolve a
@@ -79,6 +96,11 @@ func Fetch(ctx context.Context, client *http.Client, rawURL string, lim FetchLim
 	}
 	c := *client
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if lim.DenyPrivate {
+		if err := denyPrivate(&c); err != nil {
+			return nil, &Error{Op: "fetch", Input: rawURL, Err: err}
+		}
+	}
 	switch {
 	case lim.MaxRedirects == 0:
 		lim.MaxRedirects = DefaultMaxRedirects
@@ -109,9 +131,16 @@ func Fetch(ctx context.Context, client *http.Client, rawURL string, lim FetchLim
 				return nil, &Error{Op: "fetch", Input: rawURL, Err: fmt.Errorf("%w: more than %d", ErrTooManyRedirects, lim.MaxRedirects)}
 			}
 			doc.Redirects = append(doc.Redirects, Hop{URL: u, Status: resp.StatusCode, Location: loc})
-			if u, err = Location(u, loc); err != nil {
+			next, err := Location(u, loc)
+			if err != nil {
 				return nil, err
 			}
+			if lim.SameHost {
+				if err := sameHost(rawURL, next); err != nil {
+					return nil, &Error{Op: "fetch", Input: u, Err: err}
+				}
+			}
+			u = next
 			continue
 		}
 		defer resp.Body.Close()
@@ -122,6 +151,10 @@ func Fetch(ctx context.Context, client *http.Client, rawURL string, lim FetchLim
 		if int64(len(body)) > lim.MaxBytes {
 			return nil, &Error{Op: "fetch", Input: u, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, lim.MaxBytes)}
 		}
+		if body, err = decodeBody(resp.Header, body, lim.MaxBytes); err != nil {
+			return nil, &Error{Op: "fetch", Input: u, Err: err}
+		}
+		doc.Decoded = resp.Header.Get("Content-Encoding")
 		doc.URL, doc.Status, doc.Header, doc.Body = u, resp.StatusCode, resp.Header, body
 		doc.Context = &Context{
 			Spec:            resolve.WHATWG,
@@ -160,6 +193,9 @@ func get(ctx context.Context, c *http.Client, rawURL string) (*http.Response, er
 	if err != nil {
 		return nil, &Error{Op: "fetch", Input: rawURL, Err: err}
 	}
+	// Set here, the header also stops net/http's transparent gzip, so
+	// every coding is undone in one place (decodeBody).
+	req.Header.Set("Accept-Encoding", coding.Accept)
 	resp, err := c.Do(req)
 	if err != nil {
 		return nil, &Error{Op: "fetch", Input: rawURL, Err: err}

@@ -3,9 +3,6 @@ package mime
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/andybalholm/brotli"
+	"github.com/relurl/relurl/internal/coding"
 )
 
 // An httpHead is the head of an HTTP/1.x response as a WARC response
@@ -81,31 +78,25 @@ func httpPayload(h Header, raw []byte, max int64) ([]byte, []string, error) {
 			warn = append(warn, "Transfer-Encoding chunked does not decode ("+err.Error()+"): body kept as stored")
 		}
 	}
-	codings := strings.Split(strings.ToLower(h.Get("Content-Encoding")), ",")
-	if len(codings) == 1 && strings.TrimSpace(codings[0]) == "" && bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
-		codings = []string{"gzip"}
+	codings := h.Get("Content-Encoding")
+	if strings.TrimSpace(codings) == "" && bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
+		codings = "gzip"
 	}
-	for i := len(codings) - 1; i >= 0; i-- {
-		c := strings.TrimSpace(codings[i])
-		if c == "" || c == "identity" {
-			continue
-		}
-		b, err := decodeContent(c, body, max)
-		if errors.Is(err, ErrTooLarge) {
-			return nil, warn, err
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) && len(b) > 0 {
-			// A body cut short (a truncated record): what decodes is
-			// the best there is.
-			warn = append(warn, "Content-Encoding "+c+" body is truncated: decoded as far as it goes")
-			body = b
-			break
-		}
-		if err != nil {
-			warn = append(warn, "Content-Encoding "+c+" does not decode ("+err.Error()+"): body kept as stored")
-			break
-		}
-		body = b
+	decoded, err := coding.Decode(codings, body, max)
+	var ce *coding.Error
+	switch {
+	case errors.Is(err, coding.ErrTooLarge):
+		return nil, warn, fmt.Errorf("%w: decoded body over %d bytes", ErrTooLarge, max)
+	case errors.As(err, &ce) && errors.Is(ce.Err, io.ErrUnexpectedEOF) && len(ce.Partial) > 0:
+		// A body cut short (a truncated record): what decodes is
+		// the best there is.
+		warn = append(warn, "Content-Encoding "+ce.Coding+" body is truncated: decoded as far as it goes")
+		body = ce.Partial
+	case errors.As(err, &ce):
+		warn = append(warn, "Content-Encoding "+ce.Coding+" does not decode ("+ce.Err.Error()+"): body kept as stored")
+		body = ce.Before
+	default:
+		body = decoded
 	}
 	return body, warn, nil
 }
@@ -117,31 +108,6 @@ func hasToken(v, token string) bool {
 		}
 	}
 	return false
-}
-
-// decodeContent undoes one content coding.
-func decodeContent(coding string, body []byte, max int64) ([]byte, error) {
-	var r io.Reader
-	switch coding {
-	case "gzip", "x-gzip":
-		z, err := gzip.NewReader(bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		r = z
-	case "deflate":
-		// RFC 9110 §8.4.1.2 says zlib; many servers send raw deflate.
-		if z, err := zlib.NewReader(bytes.NewReader(body)); err == nil {
-			r = z
-		} else {
-			r = flate.NewReader(bytes.NewReader(body))
-		}
-	case "br":
-		r = brotli.NewReader(bytes.NewReader(body))
-	default:
-		return nil, fmt.Errorf("unknown coding %q", coding)
-	}
-	return readMax(r, max)
 }
 
 // readMax reads r to the end, failing with ErrTooLarge past max bytes.

@@ -332,6 +332,30 @@ func createTemp(d *treeDir) (*os.File, string, error) {
 	return nil, "", &fs.PathError{Op: "createtemp", Path: d.path, Err: fs.ErrExist}
 }
 
+// openTreeDir opens the directory rel (slash-separated; "" or "." for the
+// root itself) of the tree rooted at root. The root is opened as named;
+// below it, a component that is a symbolic link fails with ErrSymlink.
+// With create, missing directories are made (mode 0755 before the umask).
+func openTreeDir(root, rel string, create bool) (*treeDir, error) {
+	names, err := components(rel)
+	if err != nil {
+		return nil, err
+	}
+	d, err := openRootDir(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range names {
+		next, err := d.sub(c, create)
+		d.close()
+		if err != nil {
+			return nil, err
+		}
+		d = next
+	}
+	return d, nil
+}
+
 // openParent opens the directory of the file rel in the tree at root and
 // returns it with the file's name.
 func openParent(root, rel string, create bool) (*treeDir, string, error) {

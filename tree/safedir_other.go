@@ -19,25 +19,12 @@ type treeDir struct {
 	path string
 }
 
-func openTreeDir(root, rel string, create bool) (*treeDir, error) {
-	names, err := components(rel)
-	if err != nil {
-		return nil, err
-	}
+func openRootDir(root string) (*treeDir, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	d := &treeDir{r: r, path: root}
-	for _, c := range names {
-		next, err := d.sub(c, create)
-		d.close()
-		if err != nil {
-			return nil, err
-		}
-		d = next
-	}
-	return d, nil
+	return &treeDir{r: r, path: root}, nil
 }
 
 func (d *treeDir) sub(name string, create bool) (*treeDir, error) {

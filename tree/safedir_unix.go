@@ -22,30 +22,14 @@ type treeDir struct {
 	path string // for messages
 }
 
-// openTreeDir opens the directory rel (slash-separated; "" or "." for the
-// root itself) of the tree rooted at root. The root is opened as named (a
-// root the user names through a link is the user's choice); below it, a
-// component that is a symbolic link fails with ErrSymlink. With create,
-// missing directories are made (mode 0755 before the umask).
-func openTreeDir(root, rel string, create bool) (*treeDir, error) {
-	names, err := components(rel)
-	if err != nil {
-		return nil, err
-	}
+// openRootDir opens the root of a tree as named (a root the user names
+// through a link is the user's choice).
+func openRootDir(root string) (*treeDir, error) {
 	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
 	}
-	d := &treeDir{fd: fd, path: root}
-	for _, c := range names {
-		next, err := d.sub(c, create)
-		d.close()
-		if err != nil {
-			return nil, err
-		}
-		d = next
-	}
-	return d, nil
+	return &treeDir{fd: fd, path: root}, nil
 }
 
 func (d *treeDir) sub(name string, create bool) (*treeDir, error) {

@@ -34,6 +34,8 @@ func runFetch(args []string, s stdio) int {
 	maxSize := fs.Int64("max-size", base.DefaultMaxBytes, "largest response body, in bytes")
 	maxRedirects := fs.Int("max-redirects", base.DefaultMaxRedirects, "redirects followed before giving up")
 	contentLocation := fs.Bool("content-location", false, "let the response's Content-Location set the base (RFC 2616 did; RFC 9110 and browsers do not)")
+	sameHost := fs.Bool("same-host", false, "refuse a redirect to another host than the URL's")
+	denyPrivate := fs.Bool("deny-private", false, "refuse to connect to loopback, private, link-local and other non-public addresses (checked after DNS, at connect time, redirects included)")
 	verbose := fs.Bool("v", false, "print the redirects and the base on standard error")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -56,7 +58,7 @@ func runFetch(args []string, s stdio) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	lim := base.FetchLimits{MaxRedirects: *maxRedirects, MaxBytes: *maxSize}
+	lim := base.FetchLimits{MaxRedirects: *maxRedirects, MaxBytes: *maxSize, SameHost: *sameHost, DenyPrivate: *denyPrivate}
 	doc, err := base.Fetch(ctx, &http.Client{}, fs.Arg(0), lim)
 	if err != nil {
 		s.errorf("%v", err)

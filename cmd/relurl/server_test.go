@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -91,6 +94,7 @@ func testSite() http.Handler {
 	mux.Handle("/moved/here", redirect(http.StatusMovedPermanently, "../final/page.html"))
 	mux.Handle("/final/page.html", page(html, `<a href="next.html">next</a> <a href="/top.html">top</a>`))
 	mux.Handle("/loop", redirect(http.StatusFound, "/loop"))
+	mux.Handle("/offsite", redirect(http.StatusFound, "http://offsite.invalid/page"))
 	mux.HandleFunc("/nolocation", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusFound) })
 	// Content-Location counts only with --content-location.
 	mux.Handle("/cl", page(html, `<a href="x.html">x</a>`, "Content-Location", "/elsewhere/doc.html"))
@@ -99,6 +103,19 @@ func testSite() http.Handler {
 	mux.Handle("/latin1", page("text/html; charset=windows-1252", "<a href=\"caf\xe9.html?q=\xe9\">caf\xe9</a>"))
 	mux.Handle("/big", page(html, strings.Repeat("<p>filler</p>\n", 1000)))
 	mux.Handle("/image.png", page("image/png", "\x89PNG\r\n\x1a\n"))
+	// Brotli, then gzip over it (issue 19: fetch printed the bytes).
+	mux.HandleFunc("/br", func(w http.ResponseWriter, r *http.Request) {
+		var b1, b2 bytes.Buffer
+		bw := brotli.NewWriter(&b1)
+		io.WriteString(bw, `<a href="x.html">x</a>`)
+		bw.Close()
+		gw := gzip.NewWriter(&b2)
+		gw.Write(b1.Bytes())
+		gw.Close()
+		w.Header().Set("Content-Type", html)
+		w.Header().Set("Content-Encoding", "br, gzip")
+		w.Write(b2.Bytes())
+	})
 	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", http.StatusGone) })
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		select {

@@ -1,0 +1,99 @@
+// Package coding undoes HTTP content codings (RFC 9110 §8.4.1): gzip
+// (x-gzip), deflate and br, stacked in any order, for every reader of HTTP
+// bodies in relurl (the WARC reader in mime, base.Fetch), so that what one
+// decodes the other decodes too. Every decoded body is bounded.
+package coding
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+)
+
+// Accept is the Accept-Encoding value (RFC 9110 §12.5.3) of the codings
+// Decode undoes.
+const Accept = "gzip, deflate, br"
+
+// ErrTooLarge is wrapped by a decoding that goes past its bound.
+var ErrTooLarge = errors.New("decoded body larger than the limit")
+
+// An Error is a content coding that did not decode.
+type Error struct {
+	Coding string // as named in Content-Encoding, lower case
+	// Before is the body that coding was to undo (the codings after it
+	// in the list already undone); Partial what it decoded before
+	// failing, if anything.
+	Before, Partial []byte
+	Err             error
+}
+
+func (e *Error) Error() string {
+	return "Content-Encoding " + e.Coding + " does not decode: " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Decode undoes the content codings that the Content-Encoding value
+// contentEncoding lists, in the order they were applied, so the last
+// first (RFC 9110 §8.4); "identity" and empty members are skipped. The
+// result, and each step, is at most max bytes: past it the error wraps
+// ErrTooLarge. A coding that is unknown or does not decode stops the
+// work with an *Error.
+func Decode(contentEncoding string, body []byte, max int64) ([]byte, error) {
+	codings := strings.Split(strings.ToLower(contentEncoding), ",")
+	for i := len(codings) - 1; i >= 0; i-- {
+		c := strings.TrimSpace(codings[i])
+		if c == "" || c == "identity" {
+			continue
+		}
+		out, err := decodeOne(c, body, max)
+		if errors.Is(err, ErrTooLarge) {
+			return nil, err
+		}
+		if err != nil {
+			return nil, &Error{Coding: c, Before: body, Partial: out, Err: err}
+		}
+		body = out
+	}
+	return body, nil
+}
+
+// decodeOne undoes one content coding; on a read error it returns what
+// it decoded and the error.
+func decodeOne(coding string, body []byte, max int64) ([]byte, error) {
+	var r io.Reader
+	switch coding {
+	case "gzip", "x-gzip":
+		z, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		r = z
+	case "deflate":
+		// RFC 9110 §8.4.1.2 says zlib; many servers send raw deflate.
+		if z, err := zlib.NewReader(bytes.NewReader(body)); err == nil {
+			r = z
+		} else {
+			r = flate.NewReader(bytes.NewReader(body))
+		}
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(body))
+	default:
+		return nil, fmt.Errorf("unknown coding %q", coding)
+	}
+	out, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return out, err
+	}
+	if int64(len(out)) > max {
+		return nil, fmt.Errorf("%w: decoded body over %d bytes", ErrTooLarge, max)
+	}
+	return out, nil
+}
