@@ -19,6 +19,10 @@ func DisplayName(path string) string {
 	return path
 }
 
+// PercentEncoded is the value of the "file_encoding" field that comes with
+// a "file" field JSONName had to escape.
+const PercentEncoded = "percent"
+
 // JSONName returns path as the JSON "file" fields carry it, losslessly:
 // a path that is valid UTF-8 as it is (escaped reports false); otherwise
 // each byte that is not part of a valid UTF-8 sequence, and each "%", as

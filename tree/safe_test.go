@@ -3,6 +3,7 @@ package tree
 import (
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -252,4 +253,38 @@ func TestTempNameIdentity(t *testing.T) {
 		_, ok := parseTempName(bad)
 		assert.False(t, ok, bad)
 	}
+}
+
+// TestJSONName: any byte string survives the JSON file field: valid
+// UTF-8 as it is, otherwise percent-decoding the field gives it back.
+func TestJSONName(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		escaped  bool
+	}{
+		{"site/a.html", "site/a.html", false},
+		{"site/100%.html", "site/100%.html", false},
+		{"café/é.html", "café/é.html", false},
+		{"a\nb.html", "a\nb.html", false},
+		{"bad/\xff%.html", "bad/%FF%25.html", true},
+		{"lat\xe9n/caf\xe9 é.html", "lat%E9n/caf%E9 é.html", true},
+		{"\xc3", "%C3", true},
+	} {
+		got, escaped := JSONName(tc.in)
+		assert.Equal(t, tc.want, got, "%q", tc.in)
+		assert.Equal(t, tc.escaped, escaped, "%q", tc.in)
+		if escaped {
+			back, err := url.PathUnescape(got)
+			require.NoError(t, err)
+			assert.Equal(t, tc.in, back, "round trip")
+		}
+	}
+}
+
+func TestDisplayName(t *testing.T) {
+	assert.Equal(t, "site/a b.html", DisplayName("site/a b.html"))
+	assert.Equal(t, `"a\nb.html"`, DisplayName("a\nb.html"))
+	assert.Equal(t, `"\x1b[31m.html"`, DisplayName("\x1b[31m.html"))
+	assert.Equal(t, `"\xff.html"`, DisplayName("\xff.html"))
+	assert.Equal(t, `"a\u0085.html"`, DisplayName("a\u0085.html"))
 }

@@ -34,23 +34,26 @@ const maxUnique = 1 << 22
 
 // linkRecord is one line of the JSON Lines output.
 type linkRecord struct {
-	Raw        string   `json:"raw"`
-	URL        string   `json:"url,omitempty"`
-	Error      string   `json:"error,omitempty"`
-	Tag        string   `json:"tag"`
-	Attr       string   `json:"attr"`
-	Kind       string   `json:"kind"`
-	Rel        []string `json:"rel"`
-	Line       int      `json:"line"`
-	Column     int      `json:"column"`
-	Offset     int64    `json:"offset"`
-	File       string   `json:"file"`
-	Part       *string  `json:"part,omitempty"`        // MHTML: the part the link is in
-	TargetPart string   `json:"target_part,omitempty"` // MHTML: the part the URL names
-	Record     *int64   `json:"record,omitempty"`      // WARC: the record's offset
-	Target     string   `json:"target,omitempty"`      // WARC: the record's target URI
-	Base       string   `json:"base"`
-	BaseSource string   `json:"base_source"`
+	Raw    string   `json:"raw"`
+	URL    string   `json:"url,omitempty"`
+	Error  string   `json:"error,omitempty"`
+	Tag    string   `json:"tag"`
+	Attr   string   `json:"attr"`
+	Kind   string   `json:"kind"`
+	Rel    []string `json:"rel"`
+	Line   int      `json:"line"`
+	Column int      `json:"column"`
+	Offset int64    `json:"offset"`
+	File   string   `json:"file"`
+	// FileEncoding is "percent" when File is not valid UTF-8 and was
+	// percent-encoded (tree.JSONName); absent otherwise.
+	FileEncoding string  `json:"file_encoding,omitempty"`
+	Part         *string `json:"part,omitempty"`        // MHTML: the part the link is in
+	TargetPart   string  `json:"target_part,omitempty"` // MHTML: the part the URL names
+	Record       *int64  `json:"record,omitempty"`      // WARC: the record's offset
+	Target       string  `json:"target,omitempty"`      // WARC: the record's target URI
+	Base         string  `json:"base"`
+	BaseSource   string  `json:"base_source"`
 }
 
 // linkFilter is what --internal, --external and --kind keep.
@@ -350,6 +353,9 @@ func record(l htmlrewrite.Link, file string, b base.Result) *linkRecord {
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
 		Line: l.Line, Column: l.Column, Offset: l.Offset, File: file,
 		Base: b.URL, BaseSource: b.Source.String(),
+	}
+	if name, escaped := tree.JSONName(file); escaped {
+		r.File, r.FileEncoding = name, tree.PercentEncoded
 	}
 	if l.Err != nil {
 		r.Error = l.Err.Error()

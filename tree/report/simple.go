@@ -19,7 +19,7 @@ func (t *textWriter) File(string) {}
 func (t *textWriter) Finding(f Finding) error {
 	var err error
 	if f.Line > 0 {
-		_, err = fmt.Fprintf(t.w, "%s:%d:%d: %s: %s\n", f.File, f.Line, f.Column, f.Problem, message(f.Finding))
+		_, err = fmt.Fprintf(t.w, "%s:%d:%d: %s: %s\n", tree.DisplayName(f.File), f.Line, f.Column, f.Problem, message(f.Finding))
 	} else {
 		_, err = fmt.Fprintf(t.w, "%s: %s: %s\n", f.File, f.Problem, message(f.Finding)) // a finding about the file
 	}
@@ -40,13 +40,22 @@ func newJSONWriter(w io.Writer) *jsonWriter {
 func (j *jsonWriter) File(string) {}
 
 func (j *jsonWriter) Finding(f Finding) error {
-	if f.BaselineState == "" {
+	// A name that is not UTF-8 is percent-encoded, losslessly, and
+	// says so (tree.JSONName).
+	name, escaped := tree.JSONName(f.File)
+	if f.BaselineState == "" && !escaped {
 		return j.enc.Encode(f.Finding)
 	}
+	var enc string
+	if escaped {
+		enc = tree.PercentEncoded
+	}
 	return j.enc.Encode(struct {
-		Finding
-		State string `json:"baseline_state"`
-	}{f, f.BaselineState})
+		tree.Finding
+		File         string `json:"file"`
+		FileEncoding string `json:"file_encoding,omitempty"`
+		State        string `json:"baseline_state,omitempty"`
+	}{f.Finding, name, enc, f.BaselineState})
 }
 
 func (j *jsonWriter) Close() error { return nil }
