@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -601,24 +602,61 @@ var ErrPrescanLimit = errors.New("prescan limit reached")
 // over MaxToken, a read error), the error comes with the reader all the
 // same, so that the document can still be passed on unchanged.
 func Prescan(r io.Reader, strict bool, limit int64) (Element, []string, io.Reader, error) {
+	e, warnings, rest, settled, err := Lookahead(r, strict, limit)
+	if !settled {
+		warnings = append(warnings, fmt.Sprintf("no <base href> in the first %d bytes: a later one is not looked for (%v)", limit, ErrPrescanLimit))
+	}
+	return e, warnings, rest, err
+}
+
+// Lookahead is Prescan that says whether the base is settled: false when
+// the scan of a stream reached limit bytes before the deciding <base> or
+// the end of the stream, and the element reported is then not found (a
+// caller that must have the right base spools rest with [Spool] and scans
+// the spool). It reads r only as far as it must: up to the deciding
+// element, so that a caller reading a pipe can go on before the writer has
+// finished.
+func Lookahead(r io.Reader, strict bool, limit int64) (e Element, warnings []string, rest io.Reader, settled bool, err error) {
 	if rs, ok := r.(io.ReadSeeker); ok {
 		start, err := rs.Seek(0, io.SeekCurrent)
 		if err == nil {
 			e, warnings, err := ScanHTML(rs, strict)
 			if _, serr := rs.Seek(start, io.SeekStart); serr != nil {
-				return Element{}, warnings, nil, &Error{Op: "prescan", Err: serr}
+				return Element{}, warnings, nil, true, &Error{Op: "prescan", Err: serr}
 			}
-			return e, warnings, rs, err
+			return e, warnings, rs, true, err
 		}
 	}
 	t := &teeLimit{r: r, limit: limit}
-	e, warnings, err := ScanHTML(t, strict)
-	rest := io.MultiReader(bytes.NewReader(t.buf), r)
+	e, warnings, err = ScanHTML(t, strict)
+	rest = io.MultiReader(bytes.NewReader(t.buf), r)
 	if errors.Is(err, ErrPrescanLimit) {
-		warnings = append(warnings, fmt.Sprintf("no <base href> in the first %d bytes: a later one is not looked for (%v)", limit, ErrPrescanLimit))
-		return Element{}, warnings, rest, nil
+		return Element{}, warnings, rest, false, nil
 	}
-	return e, warnings, rest, err
+	return e, warnings, rest, true, err
+}
+
+// Spool copies r to a new temporary file in dir (the system's default
+// when ""), removed from its directory at once, and returns the file
+// positioned at its start: a stream whose base is not settled within the
+// look-ahead is read from there, in bounded memory, once its <base> has
+// been found. Closing the file frees its space.
+func Spool(r io.Reader, dir string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, "relurl-spool-*")
+	if err != nil {
+		return nil, &Error{Op: "spool", Err: err}
+	}
+	// Unlinked while open: nothing is left behind, however the process ends.
+	os.Remove(f.Name())
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return nil, &Error{Op: "spool", Err: err}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, &Error{Op: "spool", Err: err}
+	}
+	return f, nil
 }
 
 // teeLimit reads from r, keeping what it read, and fails with

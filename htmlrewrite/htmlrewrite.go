@@ -45,6 +45,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 
 	"golang.org/x/net/html/charset"
@@ -123,6 +124,13 @@ type Options struct {
 	// is held in memory while looking for its <base href>; the zero value
 	// is DefaultScanLimit. See [Rewrite].
 	ScanLimit int
+	// Spool makes a stream whose <base> is not settled within ScanLimit
+	// bytes be copied to a temporary file (in SpoolDir, or the system's
+	// default) and read from there, so that its base is the right one in
+	// bounded memory. The file is unlinked at once and closed when the
+	// document is done.
+	Spool    bool
+	SpoolDir string
 	// identity (tests only) replaces every URL by itself, through the
 	// same splicing as a real change: the output must equal the input.
 	identity bool
@@ -240,16 +248,82 @@ var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-
 // unchanged and Stats.Base carries a warning. Errors are those of src and
 // dst, a refused encoding (ErrEncoding) or an unusable Options.Spec.
 func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
-	w := newWriter(dst)
-	s, r, err := newScanner(src, opts, w, nil)
+	d, err := Open(src, opts)
 	if err != nil {
 		return Stats{}, err
 	}
-	err = s.run(r)
+	defer d.Close()
+	return d.Rewrite(dst)
+}
+
+// Document is an HTML document opened for one pass, as
+// multipart.NewReader comes before NextPart: its encoding and its base
+// are decided by [Open], before the first byte is written or the first
+// link reported, so that a caller can print the base ahead of the links
+// and stream both.
+type Document struct {
+	s    *scanner
+	r    io.Reader
+	used bool
+}
+
+// Open reads as much of src as it takes to decide the document's
+// encoding and base (see [Rewrite] for how far that is), and returns the
+// document ready for one call of Rewrite or Links. Close frees what a
+// spooled stream holds.
+func Open(src io.Reader, opts Options) (*Document, error) {
+	s, r, err := newScanner(src, opts, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Document{s: s, r: r}, nil
+}
+
+// Base returns the document's base, decided by Open. Its warnings are
+// those known so far; Rewrite and Links return the complete ones.
+func (d *Document) Base() base.Result { return d.s.stats.Base }
+
+// Charset returns the name of the encoding the document is read in.
+func (d *Document) Charset() string { return d.s.stats.Charset }
+
+// errUsed is the error of a second pass over one Document.
+var errUsed = errors.New("htmlrewrite: a Document is read once")
+
+// Rewrite writes the document to dst as the package-level [Rewrite] does.
+func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
+	if d.used {
+		return d.s.stats, errUsed
+	}
+	d.used = true
+	w := newWriter(dst)
+	d.s.w = w
+	err := d.s.run(d.r)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	return s.stats, err
+	return d.s.stats, err
+}
+
+// Links calls fn for every link of the document, as the package-level
+// [Links] does, each one resolved against [Document.Base].
+func (d *Document) Links(fn func(Link) error) (base.Result, error) {
+	if d.used {
+		return d.s.stats.Base, errUsed
+	}
+	d.used = true
+	d.s.fn = fn
+	err := d.s.run(d.r)
+	return d.s.stats.Base, err
+}
+
+// Close releases the temporary file of a spooled stream; it does not
+// close the source.
+func (d *Document) Close() error {
+	if f := d.s.p.spool; f != nil {
+		d.s.p.spool = nil
+		return f.Close()
+	}
+	return nil
 }
 
 func newWriter(dst io.Writer) *bufio.Writer { return bufio.NewWriterSize(dst, 32<<10) }
@@ -272,12 +346,12 @@ func (e *encodingError) Unwrap() error { return ErrEncoding }
 // the document URL). The <base href> itself is not a link: it is the
 // returned base.
 func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
-	s, r, err := newScanner(src, opts, nil, fn)
+	d, err := Open(src, opts)
 	if err != nil {
 		return base.Result{}, err
 	}
-	err = s.run(r)
-	return s.stats.Base, err
+	defer d.Close()
+	return d.Links(fn)
 }
 
 // asciiIncompatible names the WHATWG encodings whose bytes a tokenizer
@@ -292,7 +366,8 @@ type prepared struct {
 	r         io.Reader
 	base      base.Result
 	elem      base.Element
-	truncated bool // the <base> scan saw only the first limit bytes
+	truncated bool     // the <base> scan saw only the first limit bytes
+	spool     *os.File // the stream's copy, closed when the document is done
 	limit     int
 	enc       encoding.Encoding
 	encName   string
@@ -302,62 +377,72 @@ type prepared struct {
 // seeking back when it can, else replaying what it read.
 func prepare(src io.Reader, opts *Options) (prepared, error) {
 	var p prepared
-	var prefix []byte
 	if rs, ok := src.(io.ReadSeeker); ok && seekable(rs) {
-		start, _ := rs.Seek(0, io.SeekCurrent)
-		head := make([]byte, 1024)
-		n, err := io.ReadFull(rs, head)
-		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-			return p, err
-		}
-		prefix = head[:n]
-		if err := p.decideEncoding(prefix, opts); err != nil {
-			return p, err
-		}
-		if _, err := rs.Seek(start, io.SeekStart); err != nil {
-			return p, err
-		}
-		found, err := mentionsBase(rs)
-		if err != nil {
-			return p, err
-		}
-		if found {
-			if _, err := rs.Seek(start, io.SeekStart); err != nil {
-				return p, err
-			}
-			p.scan(rs, opts)
-		} else {
-			p.base = opts.Context.Decide(base.Element{})
-		}
-		if _, err := rs.Seek(start, io.SeekStart); err != nil {
-			return p, err
-		}
-		p.r = rs
-		return p, nil
+		return p, p.prepareSeekable(rs, opts)
 	}
+	// A stream: its encoding from its first bytes, then its <base> from
+	// as much of it as the look-ahead allows, read only as far as needed.
 	limit := opts.ScanLimit
 	if limit <= 0 {
 		limit = DefaultScanLimit
 	}
-	buf, err := io.ReadAll(io.LimitReader(src, int64(limit)))
+	head := make([]byte, 1024)
+	n, err := io.ReadFull(src, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return p, err
+	}
+	head = head[:n]
+	if err := p.decideEncoding(head, opts); err != nil {
+		return p, err
+	}
+	stream := io.MultiReader(bytes.NewReader(head), src)
+	elem, warns, rest, settled, err := base.Lookahead(stream, opts.Context.Strict, int64(limit))
+	if !settled && opts.Spool {
+		f, err := base.Spool(rest, opts.SpoolDir)
+		if err != nil {
+			return p, err
+		}
+		p.spool = f
+		return p, p.prepareSeekable(f, opts)
+	}
+	p.truncated, p.limit = !settled, limit
+	p.decide(elem, warns, err, opts)
+	p.r = rest
+	return p, nil
+}
+
+// prepareSeekable decides rs's encoding and base, and seeks back.
+func (p *prepared) prepareSeekable(rs io.ReadSeeker, opts *Options) error {
+	start, _ := rs.Seek(0, io.SeekCurrent)
+	head := make([]byte, 1024)
+	n, err := io.ReadFull(rs, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return err
+	}
+	prefix := head[:n]
+	if err := p.decideEncoding(prefix, opts); err != nil {
+		return err
+	}
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return err
+	}
+	found, err := mentionsBase(rs)
 	if err != nil {
-		return p, err
+		return err
 	}
-	if err := p.decideEncoding(buf, opts); err != nil {
-		return p, err
-	}
-	p.truncated, p.limit = len(buf) == limit, limit
-	if containsBase(buf) {
-		p.scan(bytes.NewReader(buf), opts)
+	if found {
+		if _, err := rs.Seek(start, io.SeekStart); err != nil {
+			return err
+		}
+		p.scan(rs, opts)
 	} else {
 		p.base = opts.Context.Decide(base.Element{})
 	}
-	if p.truncated {
-		p.r = io.MultiReader(bytes.NewReader(buf), src)
-	} else {
-		p.r = bytes.NewReader(buf)
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return err
 	}
-	return p, nil
+	p.r = rs
+	return nil
 }
 
 // scan finds the deciding <base href> in r. A document the scan cannot
@@ -366,6 +451,11 @@ func prepare(src io.Reader, opts *Options) (prepared, error) {
 // and reports it.
 func (p *prepared) scan(r io.Reader, opts *Options) {
 	elem, warns, err := base.ScanHTML(r, opts.Context.Strict)
+	p.decide(elem, warns, err, opts)
+}
+
+// decide sets the base from the element a scan found.
+func (p *prepared) decide(elem base.Element, warns []string, err error, opts *Options) {
 	p.elem = elem
 	p.base = p.context(opts).Decide(elem)
 	p.base.Warnings = append(slices.Clip(p.base.Warnings), warns...)

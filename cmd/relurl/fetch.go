@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -84,22 +86,19 @@ func runFetch(args []string, s stdio) int {
 	hopts := htmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct}
 
 	if *links {
-		e := newEncoder(*format == "text")
-		var found []htmlrewrite.Link
-		b, err := htmlrewrite.Links(bytes.NewReader(doc.Body), hopts, func(l htmlrewrite.Link) error {
-			found = append(found, l)
-			return nil
-		})
-		for _, l := range found {
-			e.add(record(l, doc.URL, b))
-		}
-		o := e.done(err)
-		if _, werr := s.out.Write(o.buf); werr != nil {
+		w := bufio.NewWriterSize(s.out, 64<<10)
+		lw := newLinkWriter(ordered.Direct(linkOut(w, s, false)), doc.URL, linkFilter{}, *format == "text")
+		r := htmlLinks(bytes.NewReader(doc.Body), hopts, "", lw)
+		if werr := w.Flush(); werr != nil {
 			s.errorf("fetch: %v", werr)
 			return exitFailure
 		}
+		for _, warn := range r.warnings {
+			s.errorf("fetch: %s: warning: %s", doc.URL, warn)
+		}
+		err := r.err
 		if *verbose {
-			s.errorf("fetch: base %s (%s)", b.URL, b.Provenance())
+			s.errorf("fetch: base %s (%s)", lw.base.URL, lw.base.Provenance())
 		}
 		if err != nil {
 			s.errorf("fetch: %s: %v", doc.URL, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -62,13 +63,11 @@ type linkFilter struct {
 	kinds              map[string]bool // nil: every kind
 }
 
-// linksOutput is the output of one file: its lines, and the URL of each
-// for --unique.
-type linksOutput struct {
-	buf  []byte
-	ends []int    // where each line ends in buf
-	urls []string // each line's URL ("" for a link that failed)
-	err  error
+// docResult is what reading one document's links left to say: its
+// library warnings and its error.
+type docResult struct {
+	warnings []string
+	err      error
 }
 
 func runLinks(args []string, s stdio) int {
@@ -110,67 +109,35 @@ func runLinks(args []string, s stdio) int {
 		return exitUsage
 	}
 	text := *format == "text"
-	var seen map[string]bool
-	seenFull := false
-	if *unique {
-		seen = map[string]bool{}
-	}
 	w := bufio.NewWriterSize(s.out, 64<<10)
 	defer w.Flush()
-	writeOut := func(o linksOutput) error {
-		start := 0
-		for i, end := range o.ends {
-			line := o.buf[start:end]
-			start = end
-			if u := o.urls[i]; seen != nil && u != "" {
-				if seen[u] {
-					continue
-				}
-				if len(seen) < maxUnique {
-					seen[u] = true
-				} else if !seenFull {
-					seenFull = true
-					s.errorf("links: --unique: more than %d URLs; later ones may repeat", maxUnique)
-				}
-			}
-			if _, err := w.Write(line); err != nil {
-				return err
-			}
+	out := linkOut(w, s, *unique)
+	// report names a document's warnings and error on stderr, after its
+	// links, and says whether it failed.
+	report := func(name string, r docResult) bool {
+		if len(r.warnings) > 0 || r.err != nil {
+			w.Flush()
 		}
-		return nil
+		for _, warn := range r.warnings {
+			s.errorf("%s: warning: %s", name, warn)
+		}
+		if r.err != nil {
+			s.errorf("%s", fileError(name, r.err))
+		}
+		return r.err != nil
 	}
 
 	if fs.NArg() == 1 && fs.Arg(0) == "-" {
 		if t.fromList != "" {
 			return usageErr(`"-" reads one document from standard input: no --from-list`)
 		}
-		data, err := io.ReadAll(io.LimitReader(s.in, t.maxSize+1))
-		if err == nil && int64(len(data)) > t.maxSize {
-			err = tree.ErrTooLarge
-		}
-		if err != nil {
-			s.errorf("links: standard input: %v", err)
-			return exitFailure
-		}
-		// A stream has no name: WARC and MHTML by their first bytes, else HTML.
-		var kind tree.Kind
-		switch {
-		case bytes.HasPrefix(data, []byte("WARC/")) || bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
-			kind = tree.WARC
-		case bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("MIME-Version:")):
-			kind = tree.MHTML
-		default:
-			kind = tree.HTML
-		}
-		f := tree.File{Path: "-", Kind: kind}
-		o := fileLinks(f, data, t.base.value, "", t, filter, text)
-		if err := writeOut(o); err != nil {
-			s.errorf("links: %v", err)
-			return exitFailure
-		}
-		if o.err != nil {
-			w.Flush()
-			s.errorf("links: standard input: %v", o.err)
+		// The links go out as they are found: what is written is flushed
+		// whenever the command waits for input.
+		in := bufio.NewReaderSize(flushBeforeRead{s.in, w}, 64<<10)
+		f := tree.File{Path: "-", Kind: streamKind(in)}
+		lw := newLinkWriter(ordered.Direct(out), f.Path, filter, text)
+		r := docLinks(in, f, t.base.value, "", t, lw)
+		if report("standard input", r) {
 			return exitFailure
 		}
 		return exitOK
@@ -186,20 +153,20 @@ func runLinks(args []string, s stdio) int {
 		return exitFailure
 	}
 	failed := 0
-	work := func(wk walked) linksOutput {
+	work := func(wk walked, sink *ordered.Sink) docResult {
 		if wk.err != nil {
-			return linksOutput{err: wk.err}
+			return docResult{err: wk.err}
 		}
 		f := wk.f
 		if f.Kind == tree.Other {
 			if f.Rel == "" {
-				return linksOutput{err: fmt.Errorf("not an HTML, MHTML or WARC file (by name and content)")}
+				return docResult{err: fmt.Errorf("not an HTML, MHTML or WARC file (by name and content)")}
 			}
-			return linksOutput{}
+			return docResult{}
 		}
 		docURL, err := t.mapper.URL(f)
 		if err != nil {
-			return linksOutput{err: err}
+			return docResult{err: err}
 		}
 		root := ""
 		if f.Rel != "" {
@@ -208,36 +175,29 @@ func runLinks(args []string, s stdio) int {
 			root = directoryOf(docURL)
 		}
 		if err != nil {
-			return linksOutput{err: err}
+			return docResult{err: err}
 		}
 		root = normalize(t, root)
-		if f.Kind == tree.WARC {
-			return warcLinks(f, t, filter, text)
-		}
-		data, err := tree.ReadFile(f.Path, t.maxSize)
+		r, err := os.Open(f.Path)
 		if err != nil {
-			return linksOutput{err: err}
+			return docResult{err: err}
 		}
-		return fileLinks(f, data, docURL, root, t, filter, text)
+		defer r.Close()
+		return docLinks(r, f, docURL, root, t, newLinkWriter(sink, f.Path, filter, text))
 	}
 	// A list is a stream: each file's links go out before the next path
 	// is waited for, so a caller can talk to the command line by line.
 	streaming := t.fromList != ""
-	emit := func(wk walked, o linksOutput) error {
-		if err := writeOut(o); err != nil {
-			return err
-		}
-		if o.err != nil {
+	emit := func(wk walked, r docResult) error {
+		if report(wk.f.Path, r) {
 			failed++
-			w.Flush()
-			s.errorf("%s", fileError(wk.f.Path, o.err))
 		}
 		if streaming {
 			return w.Flush()
 		}
 		return nil
 	}
-	err = tree.Ordered(t.jobs, items, work, emit)
+	err = ordered.Run(t.jobs, 0, items, out, work, emit)
 	if lerr := done(); lerr != nil {
 		s.errorf("links: %v", lerr)
 		failed++
@@ -250,6 +210,63 @@ func runLinks(args []string, s stdio) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// linkOut returns the output of the link records, in input order: w, or
+// with unique the records whose URL has not been printed before.
+func linkOut(w io.Writer, s stdio, unique bool) ordered.Out {
+	if !unique {
+		return func(_ string, rec []byte) error {
+			_, err := w.Write(rec)
+			return err
+		}
+	}
+	seen := map[string]bool{}
+	full := false
+	return func(u string, rec []byte) error {
+		if u != "" {
+			if seen[u] {
+				return nil
+			}
+			if len(seen) < maxUnique {
+				seen[u] = true
+			} else if !full {
+				full = true
+				s.errorf("links: --unique: more than %d URLs; later ones may repeat", maxUnique)
+			}
+		}
+		_, err := w.Write(rec)
+		return err
+	}
+}
+
+// flushBeforeRead flushes w each time it must wait for r: the output of a
+// filter reaches its reader while the input is still coming.
+type flushBeforeRead struct {
+	r io.Reader
+	w *bufio.Writer
+}
+
+func (f flushBeforeRead) Read(p []byte) (int, error) {
+	if f.w.Buffered() > 0 {
+		if err := f.w.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	return f.r.Read(p)
+}
+
+// streamKind tells the kind of a stream, which has no name, by its first
+// bytes: WARC (or gzip), MHTML, else HTML.
+func streamKind(in *bufio.Reader) tree.Kind {
+	head, _ := in.Peek(1024)
+	switch {
+	case bytes.HasPrefix(head, []byte("WARC/")) || bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return tree.WARC
+	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")):
+		return tree.MHTML
+	}
+	return tree.HTML
 }
 
 func kindNames() []string {
@@ -310,25 +327,30 @@ func (lf linkFilter) keep(kind htmlrewrite.Kind, u, root, docBase string) bool {
 	return in == lf.internal
 }
 
-// encoder writes the lines of one file's output.
-type encoder struct {
-	out  linksOutput
-	buf  bytes.Buffer
-	enc  *json.Encoder
-	text bool
+// linkWriter writes one document's link records to its sink, as they
+// are found.
+type linkWriter struct {
+	sink   *ordered.Sink
+	file   string
+	filter linkFilter
+	text   bool
+	buf    bytes.Buffer
+	enc    *json.Encoder
+	base   base.Result // of the last HTML document, for fetch -v
 }
 
-func newEncoder(text bool) *encoder {
-	e := &encoder{text: text}
+func newLinkWriter(sink *ordered.Sink, file string, lf linkFilter, text bool) *linkWriter {
+	e := &linkWriter{sink: sink, file: file, filter: lf, text: text}
 	e.enc = json.NewEncoder(&e.buf)
 	e.enc.SetEscapeHTML(false)
 	return e
 }
 
-func (e *encoder) add(r *linkRecord) {
+func (e *linkWriter) add(r *linkRecord) error {
+	e.buf.Reset()
 	if e.text {
 		if r.URL == "" {
-			return
+			return nil
 		}
 		e.buf.WriteString(r.URL)
 		e.buf.WriteByte('\n')
@@ -338,14 +360,7 @@ func (e *encoder) add(r *linkRecord) {
 		}
 		e.enc.Encode(r)
 	}
-	e.out.ends = append(e.out.ends, e.buf.Len())
-	e.out.urls = append(e.out.urls, r.URL)
-}
-
-func (e *encoder) done(err error) linksOutput {
-	e.out.buf = e.buf.Bytes()
-	e.out.err = err
-	return e.out
+	return e.sink.Record(r.URL, e.buf.Bytes())
 }
 
 func record(l htmlrewrite.Link, file string, b base.Result) *linkRecord {
@@ -363,63 +378,54 @@ func record(l htmlrewrite.Link, file string, b base.Result) *linkRecord {
 	return r
 }
 
-// fileLinks extracts the links of the HTML or MHTML document data.
-func fileLinks(f tree.File, data []byte, docURL, root string, t *treeFlags, lf linkFilter, text bool) linksOutput {
-	e := newEncoder(text)
+// docLinks writes the links of the document r of kind f.Kind, retrieved
+// from docURL, as they are found; root is the tree's root URL for
+// --internal and --external, "" to compare origins instead.
+func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *linkWriter) docResult {
 	switch f.Kind {
 	case tree.WARC:
-		err := mime.WARCLinks(bytes.NewReader(data), t.mimeOptions(""), func(l mime.WARCLink) error {
-			return e.warc(l, f, lf)
-		})
-		return e.done(err)
+		err := mime.WARCLinks(r, t.mimeOptions(""), e.warc)
+		return docResult{err: err}
 	case tree.MHTML:
-		err := mime.Links(bytes.NewReader(data), t.mimeOptions(docURL), func(l mime.Link) error {
-			if !lf.keep(l.Kind, l.URL, "", l.Base.URL) {
+		err := mime.Links(r, t.mimeOptions(docURL), func(l mime.Link) error {
+			if !e.filter.keep(l.Kind, l.URL, "", l.Base.URL) {
 				return nil
 			}
-			r := record(l.Link, f.Path, l.Base)
+			rec := record(l.Link, e.file, l.Base)
 			part := l.Part
-			r.Part, r.TargetPart = &part, l.Target
-			e.add(r)
-			return nil
+			rec.Part, rec.TargetPart = &part, l.Target
+			return e.add(rec)
 		})
-		return e.done(err)
+		return docResult{err: err}
 	}
-	// The base comes back at the end; the records wait for it.
-	var links []htmlrewrite.Link
-	b, err := htmlrewrite.Links(bytes.NewReader(data), t.htmlOptions(docURL), func(l htmlrewrite.Link) error {
-		if lf.keep(l.Kind, l.URL, root, "") {
-			links = append(links, l)
-		}
-		return nil
-	})
-	for _, l := range links {
-		e.add(record(l, f.Path, b))
-	}
-	return e.done(err)
+	return htmlLinks(r, t.htmlOptions(docURL), root, e)
 }
 
-func (e *encoder) warc(l mime.WARCLink, f tree.File, lf linkFilter) error {
-	if !lf.keep(l.Kind, l.URL, "", l.Target) {
+// htmlLinks writes the links of an HTML document, each with the base
+// decided before the first one.
+func htmlLinks(r io.Reader, opts htmlrewrite.Options, root string, e *linkWriter) docResult {
+	d, err := htmlrewrite.Open(r, opts)
+	if err != nil {
+		return docResult{err: err}
+	}
+	defer d.Close()
+	b := d.Base()
+	e.base = b
+	final, err := d.Links(func(l htmlrewrite.Link) error {
+		if !e.filter.keep(l.Kind, l.URL, root, "") {
+			return nil
+		}
+		return e.add(record(l, e.file, b))
+	})
+	return docResult{warnings: final.Warnings, err: err}
+}
+
+func (e *linkWriter) warc(l mime.WARCLink) error {
+	if !e.filter.keep(l.Kind, l.URL, "", l.Target) {
 		return nil
 	}
-	r := record(l.Link, f.Path, l.Base)
+	r := record(l.Link, e.file, l.Base)
 	rec := l.Record
 	r.Record, r.Target = &rec, l.Target
-	e.add(r)
-	return nil
-}
-
-// warcLinks streams the WARC file f: it is not read into memory whole.
-func warcLinks(f tree.File, t *treeFlags, lf linkFilter, text bool) linksOutput {
-	r, err := os.Open(f.Path)
-	if err != nil {
-		return linksOutput{err: err}
-	}
-	defer r.Close()
-	e := newEncoder(text)
-	err = mime.WARCLinks(r, t.mimeOptions(""), func(l mime.WARCLink) error {
-		return e.warc(l, f, lf)
-	})
-	return e.done(err)
+	return e.add(r)
 }
