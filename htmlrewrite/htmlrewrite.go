@@ -224,6 +224,10 @@ type Stats struct {
 	Skipped   int         // values left as written by choice (scheme, fragment)
 	Mapped    int         // values changed as Options.Map said (counted in Rewritten too)
 	Charset   string      // the encoding the values were read in
+	// Changed reports whether Rewrite wrote anything other than the
+	// input's bytes, so that a caller streaming the output need not
+	// compare it with the input.
+	Changed bool
 }
 
 // ErrEncoding is returned for documents whose encoding is not

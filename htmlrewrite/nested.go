@@ -56,6 +56,7 @@ func (s *scanner) sheet(raw, tag []byte, inStyle bool) error {
 		prev = at(c.d1)
 	}
 	s.scratch = append(s.scratch, raw[prev:]...)
+	s.stats.Changed = s.stats.Changed || !bytes.Equal(s.scratch, raw)
 	return s.write(s.scratch)
 }
 

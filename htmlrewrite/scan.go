@@ -393,6 +393,7 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	}
 	if s.dropTag {
 		s.dropTag = false
+		s.stats.Changed = s.stats.Changed || s.w != nil
 		return nil
 	}
 	return s.writeEdits(raw)
@@ -426,6 +427,9 @@ func (s *scanner) writeEdits(raw []byte) error {
 	}
 	prev := 0
 	for _, e := range s.edits {
+		if !s.stats.Changed && !bytes.Equal(raw[e.start:e.end], s.scratch[e.r0:e.r1]) {
+			s.stats.Changed = true
+		}
 		s.w.Write(raw[prev:e.start])
 		s.w.Write(s.scratch[e.r0:e.r1])
 		prev = e.end

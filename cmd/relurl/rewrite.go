@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
 )
@@ -51,7 +53,6 @@ type rewriteResult struct {
 	err     error
 	note    string // what was done about err: "copied unchanged"
 	changed bool
-	out     []byte // the document, when it goes to standard output
 }
 
 func runRewrite(args []string, s stdio) int {
@@ -147,7 +148,7 @@ func runRewrite(args []string, s stdio) int {
 	// its unchanged documents are left alone.
 	mirror := tree.Writer{NoSync: !*sync, KeepSame: true}
 	inPlaceWriter := tree.Writer{HardLinks: links}
-	work := func(w walked) rewriteResult {
+	work := func(w walked, sink *ordered.Sink) rewriteResult {
 		if w.err != nil {
 			return rewriteResult{err: w.err, counts: rewriteCounts{Failed: 1}}
 		}
@@ -177,13 +178,13 @@ func runRewrite(args []string, s stdio) int {
 		switch {
 		case *inPlace:
 			r.changed, r.err = inPlaceWriter.Update(f, t.maxSize, transform)
-		default:
+		case *outDir != "":
 			old, err := tree.ReadFile(f.Path, t.maxSize)
 			var out []byte
 			if err == nil {
 				out, err = transform(old)
 			}
-			if err != nil && *outDir != "" {
+			if err != nil {
 				// What cannot be rewritten is still part of the
 				// site: the mirror gets it as it was.
 				r.err = err
@@ -194,17 +195,15 @@ func runRewrite(args []string, s stdio) int {
 				}
 				break
 			}
-			if err != nil {
-				r.err = err
-				break
-			}
 			r.changed = !bytes.Equal(old, out)
-			switch {
-			case toStdout:
-				r.out = out
-			case *outDir != "":
-				r.err = mirrorWrite(mirror, *outDir, f, out)
+			r.err = mirrorWrite(mirror, *outDir, f, out)
+		default:
+			// To standard output or nowhere (--dry-run): streamed.
+			var dst io.Writer = io.Discard
+			if toStdout {
+				dst = sink
 			}
+			r.counts, r.changed, r.err = rewriteFile(dst, f, docURL, t)
 		}
 		r.counts.Files = 1
 		if r.err != nil {
@@ -228,15 +227,12 @@ func runRewrite(args []string, s stdio) int {
 			s.errorf("%s (%s)", fileError(w.f.Path, r.err), r.note)
 		case r.err != nil:
 			s.errorf("%s", fileError(w.f.Path, r.err))
-		case toStdout:
-			_, err := s.out.Write(r.out)
-			return err
 		case *dryRun && r.changed:
 			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.f.Path), r.counts.Rewritten, r.counts.Links)
 		}
 		return nil
 	}
-	err = tree.Ordered(t.jobs, items, work, emit)
+	err = ordered.Run(t.jobs, 0, items, write(s.out), work, emit)
 	bar.finish()
 	if lerr := done(); lerr != nil {
 		s.errorf("rewrite: %v", lerr)
@@ -419,36 +415,78 @@ func staleReporter(s stdio, cmd string) func(string, error) {
 	}
 }
 
-// rewriteStdin rewrites standard input to standard output. The document
-// is read whole (up to --max-size) so that its <base> can be found first.
-func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
-	data, err := io.ReadAll(io.LimitReader(s.in, t.maxSize+1))
+// write returns the output that writes records to w as they come.
+func write(w io.Writer) ordered.Out {
+	return func(_ string, rec []byte) error {
+		_, err := w.Write(rec)
+		return err
+	}
+}
+
+// rewriteFile rewrites the file f, retrieved from docURL, to dst as it
+// is read.
+func rewriteFile(dst io.Writer, f tree.File, docURL string, t *treeFlags) (rewriteCounts, bool, error) {
+	r, err := os.Open(f.Path)
 	if err != nil {
-		s.errorf("rewrite: reading standard input: %v", err)
-		return exitFailure
+		return rewriteCounts{}, false, err
 	}
-	if int64(len(data)) > t.maxSize {
-		s.errorf("rewrite: standard input: %v", tree.ErrTooLarge)
-		return exitFailure
+	defer r.Close()
+	return rewriteStream(dst, r, f.Kind, docURL, t)
+}
+
+// rewriteStream rewrites the document src of the given kind to dst: HTML
+// as it is read, MHTML (whose parts link to each other) read whole.
+func rewriteStream(dst io.Writer, src io.Reader, kind tree.Kind, docURL string, t *treeFlags) (rewriteCounts, bool, error) {
+	var c rewriteCounts
+	if kind == tree.MHTML {
+		data, err := io.ReadAll(io.LimitReader(src, t.maxSize+1))
+		if err == nil && int64(len(data)) > t.maxSize {
+			err = tree.ErrTooLarge
+		}
+		if err != nil {
+			return c, false, err
+		}
+		out, c, err := rewriteDoc(kind, data, docURL, t)
+		if err != nil {
+			return c, false, err
+		}
+		_, err = dst.Write(out)
+		return c, !bytes.Equal(out, data), err
 	}
-	kind := tree.KindOf("-", data)
-	if kind != tree.MHTML && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("MIME-Version:")) {
+	d, err := htmlrewrite.Open(src, t.htmlOptions(docURL))
+	if err != nil {
+		return c, false, err
+	}
+	defer d.Close()
+	st, err := d.Rewrite(dst)
+	c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
+	return c, st.Changed, err
+}
+
+// rewriteStdin rewrites standard input to standard output as it is read:
+// what is written is flushed whenever the command waits for input.
+func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
+	w := bufio.NewWriterSize(s.out, 64<<10)
+	in := bufio.NewReaderSize(flushBeforeRead{s.in, w}, 64<<10)
+	head, _ := in.Peek(tree.SniffLen)
+	kind := tree.KindOf("-", head)
+	if kind != tree.MHTML && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")) {
 		kind = tree.MHTML
 	}
 	if kind != tree.MHTML {
 		kind = tree.HTML // a stream named "-" is taken for HTML
 	}
-	out, c, err := rewriteDoc(kind, data, t.base.value, t)
+	c, changed, err := rewriteStream(w, in, kind, t.base.value, t)
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		s.errorf("rewrite: %v", ferr)
+		return exitFailure
+	}
 	if err != nil {
 		s.errorf("rewrite: standard input: %v", err)
 		return exitFailure
 	}
-	if _, err := s.out.Write(out); err != nil {
-		s.errorf("rewrite: %v", err)
-		return exitFailure
-	}
 	c.Files = 1
-	if !bytes.Equal(out, data) {
+	if changed {
 		c.Changed = 1
 	}
 	c.print(s, s.err, true, asJSON)

@@ -28,7 +28,8 @@ const defaultHTMLSpec = resolve.WHATWG
 // defaultJobs is the default of -j: every core.
 func defaultJobs() int { return runtime.GOMAXPROCS(0) }
 
-// defaultMaxSize bounds one input file, read into memory whole.
+// defaultMaxSize bounds what one input may need held in memory (an MHTML
+// archive is read whole; HTML and WARC are streamed).
 const defaultMaxSize = 256 << 20
 
 // treeFlags are the flags of the subcommands that read files and trees:
@@ -63,7 +64,7 @@ func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
 	fs.StringVar(&t.fromList, "from-list", "", `read input paths, one a line, from this file ("-": standard input), relative to --list-root`)
 	fs.StringVar(&t.listRoot, "list-root", "", "the root of the tree the --from-list paths are in, whose URL is --base (default: the current directory)")
 	fs.BoolVar(&t.savedFrom, "saved-from", false, `take a file's URL from its "<!-- saved from url=(NNNN)URL -->" comment when it has one`)
-	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "largest input file, in bytes")
+	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "the most held in memory for one input, in bytes: an MHTML archive, the look-ahead for a stream's <base>; files and streams of any size are read through")
 	contentTypeFlag(fs, &t.html.ContentType)
 	fs.BoolVar(&t.strict, "strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base (the draft's §10 appendix), not the first <base href> as in browsers")
 	return t
@@ -157,6 +158,12 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 	o := t.html
 	o.Spec = *t.spec
 	o.Context = base.Context{Spec: *t.spec, Options: *t.opts, Retrieval: docURL, Strict: t.strict}
+	// A stream whose <base> is not settled within the look-ahead waits
+	// in a temporary file, not in memory.
+	o.Spool = true
+	if t.maxSize < htmlrewrite.DefaultScanLimit {
+		o.ScanLimit = int(t.maxSize)
+	}
 	return o
 }
 
