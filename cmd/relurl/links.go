@@ -119,7 +119,7 @@ func runLinks(args []string, s stdio) int {
 			w.Flush()
 		}
 		for _, warn := range r.warnings {
-			s.errorf("%s: warning: %s", name, warn)
+			s.errorf("%s: warning: %s", tree.DisplayName(name), warn)
 		}
 		if r.err != nil {
 			s.errorf("%s", fileError(name, r.err))
