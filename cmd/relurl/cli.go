@@ -44,6 +44,7 @@ var commands = []command{
 	{"rewrite", "rewrite every link of HTML and MHTML files to absolute form", runRewrite},
 	{"check", "report what breaks when a document tree moves", runCheck},
 	{"fetch", "fetch a page and print it rewritten, or its links", runFetch},
+	{"materialize", "turn WARC, WACZ and MHTML captures into a browsable tree of files", runMaterialize},
 }
 
 func run(args []string, s stdio) int {

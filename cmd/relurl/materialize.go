@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/relurl/relurl/materialize"
+)
+
+const materializeSynopsis = `[-o DIR] [--at TIMESTAMP] [--hosts LIST] [--quiet] INPUT...
+
+Writes the captures in the INPUTs (WARC, .warc.gz, WACZ, MHTML; several
+merge into one tree) as plain files under DIR: one file per captured URL at
+DIR/HOST[+PORT]/PATH, every link to a captured URL rewritten to the
+shortest relative reference to its file and every other link absolute,
+a stub page for each captured redirect, DIR/index.html listing the pages
+by host and DIR/urls.jsonl mapping each URL to its file. Running it again
+over DIR updates it file by file.
+Exit status: 0 done, 1 an input, record or file could not be used, 2 usage.`
+
+func runMaterialize(args []string, s stdio) int {
+	fs := newFlagSet("materialize", materializeSynopsis, s)
+	dir := fs.String("o", ".", "the directory to write the tree into")
+	at := fs.String("at", "", "of several captures of a URL, keep the one closest to this time (YYYY[MM[DD[hh[mm[ss]]]]] or RFC 3339; default: the latest)")
+	hosts := fs.String("hosts", "", "comma-separated hosts to materialize (default: all); links to the others stay absolute")
+	quiet := fs.Bool("quiet", false, "no summary line and no progress bar")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	opts := materialize.Options{Dir: *dir}
+	if *at != "" {
+		t, err := materialize.ParseTimestamp(*at)
+		if err != nil {
+			s.errorf("materialize: --at: %v", err)
+			return exitUsage
+		}
+		opts.At = t
+	}
+	if *hosts != "" {
+		opts.Hosts = strings.Split(*hosts, ",")
+	}
+	bar := newProgress(s, *quiet, "materialize")
+	opts.Progress = func(int, int) { bar.add() }
+	opts.Warn = func(w materialize.Warning) {
+		if w.Problem {
+			s.errorf("materialize: %v", w)
+		} else {
+			s.errorf("materialize: warning: %v", w)
+		}
+	}
+	sum, err := materialize.Run(fs.Args(), opts)
+	bar.finish()
+	if err != nil {
+		s.errorf("%v", err)
+		return exitFailure
+	}
+	if !*quiet {
+		fmt.Fprintf(s.err, "relurl: materialize: %d pages, %d resources, %d redirects, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems; into %s\n",
+			sum.Pages, sum.Resources, sum.Redirects, sum.Uncaptured, sum.URLs, sum.Captures, sum.Inputs, sum.Links, sum.Local, sum.Warnings, sum.Problems, *dir)
+	}
+	if sum.Problems > 0 || sum.Inputs == 0 {
+		return exitFailure
+	}
+	return exitOK
+}

@@ -1,0 +1,189 @@
+package materialize
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha1"
+	"encoding/base32"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A fixtureRecord is one record of the generated capture.
+type fixtureRecord struct {
+	typ     string // "response" (default), "resource", "revisit"
+	uri     string
+	date    string // WARC-Date; default 2026-01-02T03:04:05Z
+	status  string // HTTP status line after "HTTP/1.1 "; default "200 OK"
+	headers []string
+	body    string
+	id      string
+	extra   []string // more WARC header fields
+}
+
+func sha1Digest(b []byte) string {
+	s := sha1.Sum(b)
+	return "sha1:" + base32.StdEncoding.EncodeToString(s[:])
+}
+
+// warcRecord writes one WARC/1.1 record.
+func (f fixtureRecord) bytes(n int) []byte {
+	typ := f.typ
+	if typ == "" {
+		typ = "response"
+	}
+	date := f.date
+	if date == "" {
+		date = "2026-01-02T03:04:05Z"
+	}
+	id := f.id
+	if id == "" {
+		id = fmt.Sprintf("<urn:uuid:00000000-0000-4000-8000-%012d>", n)
+	}
+	var block []byte
+	head := []string{"WARC-Type: " + typ, "WARC-Record-ID: " + id, "WARC-Date: " + date, "WARC-Target-URI: " + f.uri}
+	switch typ {
+	case "resource":
+		block = []byte(f.body)
+		head = append(head, "Content-Type: "+f.headers[0], "WARC-Payload-Digest: "+sha1Digest(block))
+	default:
+		status := f.status
+		if status == "" {
+			status = "200 OK"
+		}
+		h := "HTTP/1.1 " + status + "\r\n" + strings.Join(append(append([]string{}, f.headers...), fmt.Sprintf("Content-Length: %d", len(f.body))), "\r\n") + "\r\n\r\n"
+		block = []byte(h + f.body)
+		head = append(head, "Content-Type: application/http; msgtype=response")
+		if typ == "response" {
+			head = append(head, "WARC-Payload-Digest: "+sha1Digest([]byte(f.body)))
+		}
+	}
+	head = append(head, f.extra...)
+	head = append(head, fmt.Sprintf("Content-Length: %d", len(block)))
+	var b bytes.Buffer
+	b.WriteString("WARC/1.1\r\n" + strings.Join(head, "\r\n") + "\r\n\r\n")
+	b.Write(block)
+	b.WriteString("\r\n\r\n")
+	return b.Bytes()
+}
+
+const (
+	pngBytes = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82"
+	htmlType = "Content-Type: text/html; charset=utf-8"
+	css      = "Content-Type: text/css"
+	png      = "Content-Type: image/png"
+	js       = "Content-Type: application/javascript"
+)
+
+// fixtureRecords is the generated capture: each hard case of issue 17.
+func fixtureRecords() []fixtureRecord {
+	page := func(title, body string) string {
+		return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title + "</title></head><body>\n" + body + "\n</body></html>\n"
+	}
+	return []fixtureRecord{
+		// An older capture of the home page: the later one wins.
+		{uri: "http://site.test/", date: "2025-01-01T00:00:00Z", headers: []string{htmlType}, body: page("old home", `<p>old</p>`)},
+		{uri: "http://site.test/", headers: []string{htmlType}, body: page("home", `<p id="top">home</p>
+<link rel="stylesheet" href="/style.css">
+<script src="https://cdn.test/lib.js"></script>
+<img src="img/logo.png" srcset="img/logo.png 1x, img/logo@2x.png 2x" alt="">
+<img src="img/copy.png" alt="">
+<a href="/docs">docs</a> <a href="/docs/intro#part-2">intro</a> <a href="docs/">docs dir</a>
+<a href="/search?q=a+b&amp;lang=en">search</a> <a href="search?q=%3F%23%25">odd query</a>
+<a href="/old">old (redirect chain)</a> <a href="/gone">gone (redirect out)</a>
+<a href="/page">page with base</a> <a href="/Readme">Readme</a> <a href="/readme">readme</a>
+<a href="https://uncaptured.test/x?y=1#z">uncaptured</a> <a href="#top">top</a>
+<a href="mailto:someone@site.test">mail</a> <a href="/con">con</a> <a href="/`+strings.Repeat("long", 80)+`">long</a>
+<a href="/evil">evil</a> <a href="https://site.test/secure">https</a> <a href="/style.php">php css</a>
+<div style="background: url('img/bg.png')"></div>`)},
+		{uri: "http://site.test/style.css", headers: []string{css}, body: "@import \"more.css\";\nbody { background: url(img/bg.png) }\n.x { background-image: url(\"https://uncaptured.test/bg.png\") }\n"},
+		{uri: "http://site.test/more.css", headers: []string{css}, body: "p { background: url('/img/logo.png#frag') }\n"},
+		{uri: "http://site.test/style.php", headers: []string{css}, body: "a { background: url(img/bg.png) }\n"},
+		{uri: "http://site.test/img/logo.png", headers: []string{png}, body: pngBytes, id: "<urn:uuid:logo>"},
+		{uri: "http://site.test/img/logo@2x.png", headers: []string{png}, body: pngBytes + "2x"},
+		{uri: "http://site.test/img/bg.png", headers: []string{png}, body: pngBytes + "bg"},
+		// A revisit: identical payload, stored once.
+		{typ: "revisit", uri: "http://site.test/img/copy.png", headers: []string{png}, extra: []string{
+			"WARC-Profile: http://netpreserve.org/warc/1.1/revisit/identical-payload-digest",
+			"WARC-Refers-To: <urn:uuid:logo>", "WARC-Refers-To-Target-URI: http://site.test/img/logo.png",
+			"WARC-Payload-Digest: " + sha1Digest([]byte(pngBytes)), "WARC-Truncated: length",
+		}},
+		// File/directory clash: /docs and /docs/intro; /docs/ too.
+		{uri: "http://site.test/docs", headers: []string{htmlType}, body: page("docs", `<a href="docs/intro">intro</a> <a href="/">home</a>`)},
+		{uri: "http://site.test/docs/intro", headers: []string{htmlType}, body: page("intro", `<h2 id="part-2">2</h2><a href="../docs">up</a> <a href="./">dir</a>`)},
+		{uri: "http://site.test/docs/", headers: []string{htmlType}, body: page("docs dir", `<a href="intro">intro</a>`)},
+		// Query strings.
+		{uri: "http://site.test/search?q=a+b&lang=en", headers: []string{htmlType}, body: page("search", `<a href="?q=c">next</a> <a href="/">home</a>`)},
+		{uri: "http://site.test/search?q=c", headers: []string{htmlType}, body: page("search c", `<a href="/search?q=a+b&amp;lang=en">back</a>`)},
+		{uri: "http://site.test/search?q=%3F%23%25", headers: []string{htmlType}, body: page("odd", `<a href="/">home</a>`)},
+		// A redirect chain: /old → /older → /new; /gone leaves the capture.
+		{uri: "http://site.test/old", status: "301 Moved Permanently", headers: []string{"Location: /older", htmlType}, body: "moved"},
+		{uri: "http://site.test/older", status: "302 Found", headers: []string{"Location: http://site.test/new#sec"}},
+		{uri: "http://site.test/new", headers: []string{htmlType}, body: page("new", `<h2 id="sec">sec</h2><a href="/old">old</a>`)},
+		{uri: "http://site.test/gone", status: "301 Moved Permanently", headers: []string{"Location: https://elsewhere.test/"}},
+		// <base href> in a page.
+		{uri: "http://site.test/page", headers: []string{htmlType}, body: "<!DOCTYPE html><html><head><base href=\"http://site.test/sub/\"></head><body><a href=\"rel\">rel</a> <img src=\"../img/logo.png\"></body></html>"},
+		{uri: "http://site.test/sub/rel", headers: []string{htmlType}, body: page("rel", `<a href="/page">page</a>`)},
+		// Case collision.
+		{uri: "http://site.test/Readme", headers: []string{htmlType}, body: page("Readme", "R")},
+		{uri: "http://site.test/readme", headers: []string{htmlType}, body: page("readme", "r")},
+		// Windows-reserved and long names.
+		{uri: "http://site.test/con", headers: []string{htmlType}, body: page("con", "con")},
+		{uri: "http://site.test/" + strings.Repeat("long", 80), headers: []string{htmlType}, body: page("long", `<a href="/">home</a>`)},
+		// https and http share a file.
+		{uri: "https://site.test/secure", headers: []string{htmlType}, body: page("secure", `<a href="http://site.test/">home</a>`)},
+		// A second host.
+		{uri: "https://cdn.test/lib.js", headers: []string{js}, body: "console.log('lib');\n"},
+		{typ: "resource", uri: "http://cdn.test:8080/notes.txt", headers: []string{"text/plain"}, body: "notes\n"},
+		// Hostile target URIs: they land inside the tree, under names that
+		// cannot climb out.
+		{uri: "http://site.test/../../../../etc/evil", headers: []string{htmlType}, body: page("evil", "x")},
+		{uri: "http://site.test/a/%2E%2E/%2e%2e/%2F..%2F..%2Fpasswd", headers: []string{png}, body: pngBytes + "p"},
+		{uri: "http://site.test/nul%00ctl%01\\back:colon*star", headers: []string{png}, body: pngBytes + "n"},
+		{uri: "http://site.test/lit\x00nul\x01ctl\x7f", headers: []string{png}, body: pngBytes + "l"},
+		{uri: "http://../../escape.test/x", headers: []string{png}, body: pngBytes + "e"},
+		{uri: "file:///etc/passwd", headers: []string{png}, body: "root"},
+	}
+}
+
+// writeFixture writes the capture as dir/fixture.warc, dir/fixture.warc.gz
+// (one member per record) and dir/fixture.wacz, and returns the records.
+func writeFixture(t testing.TB, dir string) []fixtureRecord {
+	t.Helper()
+	recs := fixtureRecords()
+	var plain, gz bytes.Buffer
+	for i, r := range recs {
+		b := r.bytes(i)
+		plain.Write(b)
+		z := gzip.NewWriter(&gz)
+		z.Write(b)
+		z.Close()
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "fixture.warc"), plain.Bytes(), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "fixture.warc.gz"), gz.Bytes(), 0o644))
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for name, data := range map[string][]byte{
+		"archive/data.warc.gz": gz.Bytes(),
+		"pages/pages.jsonl":    []byte("{\"format\": \"json-pages-1.0\", \"id\": \"pages\", \"title\": \"All Pages\"}\n{\"url\": \"http://site.test/\", \"ts\": \"2026-01-02T03:04:05Z\"}\n"),
+		"datapackage.json":     []byte(`{"profile": "wacz", "resources": []}`),
+	} {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+		must(t, err)
+		w.Write(data)
+	}
+	must(t, zw.Close())
+	must(t, os.WriteFile(filepath.Join(dir, "fixture.wacz"), zb.Bytes(), 0o644))
+	return recs
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,77 @@
+package materialize
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"html"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A URLRecord is one line of DIR/urls.jsonl: a captured URL and its file.
+type URLRecord struct {
+	URL         string `json:"url"`                // the captured URL (the capture chosen)
+	File        string `json:"file"`               // its file, slash-separated, relative to DIR
+	Kind        string `json:"kind"`               // "page", "resource" or "redirect"
+	Status      int    `json:"status"`             // HTTP status; 200 for resource records and MHTML parts
+	ContentType string `json:"content_type"`       // as captured ("" when none)
+	Time        string `json:"time"`               // capture time, RFC 3339 ("" when unknown)
+	Digest      string `json:"digest"`             // payload digest: WARC-Payload-Digest, else "sha1:" and the base32 SHA-1 of the payload
+	Redirect    string `json:"redirect,omitempty"` // for a redirect, where its chain ends
+	Rewritten   bool   `json:"rewritten"`          // links were pointed at the tree, so the file differs from the payload
+	Revisit     bool   `json:"revisit,omitempty"`  // the capture is a revisit; the payload is its original's
+	Input       string `json:"input"`              // the input (and WARC inside a WACZ) the payload was read from
+}
+
+// writeIndex writes DIR/urls.jsonl (every URL of the tree) and
+// DIR/index.html (the pages, by host).
+func (r *run) writeIndex() {
+	var jsonl bytes.Buffer
+	enc := json.NewEncoder(&jsonl)
+	enc.SetEscapeHTML(false)
+	type page struct{ url, file string }
+	byHost := map[string][]page{}
+	for _, e := range r.entries {
+		if !e.written {
+			continue
+		}
+		c := e.c
+		rec := URLRecord{
+			URL: c.url, File: e.file, Kind: e.kind, Status: c.status, ContentType: c.ctype,
+			Digest: c.digest, Redirect: e.final, Revisit: c.orig != c,
+			Rewritten: !e.redirect && (isHTML(c.ctype) || mediaType(c.ctype) == "text/css"),
+			Input:     r.streams[c.orig.stream].String(),
+		}
+		if !c.date.IsZero() {
+			rec.Time = c.date.UTC().Format(time.RFC3339)
+		}
+		enc.Encode(rec)
+		if e.kind == "page" {
+			host := c.web.Host()
+			if host == "" {
+				host = c.web.Scheme() + ":"
+			}
+			byHost[host] = append(byHost[host], page{c.url, e.file})
+		}
+	}
+	if err := r.put("urls.jsonl", jsonl.Bytes()); err != nil {
+		r.problem(r.opts.Dir, "urls.jsonl", err.Error())
+	}
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Captured pages</title></head><body>\n<h1>Captured pages</h1>\n")
+	for _, host := range slices.Sorted(mapKeys(byHost)) {
+		pages := byHost[host]
+		slices.SortFunc(pages, func(a, b page) int { return cmp.Compare(a.url, b.url) })
+		b.WriteString("<h2>" + html.EscapeString(host) + "</h2>\n<ul>\n")
+		for _, p := range pages {
+			b.WriteString("<li><a href=\"" + html.EscapeString(relRef("index.html", p.file)) + "\">" + html.EscapeString(p.url) + "</a></li>\n")
+		}
+		b.WriteString("</ul>\n")
+	}
+	b.WriteString("</body></html>\n")
+	if err := r.put("index.html", []byte(b.String())); err != nil {
+		r.problem(r.opts.Dir, "index.html", err.Error())
+	}
+}

@@ -1,0 +1,454 @@
+package materialize
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
+)
+
+// Options control a materialization.
+type Options struct {
+	// Dir is the directory the tree is written into; it is created when
+	// missing, and files already in it are replaced atomically (a file
+	// that already holds the right bytes is left alone).
+	Dir string
+	// At picks, among several captures of a URL, the one closest to it in
+	// time. The zero value picks the latest.
+	At time.Time
+	// Hosts, when not empty, keeps only the captures of these hosts
+	// (lower-case, without port); links to the others stay absolute.
+	Hosts []string
+	// Limits bound the records and MHTML files read; the zero value is
+	// package mime's defaults.
+	Limits mime.Limits
+	// Warn, when set, gets every warning and every problem (a record or
+	// an input that could not be used, a file that could not be written).
+	Warn func(Warning)
+	// Progress, when set, is called after each file written with the
+	// files done and the files to write.
+	Progress func(done, total int)
+}
+
+// A Warning is something a reader or the writer had to skip or assume.
+// Problem warnings mean data was lost: a record, a part or an input that
+// is not in the tree, or a file that could not be written.
+type Warning struct {
+	Input   string // the input file (and the WARC inside a WACZ after ":")
+	Where   string // "record at 1234", "part 1.2", a file of the tree, or ""
+	Message string
+	Problem bool
+}
+
+func (w Warning) String() string {
+	s := w.Input
+	if w.Where != "" {
+		s += ": " + w.Where
+	}
+	return s + ": " + w.Message
+}
+
+// A Summary counts what a materialization did.
+type Summary struct {
+	Inputs     int // input files read
+	Captures   int // captures read (records and parts)
+	URLs       int // distinct URLs captured, each with one file
+	Pages      int // HTML files written
+	Resources  int // other files written
+	Redirects  int // redirect stub pages written
+	Revisits   int // files whose payload came from a revisit's original
+	Links      int // links seen in the documents written
+	Local      int // links rewritten to a file of the tree
+	Uncaptured int // links to URLs not captured, left (or made) absolute
+	Excluded   int // captures of hosts the Hosts option leaves out
+	Warnings   int
+	Problems   int // records, parts, inputs or files lost (see Warning.Problem)
+}
+
+// Run materializes the captures in inputs (WARC files, plain, .warc.gz or
+// as the WARC reader takes them; WACZ files; MHTML files) as one tree of
+// plain files under opts.Dir; see the package documentation. It returns
+// an error only when nothing could be done (no Dir, an unusable Dir); the
+// inputs, records and files that failed are counted in Summary.Problems
+// and passed to opts.Warn.
+func Run(inputs []string, opts Options) (Summary, error) {
+	if opts.Limits.DecodedBytes <= 0 {
+		opts.Limits.DecodedBytes = defaultDecodedBytes
+	}
+	r := &run{opts: opts, byKey: map[string][]*capture{}}
+	if opts.Dir == "" {
+		return r.sum, errors.New("materialize: no output directory")
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return r.sum, fmt.Errorf("materialize: %w", err)
+	}
+	root, err := os.OpenRoot(opts.Dir)
+	if err != nil {
+		return r.sum, fmt.Errorf("materialize: %w", err)
+	}
+	defer root.Close()
+	r.root = root
+	for _, h := range opts.Hosts {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			if r.hosts == nil {
+				r.hosts = map[string]bool{}
+			}
+			r.hosts[h] = true
+		}
+	}
+	for _, in := range inputs {
+		if err := r.openStreams(in); err != nil {
+			r.problem(in, "", err.Error())
+			continue
+		}
+		r.sum.Inputs++
+	}
+	for i, s := range r.streams {
+		var err error
+		if s.mhtml {
+			err = r.indexMHTML(i)
+		} else {
+			err = r.indexWARC(i)
+		}
+		if err != nil {
+			r.problem(s.String(), "", err.Error())
+		}
+	}
+	r.resolveRevisits()
+	r.choose()
+	r.layout()
+	r.write()
+	r.writeIndex()
+	return r.sum, nil
+}
+
+// defaultDecodedBytes is package mime's default bound on one payload.
+const defaultDecodedBytes = 128 << 20
+
+type run struct {
+	opts    Options
+	root    *os.Root
+	hosts   map[string]bool
+	streams []stream
+	byKey   map[string][]*capture
+	byID    map[string]*capture
+	seq     int
+	sum     Summary
+
+	entries []*entry          // the chosen capture of each URL, sorted by key
+	chosen  map[string]*entry // by key
+	done    int
+}
+
+// An entry is a URL of the tree: the capture chosen for it and its file.
+type entry struct {
+	c    *capture
+	want place
+	file string // slash-separated, relative to Dir
+	// redirect is set for a captured redirect: the entry the chain ends
+	// at (nil when it leaves the capture) and the final URL.
+	redirect bool
+	final    string
+	kind     string // "page", "resource", "redirect"
+	written  bool
+}
+
+func (r *run) hostWanted(host string) bool {
+	return r.hosts == nil || r.hosts[host]
+}
+
+func (r *run) add(c *capture) {
+	c.seq = r.seq
+	r.seq++
+	r.sum.Captures++
+	r.byKey[c.key] = append(r.byKey[c.key], c)
+}
+
+func (r *run) warn(input, where, msg string) {
+	r.sum.Warnings++
+	if r.opts.Warn != nil {
+		r.opts.Warn(Warning{Input: input, Where: where, Message: msg})
+	}
+}
+
+func (r *run) problem(input, where, msg string) {
+	r.sum.Problems++
+	if r.opts.Warn != nil {
+		r.opts.Warn(Warning{Input: input, Where: where, Message: msg, Problem: true})
+	}
+}
+
+// resolveRevisits points each revisit at the record holding its payload
+// (WARC 1.1 §6.7): by WARC-Refers-To, else by WARC-Payload-Digest, else by
+// WARC-Refers-To-Target-URI and -Date. A revisit whose original is not in
+// the inputs is dropped with a warning; another capture of its URL, if
+// any, takes its place.
+func (r *run) resolveRevisits() {
+	byID := map[string]*capture{}
+	byDigest := map[string]*capture{}
+	byURIDate := map[string]*capture{}
+	for _, cs := range r.byKey {
+		for _, c := range cs {
+			if c.revisit {
+				continue
+			}
+			c.orig = c
+			if c.id != "" {
+				byID[c.id] = c
+			}
+			if c.digest != "" {
+				if _, ok := byDigest[c.digest]; !ok {
+					byDigest[c.digest] = c
+				}
+			}
+			byURIDate[c.url+" "+c.date.UTC().Format(time.RFC3339)] = c
+		}
+	}
+	for key, cs := range r.byKey {
+		kept := cs[:0]
+		for _, c := range cs {
+			if c.revisit {
+				var o *capture
+				if c.refersTo != "" {
+					o = byID[c.refersTo]
+				}
+				if o == nil && c.digest != "" {
+					o = byDigest[c.digest]
+				}
+				if o == nil && c.refURI != "" {
+					if d, err := time.Parse(time.RFC3339Nano, c.refDate); err == nil {
+						o = byURIDate[c.refURI+" "+d.UTC().Format(time.RFC3339)]
+					}
+				}
+				if o == nil {
+					r.warn(r.streams[c.stream].String(), "record at position "+strconv.FormatInt(c.pos, 10), "revisit of "+c.url+": the original record is not in the inputs")
+					continue
+				}
+				c.orig = o
+				if c.status == 0 || c.status == 304 {
+					c.status = o.status
+				}
+				if c.ctype == "" {
+					c.ctype = o.ctype
+				}
+				if c.header == nil {
+					c.header = o.header
+				}
+				if c.digest == "" {
+					c.digest = o.digest
+				}
+			}
+			kept = append(kept, c)
+		}
+		if len(kept) == 0 {
+			delete(r.byKey, key)
+		} else {
+			r.byKey[key] = kept
+		}
+	}
+}
+
+// choose picks one capture per URL: among those with a status below 400
+// (when there are any), the latest, or the one closest to Options.At; a
+// tie goes to the one read last.
+func (r *run) choose() {
+	r.chosen = map[string]*entry{}
+	for key, cs := range r.byKey {
+		best := cs[0]
+		for _, c := range cs[1:] {
+			if better(c, best, r.opts.At) {
+				best = c
+			}
+		}
+		e := &entry{c: best}
+		r.chosen[key] = e
+		r.entries = append(r.entries, e)
+	}
+	slices.SortFunc(r.entries, func(a, b *entry) int { return cmp.Compare(a.c.key, b.c.key) })
+	r.sum.URLs = len(r.entries)
+	for _, e := range r.entries {
+		c := e.c
+		switch {
+		case c.location != "":
+			e.redirect, e.kind = true, "redirect"
+		case isHTML(c.ctype):
+			e.kind = "page"
+		default:
+			e.kind = "resource"
+		}
+	}
+	// Follow each redirect chain to its end (a hop bound and a loop check).
+	for _, e := range r.entries {
+		if !e.redirect {
+			continue
+		}
+		u := e.c.location
+		seen := map[*entry]bool{e: true}
+		for hops := 0; hops < 20; hops++ {
+			t := r.lookup(u)
+			if t == nil || !t.redirect || seen[t] {
+				break
+			}
+			seen[t] = true
+			u = t.c.location
+		}
+		e.final = u
+	}
+}
+
+func better(c, best *capture, at time.Time) bool {
+	if ok, okBest := c.status < 400, best.status < 400; ok != okBest {
+		return ok
+	}
+	if at.IsZero() {
+		return !c.date.Before(best.date)
+	}
+	d, dBest := absDuration(c.date.Sub(at)), absDuration(best.date.Sub(at))
+	if d != dBest {
+		return d < dBest
+	}
+	return c.seq > best.seq
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// lookup returns the entry of a URL, or nil when it was not captured.
+func (r *run) lookup(u string) *entry {
+	web, err := resolve.ParseWebURL(u, nil, resolve.Options{})
+	if err != nil {
+		return nil
+	}
+	return r.chosen[keyOf(web)]
+}
+
+// layout gives every entry its file, unique in its directory even on a
+// case-insensitive file system, with directories taking precedence over
+// files of the same name (a file that clashes gets "~N" before its
+// extension); the order is that of the names wanted, then of the URLs,
+// so the same captures always give the same tree.
+func (r *run) layout() {
+	type node struct {
+		sub   map[string]*node
+		files []*entry
+	}
+	newNode := func() *node { return &node{sub: map[string]*node{}} }
+	top := newNode()
+	for _, e := range r.entries {
+		ct := e.c.ctype
+		if e.redirect {
+			ct = "text/html"
+		}
+		e.want = placeOf(e.c.web, ct)
+		n := top
+		for _, d := range e.want.dirs {
+			if n.sub[d] == nil {
+				n.sub[d] = newNode()
+			}
+			n = n.sub[d]
+		}
+		n.files = append(n.files, e)
+	}
+	var assign func(n *node, prefix string, used map[string]bool)
+	assign = func(n *node, prefix string, used map[string]bool) {
+		unique := func(name, ext string) string {
+			got := name
+			for i := 1; used[fold(got)]; i++ {
+				got = withSuffix(name, ext, i)
+			}
+			used[fold(got)] = true
+			return got
+		}
+		for _, d := range slices.Sorted(mapKeys(n.sub)) {
+			final := unique(d, "")
+			assign(n.sub[d], prefix+final+"/", map[string]bool{})
+		}
+		slices.SortStableFunc(n.files, func(a, b *entry) int { return cmp.Compare(a.want.name, b.want.name) })
+		for _, e := range n.files {
+			e.file = prefix + unique(e.want.name, e.want.ext)
+		}
+	}
+	assign(top, "", map[string]bool{"index.html": true, "urls.jsonl": true})
+}
+
+func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// put writes data to the file of the tree rel (slash-separated), creating
+// its directories through r.root so that nothing outside Dir is touched,
+// and replacing the file atomically with tree's writer.
+func (r *run) put(rel string, data []byte) error {
+	local := filepath.FromSlash(rel)
+	if !filepath.IsLocal(local) {
+		return fmt.Errorf("%q is not a local path", rel)
+	}
+	if dir := filepath.Dir(local); dir != "." {
+		if err := r.root.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	full := filepath.Join(r.opts.Dir, local)
+	if info, err := os.Lstat(full); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symbolic link: left alone", rel)
+	}
+	// The tree can be made again from its inputs: atomic renames without
+	// fsyncs, and files that already hold the bytes are left as they are.
+	return tree.Writer{NoSync: true, KeepSame: true}.WriteFile(full, data, 0o644)
+}
+
+func (r *run) progress() {
+	r.done++
+	if r.opts.Progress != nil {
+		r.opts.Progress(r.done, len(r.entries))
+	}
+}
+
+func isHTML(ctype string) bool {
+	mt := mediaType(ctype)
+	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+func mediaType(ctype string) string {
+	mt, _ := mime.ParseMediaType(ctype)
+	return mt
+}
+
+// ParseTimestamp reads a time as --at takes it: a WARC/CDX timestamp of
+// 4 to 14 digits (YYYY[MM[DD[hh[mm[ss]]]]], the missing fields the
+// earliest), or RFC 3339. The time is UTC unless RFC 3339 gives a zone.
+func ParseTimestamp(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	digits := len(s) >= 4 && len(s) <= 14 && len(s)%2 == 0 && strings.Trim(s, "0123456789") == ""
+	if !digits {
+		return time.Time{}, fmt.Errorf("timestamp %q: want YYYY[MM[DD[hh[mm[ss]]]]] or RFC 3339", s)
+	}
+	full := s + "0101000000"[len(s)-4:]
+	t, err := time.Parse("20060102150405", full)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("timestamp %q: %v", s, err)
+	}
+	return t, nil
+}

@@ -1,0 +1,421 @@
+package materialize
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/resolve"
+)
+
+// materialized runs Run over inputs into a new directory and fails the
+// test on an error or a problem.
+func materialized(t *testing.T, inputs []string, opts Options) (string, Summary) {
+	t.Helper()
+	if opts.Dir == "" {
+		opts.Dir = filepath.Join(t.TempDir(), "out")
+	}
+	opts.Warn = func(w Warning) {
+		if w.Problem {
+			t.Errorf("problem: %v", w)
+		} else {
+			t.Logf("warning: %v", w)
+		}
+	}
+	sum, err := Run(inputs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts.Dir, sum
+}
+
+// readURLs reads DIR/urls.jsonl.
+func readURLs(t *testing.T, dir string) map[string]URLRecord {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "urls.jsonl"))
+	must(t, err)
+	defer f.Close()
+	m := map[string]URLRecord{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r URLRecord
+		must(t, json.Unmarshal(sc.Bytes(), &r))
+		m[r.URL] = r
+	}
+	return m
+}
+
+// capturedKeys is the set of captured URLs, http and https merged.
+func capturedKeys(urls map[string]URLRecord) map[string]bool {
+	keys := map[string]bool{}
+	for u := range urls {
+		if w, err := resolve.ParseWebURL(u, nil, resolve.Options{}); err == nil {
+			keys[keyOf(w)] = true
+		}
+	}
+	return keys
+}
+
+// checkLinks reads every HTML page and stylesheet of the tree dir as a
+// browser would from file:// and requires that each link either names a
+// file of the tree or is an absolute URL that was not captured. It
+// returns the number of local and absolute links.
+func checkLinks(t *testing.T, dir string) (local, web int) {
+	t.Helper()
+	captured := capturedKeys(readURLs(t, dir))
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if ext != ".html" && ext != ".css" && ext != ".htm" {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fileURL := (&url.URL{Scheme: "file", Path: p}).String()
+		opts := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: fileURL}}
+		check := func(l htmlrewrite.Link) error {
+			if l.Err != nil {
+				t.Errorf("%s: %q does not resolve: %v", p, l.Raw, l.Err)
+				return nil
+			}
+			u, err := url.Parse(l.URL)
+			if err != nil {
+				t.Errorf("%s: %q: %v", p, l.URL, err)
+				return nil
+			}
+			switch u.Scheme {
+			case "file":
+				target := u.Path
+				if !strings.HasPrefix(target, dir+"/") {
+					t.Errorf("%s: %q leaves the tree (%s)", p, l.Raw, target)
+					return nil
+				}
+				if info, err := os.Stat(target); err != nil || !info.Mode().IsRegular() {
+					t.Errorf("%s: %q names no file of the tree (%s)", p, l.Raw, target)
+				}
+				local++
+			case "http", "https":
+				w, err := resolve.ParseWebURL(l.URL, nil, resolve.Options{})
+				if err == nil && captured[keyOf(w)] {
+					t.Errorf("%s: %q is absolute but %s was captured", p, l.Raw, l.URL)
+				}
+				web++
+			}
+			return nil
+		}
+		if ext == ".css" {
+			_, err = htmlrewrite.CSSLinks(bytes.NewReader(data), opts, check)
+		} else {
+			_, err = htmlrewrite.Links(bytes.NewReader(data), opts, check)
+		}
+		return err
+	})
+	must(t, err)
+	return local, web
+}
+
+// neutral is a document with every link value replaced by "X" and its
+// <base> removed: two documents that differ only in their links are equal
+// once neutral.
+func neutral(t *testing.T, data []byte, css bool) string {
+	t.Helper()
+	var out bytes.Buffer
+	o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://x.test/"},
+		Base: htmlrewrite.BaseRemove, LazyLoad: true, Srcdoc: true, Fragments: true, Absolute: true,
+		Map: func(htmlrewrite.Link) (string, bool) { return "X", true }}
+	var err error
+	if css {
+		_, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(data), o)
+	} else {
+		_, err = htmlrewrite.Rewrite(&out, bytes.NewReader(data), o)
+	}
+	must(t, err)
+	return out.String()
+}
+
+// checkPayloads requires every payload of the fixture to be in the tree:
+// byte for byte (the SHA-1 of the file is the record's payload digest) for
+// resources, and for pages and stylesheets byte for byte but for the link
+// values.
+func checkPayloads(t *testing.T, dir string, recs []fixtureRecord) {
+	t.Helper()
+	urls := readURLs(t, dir)
+	latest := map[string]fixtureRecord{}
+	for _, r := range recs {
+		if r.typ == "revisit" || strings.HasPrefix(r.status, "3") {
+			continue
+		}
+		w, err := resolve.ParseWebURL(r.uri, nil, resolve.Options{})
+		if err != nil || (w.Scheme() != "http" && w.Scheme() != "https") {
+			continue
+		}
+		latest[w.Href()] = r // the fixture lists the captures of a URL oldest first
+	}
+	for u, r := range latest {
+		rec, ok := urls[u]
+		if !ok {
+			t.Errorf("%s: not in urls.jsonl", u)
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rec.File)))
+		if err != nil {
+			t.Errorf("%s: %v", u, err)
+			continue
+		}
+		if rec.Digest != sha1Digest([]byte(r.body)) {
+			t.Errorf("%s: urls.jsonl digest %s, payload %s", u, rec.Digest, sha1Digest([]byte(r.body)))
+		}
+		if !rec.Rewritten {
+			if got := sha1Digest(data); got != rec.Digest {
+				t.Errorf("%s: %s has digest %s, payload %s", u, rec.File, got, rec.Digest)
+			}
+			continue
+		}
+		css := strings.HasSuffix(rec.File, ".css")
+		if a, b := neutral(t, []byte(r.body), css), neutral(t, data, css); a != b {
+			t.Errorf("%s: %s differs from the payload beyond its links:\n%s\n---\n%s", u, rec.File, a, b)
+		}
+	}
+	// A revisit's file holds its original's payload.
+	if got := readFile(t, dir, urls["http://site.test/img/copy.png"].File); got != pngBytes {
+		t.Errorf("revisit: copy.png holds %q", got)
+	}
+}
+
+func readFile(t *testing.T, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	must(t, err)
+	return string(b)
+}
+
+// TestFixture materializes the generated capture, from a plain WARC, a
+// .warc.gz and a WACZ, and checks every hard case of the layout, the
+// links and the payloads.
+func TestFixture(t *testing.T) {
+	src := t.TempDir()
+	recs := writeFixture(t, src)
+	for _, input := range []string{"fixture.warc", "fixture.warc.gz", "fixture.wacz"} {
+		t.Run(input, func(t *testing.T) {
+			out, sum := materialized(t, []string{filepath.Join(src, input)}, Options{})
+			files := map[string]string{
+				"http://site.test/":                     "site.test/index.html",                // trailing slash
+				"http://site.test/docs":                 "site.test/docs.html",                 // file/directory clash
+				"http://site.test/docs/":                "site.test/docs/index.html",           // trailing slash
+				"http://site.test/docs/intro":           "site.test/docs/intro.html",           // extension from Content-Type
+				"http://site.test/search?q=a+b&lang=en": "site.test/search;q=a+b&lang=en.html", // query in the name
+				"http://site.test/search?q=%3F%23%25":   "site.test/search;q=%3F%23%25.html",
+				"http://site.test/Readme":               "site.test/Readme.html", // case collision
+				"http://site.test/readme":               "site.test/readme~1.html",
+				"http://site.test/con":                  "site.test/con_.html",     // Windows device name
+				"http://site.test/style.php":            "site.test/style.php.css", // extension a browser honours
+				"https://site.test/secure":              "site.test/secure.html",
+				"https://cdn.test/lib.js":               "cdn.test/lib.js", // second host
+				"http://cdn.test:8080/notes.txt":        "cdn.test+8080/notes.txt",
+				"http://site.test/old":                  "site.test/old.html",     // redirect stub
+				"http://site.test/img/copy.png":         "site.test/img/copy.png", // revisit
+				// Hostile target URIs stay inside the tree.
+				"http://site.test/etc/evil":                     "site.test/etc/evil.html",
+				"http://site.test/%2F..%2F..%2Fpasswd":          "site.test/%2F..%2F..%2Fpasswd.png",
+				"http://site.test/lit%00nul%01ctl%7F":           "site.test/lit%00nul%01ctl%7F.png",
+				"http://site.test/nul%00ctl%01/back:colon*star": "site.test/nul%00ctl%01/back%3Acolon%2Astar.png",
+				"http://../escape.test/x":                       "%2E%2E/escape.test/x.png",
+			}
+			urls := readURLs(t, out)
+			for u, want := range files {
+				if got := urls[u].File; got != want {
+					t.Errorf("%s: file %q, want %q", u, got, want)
+				}
+			}
+			if _, ok := urls["file:///etc/passwd"]; ok {
+				t.Errorf("a file: target URI was materialized")
+			}
+			long := urls["http://site.test/"+strings.Repeat("long", 80)].File
+			if name := filepath.Base(long); len(name) > maxName || !strings.HasSuffix(name, ".html") || !strings.Contains(name, "~") {
+				t.Errorf("long name not shortened with a hash: %q", name)
+			}
+			home := readFile(t, out, "site.test/index.html")
+			for _, want := range []string{
+				`<link rel="stylesheet" href="style.css">`,
+				`<script src="../cdn.test/lib.js">`,
+				`srcset="img/logo.png 1x, img/logo@2x.png 2x"`,
+				`<a href="docs.html">`, `<a href="docs/intro.html#part-2">`, `<a href="docs/index.html">`,
+				`<a href="search;q=a+b&amp;lang=en.html">`, `<a href="search;q=%253F%2523%2525.html">`,
+				`<a href="new.html#sec">old (redirect chain)`, `<a href="https://elsewhere.test/">gone`,
+				`<a href="https://uncaptured.test/x?y=1#z">`, `<a href="#top">`, `<a href="mailto:someone@site.test">`,
+				`<a href="readme~1.html">`, `<a href="con_.html">`, `<a href="secure.html">`, `<a href="style.php.css">`,
+				`url('img/bg.png')`,
+			} {
+				if !strings.Contains(home, want) {
+					t.Errorf("home page lacks %s", want)
+				}
+			}
+			page := readFile(t, out, "site.test/page.html")
+			if strings.Contains(page, "<base") || !strings.Contains(page, `href="sub/rel.html"`) || !strings.Contains(page, `src="img/logo.png"`) {
+				t.Errorf("page with <base href>: %s", page)
+			}
+			if css := readFile(t, out, "site.test/style.css"); !strings.Contains(css, `@import "more.css"`) || !strings.Contains(css, "url(img/bg.png)") || !strings.Contains(css, `url("https://uncaptured.test/bg.png")`) {
+				t.Errorf("style.css: %s", css)
+			}
+			if css := readFile(t, out, "site.test/more.css"); !strings.Contains(css, "url('img/logo.png#frag')") {
+				t.Errorf("more.css: %s", css)
+			}
+			stub := readFile(t, out, "site.test/old.html")
+			if !strings.Contains(stub, `<meta http-equiv="refresh" content="0; url=new.html#sec">`) || !strings.Contains(stub, `<a href="new.html#sec">`) {
+				t.Errorf("redirect stub: %s", stub)
+			}
+			if idx := readFile(t, out, "index.html"); !strings.Contains(idx, `<h2>site.test</h2>`) || !strings.Contains(idx, `href="site.test/docs/intro.html"`) {
+				t.Errorf("index.html: %s", idx)
+			}
+			if sum.Pages == 0 || sum.Resources == 0 || sum.Redirects != 3 || sum.Revisits != 1 || sum.Uncaptured == 0 || sum.Problems != 0 {
+				t.Errorf("summary %+v", sum)
+			}
+			checkLinks(t, out)
+			checkPayloads(t, out, recs)
+		})
+	}
+}
+
+// TestNothingOutside runs over the hostile captures and requires that the
+// only new files are under DIR.
+func TestNothingOutside(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src)
+	top := t.TempDir()
+	out := filepath.Join(top, "a", "out")
+	materialized(t, []string{filepath.Join(src, "fixture.warc")}, Options{Dir: out})
+	filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+		if p == top || p == filepath.Dir(out) || p == out {
+			return nil
+		}
+		if !strings.HasPrefix(p, out+string(filepath.Separator)) {
+			t.Errorf("written outside DIR: %s", p)
+		}
+		rel, _ := filepath.Rel(out, p)
+		if !filepath.IsLocal(rel) || strings.ContainsFunc(rel, func(r rune) bool { return r < 0x20 || r == 0x7f || strings.ContainsRune(`<>:"\|?*`, r) }) {
+			t.Errorf("unportable name %q", rel)
+		}
+		return nil
+	})
+}
+
+// TestTwice runs twice into one DIR: the second run writes the same tree
+// and leaves every file untouched.
+func TestTwice(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src)
+	in := []string{filepath.Join(src, "fixture.warc")}
+	out, first := materialized(t, in, Options{})
+	mtimes := map[string]time.Time{}
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if !d.IsDir() {
+			os.Chtimes(p, old, old)
+			mtimes[p] = old
+		}
+		return nil
+	})
+	_, second := materialized(t, in, Options{Dir: out})
+	if first != second {
+		t.Errorf("second run: %+v, first %+v", second, first)
+	}
+	n := 0
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if d.IsDir() {
+			return nil
+		}
+		n++
+		info, _ := d.Info()
+		if m, ok := mtimes[p]; !ok || !info.ModTime().Equal(m) {
+			t.Errorf("%s rewritten by the second run (or new)", p)
+		}
+		return nil
+	})
+	if n != len(mtimes) {
+		t.Errorf("%d files after the second run, %d after the first", n, len(mtimes))
+	}
+}
+
+// TestAt picks the capture closest to Options.At, and the latest without.
+func TestAt(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src)
+	in := []string{filepath.Join(src, "fixture.warc")}
+	out, _ := materialized(t, in, Options{})
+	if home := readFile(t, out, "site.test/index.html"); !strings.Contains(home, "<title>home</title>") {
+		t.Errorf("latest: %s", home)
+	}
+	out, _ = materialized(t, in, Options{At: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC)})
+	if home := readFile(t, out, "site.test/index.html"); !strings.Contains(home, "<title>old home</title>") {
+		t.Errorf("--at 2025-02-01: %s", home)
+	}
+	if got := readURLs(t, out)["http://site.test/"].Time; got != "2025-01-01T00:00:00Z" {
+		t.Errorf("urls.jsonl time %q", got)
+	}
+}
+
+// TestHosts keeps one host; links to the others become absolute.
+func TestHosts(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src)
+	out, sum := materialized(t, []string{filepath.Join(src, "fixture.warc")}, Options{Hosts: []string{"site.test"}})
+	if _, err := os.Stat(filepath.Join(out, "cdn.test")); err == nil {
+		t.Errorf("cdn.test materialized")
+	}
+	if home := readFile(t, out, "site.test/index.html"); !strings.Contains(home, `<script src="https://cdn.test/lib.js">`) {
+		t.Errorf("link to a left-out host: %s", home)
+	}
+	if sum.Excluded != 3 {
+		t.Errorf("excluded %d", sum.Excluded)
+	}
+	checkLinks(t, out)
+}
+
+// TestMerge materializes two inputs into one tree: a WARC and an MHTML
+// file whose parts link to each other's URLs.
+func TestMerge(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src)
+	mht := "From: <Saved by test>\r\nSnapshot-Content-Location: http://other.test/saved\r\nSubject: saved\r\nDate: Fri, 02 Jan 2026 03:04:05 +0000\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/related; type=\"text/html\"; boundary=\"B\"\r\n\r\n" +
+		"--B\r\nContent-Type: text/html\r\nContent-Location: http://other.test/saved\r\n\r\n" +
+		"<!DOCTYPE html><html><body><a href=\"http://site.test/docs\">docs</a><img src=\"cid:pic@x\"><img src=\"i.png\"><a href=\"/missing\">m</a></body></html>\r\n" +
+		"--B\r\nContent-Type: image/png\r\nContent-ID: <pic@x>\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n" +
+		"--B\r\nContent-Type: image/png\r\nContent-Location: i.png\r\n\r\npng\r\n" +
+		"--B\r\nContent-Type: text/html\r\nContent-Location: ../../../../etc/evil.html\r\n\r\n<p>evil</p>\r\n" +
+		"--B\r\nContent-Type: text/plain\r\nContent-Location: file:///etc/passwd\r\n\r\nroot\r\n" +
+		"--B--\r\n"
+	must(t, os.WriteFile(filepath.Join(src, "saved.mhtml"), []byte(mht), 0o644))
+	out, sum := materialized(t, []string{filepath.Join(src, "fixture.warc.gz"), filepath.Join(src, "saved.mhtml")}, Options{})
+	saved := readFile(t, out, "other.test/saved.html")
+	for _, want := range []string{`href="../site.test/docs.html"`, `src="../_cid/pic@x.png"`, `src="i.png"`, `href="http://other.test/missing"`} {
+		if !strings.Contains(saved, want) {
+			t.Errorf("saved page lacks %s: %s", want, saved)
+		}
+	}
+	urls := readURLs(t, out)
+	if f := urls["http://other.test/etc/evil.html"].File; f != "other.test/etc/evil.html" {
+		t.Errorf("hostile Content-Location: %q", f)
+	}
+	if f := urls["file:///etc/passwd"].File; f != "_file/%2Fetc%2Fpasswd.txt" {
+		t.Errorf("file: Content-Location: %q", f)
+	}
+	if sum.Inputs != 2 {
+		t.Errorf("inputs %d", sum.Inputs)
+	}
+	checkLinks(t, out)
+}

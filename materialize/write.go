@@ -1,0 +1,351 @@
+package materialize
+
+import (
+	"bytes"
+	"errors"
+	"html"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
+)
+
+// write reads the inputs a second time and writes the file of every
+// entry, then the stub page of every redirect.
+func (r *run) write() {
+	needs := make([]map[int64][]*entry, len(r.streams))
+	parts := make([]map[string][]*entry, len(r.streams))
+	for _, e := range r.entries {
+		if e.redirect {
+			continue
+		}
+		o := e.c.orig
+		if o.part != "" {
+			if parts[o.stream] == nil {
+				parts[o.stream] = map[string][]*entry{}
+			}
+			parts[o.stream][o.part] = append(parts[o.stream][o.part], e)
+			continue
+		}
+		if needs[o.stream] == nil {
+			needs[o.stream] = map[int64][]*entry{}
+		}
+		needs[o.stream][o.pos] = append(needs[o.stream][o.pos], e)
+	}
+	for si, s := range r.streams {
+		if s.mhtml && parts[si] != nil {
+			r.writeMHTML(si, parts[si])
+		} else if needs[si] != nil {
+			r.writeWARC(si, needs[si])
+		}
+	}
+	for _, e := range r.entries {
+		if e.redirect {
+			r.writeStub(e)
+		} else if !e.written {
+			r.problem(r.streams[e.c.orig.stream].String(), "", "the payload of "+e.c.url+" could not be read a second time: not written")
+		}
+	}
+}
+
+func (r *run) writeWARC(si int, needs map[int64][]*entry) {
+	s := r.streams[si]
+	err := r.eachRecord(s, func(rec *mime.Record) error {
+		es := needs[rec.Position]
+		if len(es) == 0 {
+			return nil
+		}
+		where := "record at " + strconv.FormatInt(rec.Offset, 10)
+		var payload []byte
+		if rec.Type == "resource" {
+			b, err := io.ReadAll(io.LimitReader(rec.Block, r.opts.Limits.DecodedBytes+1))
+			if err != nil && !errors.Is(err, mime.ErrTruncated) {
+				r.problem(s.String(), where, err.Error())
+				return nil
+			}
+			if int64(len(b)) > r.opts.Limits.DecodedBytes {
+				r.problem(s.String(), where, "payload over "+strconv.FormatInt(r.opts.Limits.DecodedBytes, 10)+" bytes: not written")
+				return nil
+			}
+			payload = b
+		} else {
+			resp, err := mime.ReadResponse(rec, r.opts.Limits)
+			if err != nil {
+				r.problem(s.String(), where, err.Error())
+				return nil
+			}
+			for _, w := range resp.Warnings {
+				r.warn(s.String(), where, w)
+			}
+			payload = resp.Payload
+		}
+		for _, e := range es {
+			r.writeEntry(e, payload, s.String(), where, nil, nil)
+		}
+		return nil
+	})
+	if err != nil {
+		r.problem(s.String(), "", "read again: "+err.Error())
+	}
+}
+
+func (r *run) writeMHTML(si int, parts map[string][]*entry) {
+	s := r.streams[si]
+	m, err := r.readMHTML(s)
+	if err != nil {
+		r.problem(s.String(), "", "read again: "+err.Error())
+		return
+	}
+	// A link that names a part of this archive (RFC 2557 §8: by
+	// Content-Location or cid:) goes to that part's file.
+	local := func(u string) *entry {
+		t := m.Find(u)
+		if t == nil {
+			return nil
+		}
+		if pu := partURL(m, t); pu != "" {
+			return r.lookup(pu)
+		}
+		return nil
+	}
+	for path, es := range parts {
+		p := m.Part(path)
+		if p == nil {
+			continue
+		}
+		body, err := m.Decode(p)
+		if err != nil {
+			r.problem(s.String(), "part "+path, err.Error())
+			continue
+		}
+		o := m.HTMLOptions(p)
+		for _, e := range es {
+			r.writeEntry(e, body, s.String(), "part "+path, &o, local)
+		}
+	}
+}
+
+// writeEntry writes the file of e: the payload with its links pointed at
+// the tree when it is an HTML page or a stylesheet, else as it is.
+// mhtml, when set, holds the options of an MHTML part (its base layers).
+func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *htmlrewrite.Options, local func(string) *entry) {
+	data := payload
+	mt := mediaType(e.c.ctype)
+	if mt == "text/html" || mt == "application/xhtml+xml" || mt == "text/css" {
+		var o htmlrewrite.Options
+		if mhtml != nil {
+			o = *mhtml
+		} else {
+			o = htmlrewrite.Options{
+				Spec: resolve.WHATWG,
+				Context: base.Context{
+					Spec:            resolve.WHATWG,
+					HeaderOf:        "the HTTP response",
+					Retrieval:       e.c.url,
+					RetrievalDetail: "WARC-Target-URI",
+				},
+				ContentType: strictType(e.c.ctype),
+			}
+			if e.c.header != nil {
+				o.Context.Header = e.c.header.MIME()
+			}
+		}
+		o.Base = htmlrewrite.BaseRemove
+		o.LazyLoad, o.Srcdoc = true, true
+		o.Map = r.linkMap(e, local)
+		var out bytes.Buffer
+		var err error
+		var st htmlrewrite.Stats
+		if mt == "text/css" {
+			st, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(payload), o)
+		} else {
+			st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(payload), o)
+		}
+		switch {
+		case errors.Is(err, htmlrewrite.ErrEncoding):
+			r.warn(input, where, e.c.url+": "+err.Error()+": written as captured, links not rewritten")
+		case err != nil:
+			r.warn(input, where, e.c.url+": links not rewritten: "+err.Error())
+		default:
+			data = out.Bytes()
+			r.sum.Links += st.Links
+			for _, w := range st.Base.Warnings {
+				r.warn(input, where, e.c.url+": "+w)
+			}
+		}
+	}
+	if err := r.put(e.file, data); err != nil {
+		r.problem(input, where, e.file+": "+err.Error())
+		return
+	}
+	e.written = true
+	if e.c.orig != e.c {
+		r.sum.Revisits++
+	}
+	if e.kind == "page" {
+		r.sum.Pages++
+	} else {
+		r.sum.Resources++
+	}
+	r.progress()
+}
+
+// strictType writes a Content-Type as htmlrewrite reads it: the media
+// type and its charset.
+func strictType(ctype string) string {
+	mt, params := mime.ParseMediaType(ctype)
+	if cs := params["charset"]; cs != "" {
+		return mt + "; charset=" + cs
+	}
+	return mt
+}
+
+// target returns the entry a link to u ends at, following captured
+// redirects, or nil and the absolute URL to write when it leaves the
+// capture. frag is the fragment of the last Location, which a link
+// without one of its own inherits (RFC 9110 §10.2.2).
+func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag string) {
+	if local != nil {
+		t = local(u)
+	}
+	if t == nil {
+		t = r.lookup(u)
+	}
+	if t == nil {
+		return nil, u, ""
+	}
+	if t.redirect {
+		if i := strings.IndexByte(t.final, '#'); i >= 0 {
+			frag = t.final[i:]
+		}
+		f := r.lookup(t.final)
+		switch {
+		case f == nil:
+			return nil, t.final, ""
+		case !f.redirect:
+			return f, "", frag
+		}
+		// A loop: the stub page is the best there is.
+	}
+	return t, "", frag
+}
+
+// linkMap is the htmlrewrite Map of the document of e: a link to a
+// captured URL becomes the shortest relative reference to its file, with
+// its fragment; a link to anything else becomes absolute; references
+// with other schemes (mailto:, data:, javascript:) stay as written.
+func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link) (string, bool) {
+	return func(l htmlrewrite.Link) (string, bool) {
+		if l.URL == "" {
+			return "", false
+		}
+		u, frag, _ := strings.Cut(l.URL, "#")
+		if frag != "" || strings.HasSuffix(l.URL, "#") {
+			frag = "#" + frag
+		}
+		sc, _ := resolve.Scheme(u)
+		sc = strings.ToLower(sc)
+		if sc != "http" && sc != "https" && sc != "cid" {
+			return "", false
+		}
+		t, abs, inherited := r.target(u, local)
+		if t == nil {
+			if sc == "cid" {
+				return "", false
+			}
+			r.sum.Uncaptured++
+			if abs == u {
+				return l.URL, true
+			}
+			return abs, true
+		}
+		if frag == "" {
+			frag = inherited
+		}
+		r.sum.Local++
+		if t == e && frag != "" {
+			return frag, true
+		}
+		return relRef(e.file, t.file) + frag, true
+	}
+}
+
+// relRef returns the shortest relative reference from the file from to
+// the file to (both slash-separated, relative to Dir), each segment
+// percent-encoded (see escapeSegment) so that the reference holds no "?"
+// or "#" and no ":" a parser could take for a scheme.
+func relRef(from, to string) string {
+	const root = "file:///t/"
+	if from == to {
+		return escapeSegment(to[strings.LastIndexByte(to, '/')+1:])
+	}
+	rv, err := resolve.NewResolver(resolve.WHATWG, root+escapePath(from), resolve.Options{})
+	if err == nil {
+		if rel, err := rv.RelativePath(root + escapePath(to)); err == nil && rel != "" {
+			return rel
+		}
+	}
+	// Not reached with the names layout makes; the long way round.
+	fs, ts := strings.Split(from, "/"), strings.Split(to, "/")
+	i := 0
+	for i < len(fs)-1 && i < len(ts)-1 && fs[i] == ts[i] {
+		i++
+	}
+	return strings.Repeat("../", len(fs)-1-i) + escapePath(strings.Join(ts[i:], "/"))
+}
+
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = escapeSegment(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// escapeSegment percent-encodes every byte of a file name but the
+// unreserved characters and the sub-delimiters a path segment may hold
+// (RFC 3986 §3.3) other than ":": "%" becomes "%25", "?" "%3F", "#" "%23".
+func escapeSegment(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=@", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)>>4, 16)+strconv.FormatUint(uint64(c)&15, 16)))
+	}
+	return b.String()
+}
+
+// writeStub writes the page a redirect URL leaves in the tree, so that a
+// bookmark into the tree still works: a meta refresh and a link to where
+// the redirect chain ends (its file, or the absolute URL when the capture
+// does not hold it), as jekyll-redirect-from writes them.
+func (r *run) writeStub(e *entry) {
+	href := e.final
+	t, abs, frag := r.target(e.c.url, nil)
+	if t != nil && t != e {
+		href = relRef(e.file, t.file) + frag
+	} else if t == nil {
+		href = abs
+	}
+	h := html.EscapeString(href)
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n")
+	b.WriteString("<title>Redirect</title>\n")
+	b.WriteString("<meta http-equiv=\"refresh\" content=\"0; url=" + h + "\">\n")
+	b.WriteString("<link rel=\"canonical\" href=\"" + h + "\">\n")
+	b.WriteString("</head><body>\n<p>" + strconv.Itoa(e.c.status) + " redirect from <code>" + html.EscapeString(e.c.url) + "</code> to <a href=\"" + h + "\">" + html.EscapeString(e.final) + "</a>.</p>\n</body></html>\n")
+	if err := r.put(e.file, []byte(b.String())); err != nil {
+		r.problem(r.streams[e.c.stream].String(), "", e.file+": "+err.Error())
+		return
+	}
+	e.written = true
+	r.sum.Redirects++
+	r.progress()
+}
