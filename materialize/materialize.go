@@ -141,7 +141,6 @@ type run struct {
 	hosts   map[string]bool
 	streams []stream
 	byKey   map[string][]*capture
-	byID    map[string]*capture
 	seq     int
 	sum     Summary
 
