@@ -155,10 +155,11 @@ func (m *zipMember) Close() error {
 	return m.z.Close()
 }
 
-// eachRecord calls fn for every record of the WARC stream s. A read error
-// ends the stream: it is reported by the caller, and the records before it
-// count.
-func (r *run) eachRecord(s stream, fn func(*mime.Record) error) error {
+// eachRecord calls fn for every record of the WARC stream s, and
+// onError, when set, for each record the reader skipped (it goes on after
+// it). A read error that ends the stream is returned; the records before
+// it count.
+func (r *run) eachRecord(s stream, fn func(*mime.Record) error, onError func(*mime.RecordError)) error {
 	rc, err := s.open()
 	if err != nil {
 		return err
@@ -168,6 +169,12 @@ func (r *run) eachRecord(s stream, fn func(*mime.Record) error) error {
 	w.Limits = r.opts.Limits
 	for {
 		rec, err := w.Next()
+		if re, ok := errors.AsType[*mime.RecordError](err); ok {
+			if onError != nil {
+				onError(re)
+			}
+			continue
+		}
 		if err == io.EOF {
 			return nil
 		}
@@ -203,6 +210,8 @@ func (r *run) indexWARC(si int) error {
 		c.stream, c.pos = si, rec.Position
 		r.add(c)
 		return nil
+	}, func(re *mime.RecordError) {
+		r.problem(s.String(), "", re.Error())
 	})
 }
 

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // A fixtureRecord is one record of the generated capture.
@@ -151,18 +153,24 @@ func fixtureRecords() []fixtureRecord {
 }
 
 // writeFixture writes the capture as dir/fixture.warc, dir/fixture.warc.gz
-// (one member per record) and dir/fixture.wacz, and returns the records.
+// (one member per record), dir/fixture.warc.zst (one frame per record) and
+// dir/fixture.wacz, and returns the records.
 func writeFixture(t testing.TB, dir string) []fixtureRecord {
 	t.Helper()
 	recs := fixtureRecords()
-	var plain, gz bytes.Buffer
+	var plain, gz, zst bytes.Buffer
+	enc, err := zstd.NewWriter(nil)
+	must(t, err)
 	for i, r := range recs {
 		b := r.bytes(i)
 		plain.Write(b)
 		z := gzip.NewWriter(&gz)
 		z.Write(b)
 		z.Close()
+		// One zstd frame per record (warc-zstd §"File Format").
+		zst.Write(enc.EncodeAll(b, nil))
 	}
+	must(t, os.WriteFile(filepath.Join(dir, "fixture.warc.zst"), zst.Bytes(), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "fixture.warc"), plain.Bytes(), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "fixture.warc.gz"), gz.Bytes(), 0o644))
 	var zb bytes.Buffer

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,12 +91,6 @@ func Run(inputs []string, opts Options) (Summary, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return r.sum, fmt.Errorf("materialize: %w", err)
 	}
-	root, err := os.OpenRoot(opts.Dir)
-	if err != nil {
-		return r.sum, fmt.Errorf("materialize: %w", err)
-	}
-	defer root.Close()
-	r.root = root
 	for _, h := range opts.Hosts {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
 			if r.hosts == nil {
@@ -137,7 +130,6 @@ const defaultDecodedBytes = 128 << 20
 
 type run struct {
 	opts    Options
-	root    *os.Root
 	hosts   map[string]bool
 	streams []stream
 	byKey   map[string][]*capture
@@ -394,26 +386,16 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 	}
 }
 
-// put writes data to the file of the tree rel (slash-separated), creating
-// its directories through r.root so that nothing outside Dir is touched,
-// and replacing the file atomically with tree's writer.
+// put writes data to the file of the tree rel (slash-separated) with
+// package tree's writer, which makes the missing directories and follows
+// no symbolic link below Dir, so that nothing outside Dir is touched.
 func (r *run) put(rel string, data []byte) error {
-	local := filepath.FromSlash(rel)
-	if !filepath.IsLocal(local) {
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return fmt.Errorf("%q is not a local path", rel)
-	}
-	if dir := filepath.Dir(local); dir != "." {
-		if err := r.root.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	full := filepath.Join(r.opts.Dir, local)
-	if info, err := os.Lstat(full); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a symbolic link: left alone", rel)
 	}
 	// The tree can be made again from its inputs: atomic renames without
 	// fsyncs, and files that already hold the bytes are left as they are.
-	return tree.Writer{NoSync: true, KeepSame: true}.WriteFile(full, data, 0o644)
+	return tree.Writer{NoSync: true, KeepSame: true}.WriteIn(r.opts.Dir, rel, data, 0o644)
 }
 
 func (r *run) progress() {

@@ -204,12 +204,12 @@ func readFile(t *testing.T, dir, rel string) string {
 }
 
 // TestFixture materializes the generated capture, from a plain WARC, a
-// .warc.gz and a WACZ, and checks every hard case of the layout, the
+// .warc.gz, a .warc.zst and a WACZ, and checks every hard case of the layout, the
 // links and the payloads.
 func TestFixture(t *testing.T) {
 	src := t.TempDir()
 	recs := writeFixture(t, src)
-	for _, input := range []string{"fixture.warc", "fixture.warc.gz", "fixture.wacz"} {
+	for _, input := range []string{"fixture.warc", "fixture.warc.gz", "fixture.warc.zst", "fixture.wacz"} {
 		t.Run(input, func(t *testing.T) {
 			out, sum := materialized(t, []string{filepath.Join(src, input)}, Options{})
 			files := map[string]string{

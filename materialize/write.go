@@ -87,7 +87,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 			r.writeEntry(e, payload, s.String(), where, nil, nil)
 		}
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		r.problem(s.String(), "", "read again: "+err.Error())
 	}
