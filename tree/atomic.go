@@ -139,6 +139,22 @@ func (w Writer) CopyIn(root, rel, src string) error {
 		return err
 	}
 	defer in.Close()
+	return w.copyIn(root, rel, in)
+}
+
+// CopyWalked copies the file f, as a walk found it, to the file rel of the
+// tree rooted at root, as CopyIn does; f is opened as Open opens it, so a
+// link swapped in for it since the walk is not read.
+func (w Writer) CopyWalked(root, rel string, f File) error {
+	in, err := Open(f)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return w.copyIn(root, rel, in)
+}
+
+func (w Writer) copyIn(root, rel string, in *os.File) error {
 	info, err := in.Stat()
 	if err != nil {
 		return err
@@ -229,6 +245,49 @@ func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (
 		_, err := t.Write(data)
 		return err
 	})
+}
+
+// Open opens the file f, as a walk found it, for reading: a file found in
+// a tree is reached from f.Root without following any symbolic link and
+// must be the file the walk saw (else ErrSymlink or ErrChanged), so that a
+// link swapped in since cannot make a run read, and copy or rewrite into
+// its output, a file from outside the tree. A file named alone is opened
+// by its path.
+func Open(f File) (*os.File, error) {
+	if f.Rel == "" {
+		return os.Open(f.Path)
+	}
+	d, name, err := openParent(f.Root, f.Rel, false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	in, err := d.open(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	if f.info != nil {
+		if now, err := in.Stat(); err != nil || !os.SameFile(f.info, now) {
+			in.Close()
+			return nil, &fs.PathError{Op: "open", Path: in.Name(), Err: ErrChanged}
+		}
+	}
+	return in, nil
+}
+
+// ReadWalked reads the file f, opened as Open opens it, as ReadFile
+// reads.
+func ReadWalked(f File, max int64) ([]byte, error) {
+	in, err := Open(f)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	var size int64
+	if info, err := in.Stat(); err == nil {
+		size = info.Size()
+	}
+	return readOpen(in, size, max)
 }
 
 // testHookBeforeWrite, set by tests, runs between reading a file and

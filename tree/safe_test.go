@@ -288,3 +288,54 @@ func TestDisplayName(t *testing.T) {
 	assert.Equal(t, `"\xff.html"`, DisplayName("\xff.html"))
 	assert.Equal(t, `"a\u0085.html"`, DisplayName("a\u0085.html"))
 }
+
+// TestOpenWalked: a file swapped for a link (to a secret outside the
+// tree) since the walk is not read, nor copied into a mirror.
+func TestOpenWalked(t *testing.T) {
+	dir, outside, mirror := t.TempDir(), t.TempDir(), t.TempDir()
+	writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
+	writeTree(t, outside, map[string]string{"a.html": "secret", "sub/a.html": "secret"})
+	f := walkFile(t, dir, "sub/a.html")
+	data, err := ReadWalked(f, 1<<20)
+	require.NoError(t, err)
+	assert.Equal(t, "tree", string(data))
+	swapFile(t, dir, outside)
+	_, err = ReadWalked(f, 1<<20)
+	assert.ErrorIs(t, err, ErrSymlink)
+	assert.ErrorIs(t, Writer{}.CopyWalked(mirror, "sub/a.html", f), ErrSymlink)
+	assert.NoFileExists(t, filepath.Join(mirror, "sub", "a.html"))
+
+	dir = t.TempDir()
+	writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
+	f = walkFile(t, dir, "sub/a.html")
+	swapDir(t, dir, outside)
+	_, err = ReadWalked(f, 1<<20)
+	assert.ErrorIs(t, err, ErrSymlink)
+
+	// Another regular file in its place: not the one the walk saw.
+	dir = t.TempDir()
+	writeTree(t, dir, map[string]string{"a.html": "tree", "b.html": "other"})
+	f = walkFile(t, dir, "a.html")
+	require.NoError(t, os.Rename(filepath.Join(dir, "b.html"), filepath.Join(dir, "a.html")))
+	_, err = ReadWalked(f, 1<<20)
+	assert.ErrorIs(t, err, ErrChanged)
+}
+
+// TestCleanMirror: Clean removes a dead writer's temporary files from a
+// directory without reading its files.
+func TestCleanMirror(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("dead processes are not proven on Windows")
+	}
+	dead := exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, dead.Run())
+	old := runStart.Add(-time.Hour)
+	name := fmt.Sprintf("%s%s-%d-%s-00000000.tmp", tempPrefix, hostID, dead.Process.Pid, strconv.FormatInt(old.UnixNano(), 16))
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"d/" + name: "partial", "d/a.html": "<p>"})
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "d", name), old, old))
+	var removed []string
+	Walker{RemoveStale: true, Removed: func(p string, err error) { removed = append(removed, p) }}.Clean(dir)
+	assert.Equal(t, []string{filepath.Join(dir, "d", name)}, removed)
+	assert.Equal(t, []string{"a.html"}, names(t, filepath.Join(dir, "d")))
+}

@@ -179,7 +179,9 @@ func runRewrite(args []string, s stdio) int {
 		case *inPlace:
 			r.changed, r.err = inPlaceWriter.Update(f, t.maxSize, transform)
 		case *outDir != "":
-			old, err := tree.ReadFile(f.Path, t.maxSize)
+			// Read as the walk found it: not through a link swapped
+			// in since, whose target could be outside the tree.
+			old, err := tree.ReadWalked(f, t.maxSize)
 			var out []byte
 			if err == nil {
 				out, err = transform(old)
@@ -373,7 +375,7 @@ func mirrorCopy(w tree.Writer, dir string, f tree.File) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return w.CopyIn(dir, mirrorRel(f), f.Path)
+	return w.CopyWalked(dir, mirrorRel(f), f)
 }
 
 // refused is 1 when err is the writer's refusal to write a file for
