@@ -305,8 +305,12 @@ func (c *Checker) Reads(k Kind) bool { return k == HTML || c.Readers[k] != nil }
 // readHTML is the Reader of HTML.
 func (c *Checker) readHTML(f File, data []byte) (Document, error) {
 	var doc Document
-	if e, _, err := base.ScanHTML(bytes.NewReader(data), false); err == nil && e.Found {
-		doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
+	// Only a document that holds "<base" can have a <base> element: the
+	// others are not tokenized a second time.
+	if mentionsBase(data) {
+		if e, _, err := base.ScanHTML(bytes.NewReader(data), false); err == nil && e.Found {
+			doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
+		}
 	}
 	opts := c.htmlOptions(f)
 	if !c.NoAnchors {
@@ -319,6 +323,21 @@ func (c *Checker) readHTML(f File, data []byte) (Document, error) {
 	})
 	doc.Base = res.URL
 	return doc, err
+}
+
+// mentionsBase reports whether data holds "<base", ASCII
+// case-insensitively.
+func mentionsBase(data []byte) bool {
+	for {
+		i := bytes.IndexByte(data, '<')
+		if i < 0 || len(data)-i < 5 {
+			return false
+		}
+		if data[i+1]|0x20 == 'b' && data[i+2]|0x20 == 'a' && data[i+3]|0x20 == 's' && data[i+4]|0x20 == 'e' {
+			return true
+		}
+		data = data[i+1:]
+	}
 }
 
 // column16 returns the column, in UTF-16 code units, of the byte at

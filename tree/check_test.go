@@ -447,3 +447,19 @@ func TestAnalyzeToBefore(t *testing.T) {
 		assert.True(t, f.Before)
 	}
 }
+
+// TestMentionsBase: only a document holding "<base" (any ASCII case) is
+// scanned for its <base> element a second time.
+func TestMentionsBase(t *testing.T) {
+	for doc, want := range map[string]bool{
+		`<base href=x>`: true, `<BASE HREF=x>`: true, `<p>a<bAsE`: true, `<p>`: false, `<bas`: false, `base`: false, ``: false, `<<base`: true,
+	} {
+		assert.Equal(t, want, mentionsBase([]byte(doc)), "%q", doc)
+	}
+	// And Check still finds a <base> that is there.
+	c := &Checker{Spec: resolve.WHATWG, Root: "https://example.org/"}
+	got, err := c.Check(File{Rel: "a.html"}, []byte(`<p><BaSe href="https://example.org/x/">`))
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, BasePin, got[0].Problem)
+}
