@@ -224,7 +224,7 @@ func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (
 	if links > 1 && w.HardLinks == SkipHardLinks {
 		return false, &fs.PathError{Op: "write", Path: in.Name(), Err: fmt.Errorf("%w: %d names", ErrHardLink, links)}
 	}
-	old, err := readOpen(in, info.Size(), max)
+	old, err := readOpen(in, max)
 	if err != nil {
 		return false, err
 	}
@@ -283,11 +283,7 @@ func ReadWalked(f File, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer in.Close()
-	var size int64
-	if info, err := in.Stat(); err == nil {
-		size = info.Size()
-	}
-	return readOpen(in, size, max)
+	return readOpen(in, max)
 }
 
 // testHookBeforeWrite, set by tests, runs between reading a file and

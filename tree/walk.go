@@ -219,17 +219,16 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readOpen(f, max)
+}
+
+// readOpen reads the open file f to its end, as ReadFile does.
+func readOpen(f *os.File, max int64) ([]byte, error) {
+	path := f.Name()
 	var size int64
 	if info, err := f.Stat(); err == nil {
 		size = info.Size()
 	}
-	return readOpen(f, size, max)
-}
-
-// readOpen reads the open file f, which held size bytes when it was
-// opened, to its end, as ReadFile does.
-func readOpen(f *os.File, size, max int64) ([]byte, error) {
-	path := f.Name()
 	if size > max {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
