@@ -3,10 +3,12 @@ package htmlrewrite
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -225,4 +227,115 @@ func TestRawAsWritten(t *testing.T) {
 	got, st = rewrite(t, `<a href="  page.html  "><img srcset=" a.png 1x">`, mopts)
 	assert.Equal(t, `<a href="  page.html  "><img srcset=" a.png 1x">`, got)
 	assert.Zero(t, st.Rewritten)
+}
+
+// enc16 encodes s (which may hold lone surrogates written as
+// "\xed\xa0\x80"-style generalized UTF-8) as UTF-16, little- or big-endian.
+func enc16(s string, big bool) string {
+	var b []byte
+	c := utf16Codec{big: big}
+	for p := []byte(s); len(p) > 0; {
+		r, n := decodeGeneralized(p)
+		p = p[n:]
+		if r >= 0x10000 {
+			hi, lo := utf16.EncodeRune(r)
+			b = c.appendUnit(c.appendUnit(b, uint16(hi)), uint16(lo))
+		} else {
+			b = c.appendUnit(b, uint16(r))
+		}
+	}
+	return string(b)
+}
+
+// TestUTF16: browsers read UTF-16 pages (HTML Standard §13.2.3.1: a BOM,
+// or the transport layer's charset; the Encoding Standard's UTF-16LE and
+// UTF-16BE decoders). relurl decodes them, rewrites them and encodes them
+// back: every byte outside a changed value stays as it was, the BOM, lone
+// surrogates and an odd last byte included; links report offsets and
+// columns in the document's own bytes. Before, they were refused
+// (ErrEncoding).
+func TestUTF16(t *testing.T) {
+	const d = "http://ex.com/dir/"
+	const lone = "\xed\xa0\x80" // U+D800 alone
+	cases := []struct {
+		name, contentType string
+		big               bool
+		in, want          string
+	}{
+		{"LE with BOM", "", false, "\uFEFF<p>é😀</p><a href=\"x.html\">", "\uFEFF<p>é😀</p><a href=\"" + d + "x.html\">"},
+		{"BE with BOM", "", true, "\uFEFF<a href='x.html'>中</a>", "\uFEFF<a href='" + d + "x.html'>中</a>"},
+		{"LE by Content-Type", "text/html; charset=utf-16le", false, "<a href=x.html>", "<a href=" + d + "x.html>"},
+		{"utf-16 label is LE", "text/html; charset=utf-16", false, "<a href=x.html>", "<a href=" + d + "x.html>"},
+		{"BE by Content-Type", "text/html; charset=UTF-16BE", true, "<img src=i.png srcset=\"a.png 1x, b.png 2x\">", "<img src=" + d + "i.png srcset=\"" + d + "a.png 1x, " + d + "b.png 2x\">"},
+		{"the BOM outranks Content-Type", "text/html; charset=windows-1252", false, "\uFEFF<a href=x.html>", "\uFEFF<a href=" + d + "x.html>"},
+		{"lone surrogates kept", "", false, "\uFEFF" + lone + "<p title=\"" + lone + "\"><a href=x.html>\xed\xbf\xbf", "\uFEFF" + lone + "<p title=\"" + lone + "\"><a href=" + d + "x.html>\xed\xbf\xbf"},
+		{"nothing to change", "", true, "\uFEFF<p>é😀" + lone + "</p><a href=\"https://x.example/\">", ""},
+		{"a base element", "", false, "\uFEFF<base href=\"/b/\"><a href=x.html>", "\uFEFF<base href=\"/b/\"><a href=http://ex.com/b/x.html>"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := c.want
+			if want == "" {
+				want = c.in
+			}
+			opts := testOptions()
+			opts.ContentType = c.contentType
+			in := enc16(c.in, c.big)
+			got, st := rewrite(t, in, opts)
+			assert.Equal(t, enc16(want, c.big), got)
+			assert.Contains(t, st.Charset, "utf-16")
+			// An odd last byte is kept too.
+			got, _ = rewrite(t, in+"\x3c", opts)
+			assert.Equal(t, enc16(want, c.big)+"\x3c", got)
+		})
+	}
+	// The BOM decides UTF-16BE; a <meta> declaring UTF-16 does not (the
+	// prescan reads it as UTF-8), so such a page is read as ASCII bytes.
+	got, st := rewrite(t, `<meta charset=utf-16><a href=x.html>`, testOptions())
+	assert.Equal(t, `<meta charset=utf-16><a href=`+d+`x.html>`, got)
+	assert.Equal(t, "utf-8", st.Charset)
+}
+
+// TestUTF16Links: links of a UTF-16 page, with offsets and columns in the
+// page's bytes (two per code unit, four for an astral code point), its
+// <base>, and a lone surrogate read as U+FFFD as the Encoding Standard's
+// decoder reads it.
+func TestUTF16Links(t *testing.T) {
+	doc := "\uFEFF<p>😀</p>\n<a href=\"x.html\">é</a> <img src=\"\xed\xa0\x80.png\">\n<base href=\"/b/\"><p>😀😀</p><a href='y'>"
+	for _, big := range []bool{false, true} {
+		links, b := collect(t, enc16(doc, big), whatwgOptions())
+		assert.Equal(t, "http://ex.com/b/", b.URL)
+		require.Len(t, links, 3)
+		// "\uFEFF<p>😀</p>\n" is 1+3+2+4+1 = 11 units; '<a href="' 9 more.
+		assert.Equal(t, Link{Raw: "x.html", URL: "http://ex.com/b/x.html", Tag: "a", Attr: "href", Kind: Navigation, Line: 2, Column: 19, Offset: 40}, links[0])
+		assert.Equal(t, "http://ex.com/b/%EF%BF%BD.png", links[1].URL)
+		assert.Equal(t, 2, links[1].Line)
+		// 'x.html">é</a> <img src="' is 24 units.
+		assert.Equal(t, int64(40+2*24), links[1].Offset)
+		assert.Equal(t, 19+2*24, links[1].Column)
+		// Line 3: '<base href="/b/"><p>😀😀</p><a href=\'' is 17+3+4+4+9 units.
+		assert.Equal(t, 3, links[2].Line)
+		assert.Equal(t, 1+2*37, links[2].Column)
+	}
+}
+
+// TestUTF16Large: a UTF-16 page larger than the reader's buffers, with
+// surrogate pairs across every boundary, goes through unchanged where
+// nothing changes, from a stream and from a seekable reader.
+func TestUTF16Large(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\uFEFF<p>")
+	for i := 0; b.Len() < 300<<10; i++ {
+		fmt.Fprintf(&b, "x😀%d<a href=\"p%d.html\">é</a>\n", i%7, i)
+	}
+	doc := b.String()
+	want := strings.ReplaceAll(doc, `href="p`, `href="http://ex.com/dir/p`)
+	in := enc16(doc, false)
+	got, st := rewrite(t, in, testOptions())
+	assert.True(t, got == enc16(want, false), "rewritten")
+	assert.Positive(t, st.Rewritten)
+	var out strings.Builder
+	_, err := Rewrite(&out, io.MultiReader(strings.NewReader(in[:7]), strings.NewReader(in[7:])), testOptions())
+	require.NoError(t, err)
+	assert.True(t, out.String() == enc16(want, false), "rewritten from a stream")
 }

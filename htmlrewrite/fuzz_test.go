@@ -47,7 +47,8 @@ func FuzzRewrite(f *testing.F) {
 		opts := testOptions()
 		opts.Srcdoc, opts.LazyLoad, opts.Param = true, true, true
 		var once, twice bytes.Buffer
-		if _, err := Rewrite(&once, strings.NewReader(doc), opts); err != nil {
+		st, err := Rewrite(&once, strings.NewReader(doc), opts)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Rewrite(&twice, bytes.NewReader(once.Bytes()), opts); err != nil {
@@ -56,10 +57,11 @@ func FuzzRewrite(f *testing.F) {
 		if once.String() != twice.String() {
 			t.Fatalf("not idempotent:\n in %q\n 1: %q\n 2: %q", doc, once.String(), twice.String())
 		}
-		if !strings.Contains(strings.ToLower(doc), "<svg") && !strings.Contains(strings.ToLower(doc), "<math") {
+		// (A UTF-16 document's tokens are those of its decoded text.)
+		if !strings.Contains(strings.ToLower(doc), "<svg") && !strings.Contains(strings.ToLower(doc), "<math") && !strings.HasPrefix(st.Charset, "utf-16") {
 			sameTokens(t, "fuzz", doc, once.String())
 		}
-		_, err := Links(strings.NewReader(doc), opts, func(l Link) error {
+		_, err = Links(strings.NewReader(doc), opts, func(l Link) error {
 			if l.Offset < 0 || l.Offset > int64(len(doc)) || l.Line < 1 || l.Column < 1 {
 				t.Fatalf("bad position %+v in %q", l, doc)
 			}

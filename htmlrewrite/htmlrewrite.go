@@ -36,7 +36,10 @@
 // deep); CSS inside <svg><style> is not read as CSS; a document in a
 // legacy encoding whose value holds characters outside ASCII is decoded
 // for resolving and encoded back, characters the encoding lacks becoming
-// character references.
+// character references (in a query they become %26%23NNNN%3B, as the URL
+// Standard says). A UTF-16 document is decoded as it streams in and
+// encoded back as it streams out, losslessly (BOM, lone surrogates and an
+// odd last byte kept); its links' offsets count its own bytes.
 package htmlrewrite
 
 import (
@@ -231,8 +234,9 @@ type Stats struct {
 }
 
 // ErrEncoding is returned for documents whose encoding is not
-// ASCII-compatible (UTF-16, ISO-2022-JP, replacement): tokenizing their
-// bytes as they are would corrupt them, so they are refused.
+// ASCII-compatible and not UTF-16 (ISO-2022-JP, replacement): tokenizing
+// their bytes as they are would corrupt them, so they are refused. UTF-16
+// documents are decoded, rewritten and encoded back (see utf16.go).
 var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-compatible")
 
 // Rewrite copies the HTML document src to dst with every URL-bearing
@@ -301,8 +305,12 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 	d.used = true
 	w := newWriter(dst)
 	d.s.w = w
+	if c := d.s.p.utf16; c != nil {
+		d.s.u16w = &utf16Writer{c: c, w: w}
+		d.s.w = newWriter(d.s.u16w)
+	}
 	err := d.s.run(d.r)
-	if ferr := w.Flush(); err == nil {
+	if ferr := d.s.flush(w); err == nil {
 		err = ferr
 	}
 	return d.s.stats, err
@@ -375,6 +383,7 @@ type prepared struct {
 	limit     int
 	enc       encoding.Encoding
 	encName   string
+	utf16     *utf16Codec // a UTF-16 document, read decoded (enc is nil)
 }
 
 // prepare finds src's <base href> and encoding without losing a byte:
@@ -560,8 +569,9 @@ func (p *prepared) decideEncoding(prefix []byte, opts *Options) error {
 // first bytes are ASCII is read as UTF-8 instead of the locale guess
 // windows-1252: a guess must not turn UTF-8 links into mojibake. It
 // returns the encoding (nil for UTF-8) and its name, or an error wrapping
-// ErrEncoding for an encoding that is not ASCII-compatible (UTF-16), which
-// a byte-preserving rewrite cannot handle.
+// ErrEncoding for an encoding that is not ASCII-compatible (UTF-16, which
+// Rewrite and Links decode first, and ISO-2022-JP), whose bytes cannot be
+// tokenized as they are.
 func Encoding(prefix []byte, contentType string) (encoding.Encoding, string, error) {
 	_, name, certain := charset.DetermineEncoding(prefix, contentType)
 	if asciiIncompatible[name] {

@@ -81,6 +81,14 @@ type scanner struct {
 	scratch []byte
 	rel     []string
 	err     error // from fn
+
+	// A UTF-16 document (see utf16.go): the writer that encodes the
+	// output back, and the offsets of links in the document's own bytes.
+	u16w      *utf16Writer
+	off16     int64 // offset of the current token
+	lineOff16 int64 // of the first byte of its line
+	u16cur    struct{ i, u int64 }
+	u16line   struct{ dec, off16 int64 }
 }
 
 func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, io.Reader, error) {
@@ -90,12 +98,35 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 	if err := checkSpec(opts); err != nil {
 		return nil, nil, err
 	}
+	src, u16, err := openUTF16(src, opts.ContentType)
+	if err != nil {
+		return nil, nil, err
+	}
+	if u16 != nil {
+		opts.ContentType = "text/html; charset=utf-8" // what src now is
+	}
 	p, err := prepare(src, &opts)
 	if err != nil {
 		return nil, nil, err
 	}
+	if u16 != nil {
+		p.utf16, p.encName = u16, u16.name
+	}
 	s, err := newScannerPrepared(p, opts, w, fn)
 	return s, p.r, err
+}
+
+// flush writes what the scanner holds to w, the writer it was made with.
+func (s *scanner) flush(w *bufio.Writer) error {
+	if s.u16w != nil {
+		if err := s.w.Flush(); err != nil {
+			return err
+		}
+		if err := s.u16w.Close(); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
 }
 
 func checkSpec(opts Options) error {
@@ -222,11 +253,41 @@ func (s *scanner) advance(raw []byte) {
 	if s.fn != nil || s.opts.Map != nil {
 		if n := bytes.Count(raw, []byte{'\n'}); n > 0 {
 			s.line += n
-			s.lineOff = s.off + int64(bytes.LastIndexByte(raw, '\n')) + 1
+			last := bytes.LastIndexByte(raw, '\n')
+			s.lineOff = s.off + int64(last) + 1
+			if s.p.utf16 != nil {
+				s.lineOff16 = s.off16 + 2*utf16Units(raw[:last+1])
+			}
+		}
+		if s.p.utf16 != nil {
+			s.off16 += 2 * utf16Units(raw)
 		}
 	}
 	s.off += int64(len(raw))
 	s.cur = cursor{}
+	s.u16cur.i, s.u16cur.u = 0, 0
+}
+
+// utf16Position returns the offset in a UTF-16 document's bytes of byte
+// pos of the current (decoded) token, and its 1-based column in bytes;
+// position must have been called for pos. Links come in order, so the
+// code units are counted from the last link on.
+func (s *scanner) utf16Position(raw []byte, pos int) (int64, int) {
+	c := &s.u16cur
+	if int64(pos) < c.i {
+		c.i, c.u = 0, 0
+	}
+	c.u += utf16Units(raw[c.i:pos])
+	c.i = int64(pos)
+	off := s.off16 + 2*c.u
+	ls := s.cur.lineOff // the decoded offset of pos's line
+	switch {
+	case ls == s.lineOff:
+		s.u16line.dec, s.u16line.off16 = ls, s.lineOff16
+	case ls != s.u16line.dec:
+		s.u16line.dec, s.u16line.off16 = ls, off-2*utf16Units(raw[ls-s.off:pos])
+	}
+	return off, int(off-s.u16line.off16) + 1
 }
 
 // cursor is the last position computed in the current token: the links
@@ -516,7 +577,7 @@ func (s *scanner) relTokens(raw []byte, a *attr) {
 // would decode to something else.
 func (s *scanner) plain(v []byte) bool {
 	for _, c := range v {
-		if c == '&' || c == '\r' || c == 0 || c >= 0x80 && s.p.enc != nil {
+		if c == '&' || c == '\r' || c == 0 || c >= 0x80 && s.p.enc != nil || c == 0xED && s.p.utf16 != nil {
 			return false
 		}
 	}
@@ -534,6 +595,9 @@ func (s *scanner) decoded(v []byte) string {
 		if d, err := s.p.enc.NewDecoder().Bytes(v); err == nil {
 			v = d
 		}
+	}
+	if s.p.utf16 != nil {
+		v = replaceSurrogates(v)
 	}
 	return s.refs.unescape(v)
 }
@@ -671,9 +735,13 @@ func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 		pos += int(at.m[d0])
 	}
 	line, col := s.position(at.raw, pos)
+	off := s.off + int64(pos)
+	if s.p.utf16 != nil {
+		off, col = s.utf16Position(at.raw, pos)
+	}
 	l := Link{
 		Raw: raw, URL: u, Err: err, Tag: string(at.name), Attr: at.attr, Kind: at.kind,
-		Line: line, Column: col, Offset: s.off + int64(pos),
+		Line: line, Column: col, Offset: off,
 	}
 	if len(s.rel) > 0 {
 		l.Rel = append([]string(nil), s.rel...)

@@ -1,9 +1,12 @@
 package mime
 
 import (
+	"bytes"
+	"encoding/base64"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,4 +37,46 @@ func TestWARCHTTPBaseHeader(t *testing.T) {
 			assert.Equal(t, []string{want}, urls, "%s %v", h, spec)
 		}
 	}
+}
+
+// TestUTF16Part: an MHTML part in UTF-16 (its BOM or its charset says
+// so) is decoded, rewritten and encoded back in UTF-16 and in its own
+// transfer encoding, BOM kept (it was left as stored before).
+func TestUTF16Part(t *testing.T) {
+	le := func(s string) string {
+		var b []byte
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return string(b)
+	}
+	page := "\uFEFF<a href=\"y.html\">é</a>"
+	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/\r\n\r\n" +
+		"--B\r\nContent-Type: text/html; charset=utf-16\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
+		base64.StdEncoding.EncodeToString([]byte(le(page))) + "\r\n" +
+		"--B\r\nContent-Type: text/html; charset=utf-16le\r\nContent-Transfer-Encoding: binary\r\n\r\n" + le("<img src=i.png>") + "\r\n" +
+		"--B--\r\n"
+	var out bytes.Buffer
+	st, err := Rewrite(&out, strings.NewReader(msg), Options{Spec: resolve.WHATWG})
+	require.NoError(t, err)
+	assert.Empty(t, st.Warnings)
+	assert.Equal(t, 2, st.Changed)
+	m, err := Parse(out.Bytes(), Options{Spec: resolve.WHATWG})
+	require.NoError(t, err)
+	var bodies []string
+	for _, p := range m.Parts() {
+		if p.MediaType == "text/html" {
+			b, err := m.Decode(p)
+			require.NoError(t, err)
+			bodies = append(bodies, string(b))
+		}
+	}
+	assert.Equal(t, []string{le("\uFEFF<a href=\"http://x.example/y.html\">é</a>"), le("<img src=http://x.example/i.png>")}, bodies)
+
+	var urls []string
+	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.WHATWG}, func(l Link) error {
+		urls = append(urls, l.URL)
+		return nil
+	}))
+	assert.Equal(t, []string{"http://x.example/y.html", "http://x.example/i.png"}, urls)
 }

@@ -343,11 +343,12 @@ func TestRewriteThisMessage(t *testing.T) {
 }
 
 // TestEncodingRefused: an HTML part in an encoding a tokenizer cannot
-// read as bytes (UTF-16) is left as stored, with a warning, and the
-// other parts are still read and rewritten.
+// read as bytes (ISO-2022-JP; UTF-16 is decoded, TestUTF16Part) is left
+// as stored, with a warning, and the other parts are still read and
+// rewritten.
 func TestEncodingRefused(t *testing.T) {
 	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/\r\n\r\n" +
-		"--B\r\nContent-Type: text/html; charset=utf-16le\r\n\r\n<\x00a\x00>\x00\r\n" +
+		"--B\r\nContent-Type: text/html; charset=iso-2022-jp\r\n\r\n<a href=\"z\">\x1b$B\r\n" +
 		"--B\r\nContent-Type: text/html\r\n\r\n<a href=\"y\">y</a>\r\n" +
 		"--B--\r\n"
 	var out bytes.Buffer
@@ -356,7 +357,7 @@ func TestEncodingRefused(t *testing.T) {
 	assert.Equal(t, 1, st.Changed)
 	require.Len(t, st.Warnings, 1)
 	assert.Contains(t, st.Warnings[0], "part 1: left as stored")
-	assert.Contains(t, out.String(), "<\x00a\x00>\x00\r\n")
+	assert.Contains(t, out.String(), "<a href=\"z\">\x1b$B\r\n")
 	assert.Contains(t, out.String(), `<a href="http://x.example/y">`)
 
 	var urls []string
