@@ -71,6 +71,9 @@ func runFetch(args []string, s stdio) int {
 			s.errorf("fetch: %s: %d Location: %s", h.URL, h.Status, h.Location)
 		}
 		s.errorf("fetch: %s: %d %s", doc.URL, doc.Status, doc.Header.Get("Content-Type"))
+		if doc.Decoded != "" {
+			s.errorf("fetch: %s: decoded Content-Encoding %s", doc.URL, doc.Decoded)
+		}
 	}
 	if doc.Status < 200 || doc.Status > 299 {
 		s.errorf("fetch: %s: %d %s", doc.URL, doc.Status, http.StatusText(doc.Status))
