@@ -339,3 +339,85 @@ func TestUTF16Large(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, out.String() == enc16(want, false), "rewritten from a stream")
 }
+
+// TestWhereChromiumDeparts: where Chromium 156 departs from the URL
+// Standard, relurl keeps the Standard's answer, and the WPT case in
+// url/resources/urltestdata.json settles it. Each input is read as an
+// <a href> of a page (what relurl links --spec whatwg reports) and
+// compared with the WPT entry of the same input: its href, or failure
+// (Link.Err, the value left as written by rewrite).
+func TestWhereChromiumDeparts(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "wpt-url", "urltestdata.json"))
+	require.NoError(t, err)
+	var entries []json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &entries))
+	type wpt struct {
+		Input   string  `json:"input"`
+		Base    *string `json:"base"`
+		Href    string  `json:"href"`
+		Failure bool    `json:"failure"`
+	}
+	byInput := map[string]wpt{}
+	for _, raw := range entries {
+		var c wpt
+		if json.Unmarshal(raw, &c) == nil && c.Input != "" {
+			if _, dup := byInput[c.Input]; !dup {
+				byInput[c.Input] = c
+			}
+		}
+	}
+	cases := []struct{ why, input string }{
+		// A space in a host: a forbidden host code point (URL Standard
+		// §3.5 host parsing), so the URL fails; Chromium accepts it.
+		{"space in a special host", "http://a b/"},
+		{"space in a special host", "http://example example.com"},
+		{"space in an opaque host", "sc://a b/"},
+		// "\" is a path separator only in special URLs (§4.4 path state)
+		// and a forbidden host code point; Chromium treats it otherwise.
+		{"backslash in a non-special path", "non-special://host/a\\b"},
+		{"backslash in a non-special opaque path", "non-special:\\\\opaque\\path"},
+		{"backslash in a non-special host", "non-special://host\\a"},
+		{"backslash in an opaque host", "sc://a\\b/"},
+		// "|" is a forbidden host code point; "'" is percent-encoded in
+		// the query of special URLs only (special-query percent-encode set).
+		{"| in an opaque host", "sc://a|b/"},
+		{"| after a percent-decoded opaque host", "asdf://%43|/"},
+		{"' in a non-special query", "notspecial://host/?'"},
+		{"| and ' in a non-special path", "foo://host/ !\"$%&'()*+,-./:;<=>@[\\]^_`{|}~"},
+		{"| and ' in a non-special query", "foo://host/dir/? !\"$%&'()*+,-./:;<=>?@[\\]^_`{|}~"},
+	}
+	for _, c := range cases {
+		t.Run(c.why+" "+c.input, func(t *testing.T) {
+			w, ok := byInput[c.input]
+			require.True(t, ok, "WPT urltestdata.json has %q", c.input)
+			page := "http://example.org/dir/page.html"
+			if w.Base != nil {
+				page = *w.Base
+			}
+			opts := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: page}}
+			doc := `<a href="` + strings.NewReplacer("&", "&amp;", `"`, "&quot;").Replace(c.input) + `">x</a>`
+			links, _ := collect(t, doc, opts)
+			require.Len(t, links, 1)
+			if w.Failure {
+				assert.Error(t, links[0].Err, "WPT: failure")
+				got, _ := rewrite(t, doc, opts)
+				assert.Equal(t, doc, got, "a value that fails is left as written")
+			} else {
+				require.NoError(t, links[0].Err)
+				assert.Equal(t, w.Href, links[0].URL)
+			}
+		})
+	}
+
+	// An unparsable <base href>: WPT "http://a b/" says it fails to parse,
+	// and the HTML Standard ("set the frozen base URL", step 2: urlRecord
+	// is failure) makes the frozen base URL the fallback base URL, the
+	// document's URL, where Chromium departs from the Standard.
+	require.True(t, byInput["http://a b/"].Failure)
+	links, b := collect(t, `<base href="http://a b/"><a href="x.html">x</a>`, Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "http://example.org/dir/page.html"}})
+	assert.Equal(t, "http://example.org/dir/page.html", b.URL)
+	assert.Equal(t, base.Retrieval, b.Source)
+	assert.Contains(t, strings.Join(b.Warnings, "\n"), "<base href> at line 1 ignored")
+	require.Len(t, links, 1)
+	assert.Equal(t, "http://example.org/dir/x.html", links[0].URL)
+}
