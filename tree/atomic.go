@@ -205,7 +205,7 @@ func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (
 		return false, err
 	}
 	defer d.close()
-	in, err := d.open(name, os.O_RDONLY, 0)
+	in, err := d.open(name, os.O_RDONLY|readFlags, 0)
 	if err != nil {
 		return false, err
 	}
@@ -255,14 +255,14 @@ func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (
 // by its path.
 func Open(f File) (*os.File, error) {
 	if f.Rel == "" {
-		return os.Open(f.Path)
+		return os.OpenFile(f.Path, os.O_RDONLY|readFlags, 0)
 	}
 	d, name, err := openParent(f.Root, f.Rel, false)
 	if err != nil {
 		return nil, err
 	}
 	defer d.close()
-	in, err := d.open(name, os.O_RDONLY, 0)
+	in, err := d.open(name, os.O_RDONLY|readFlags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -453,7 +453,7 @@ var errNotLocal = errors.New("path leaves the tree")
 // holdsIn reports whether name in d is a regular file with permission
 // bits perm and content data.
 func holdsIn(d *treeDir, name string, data []byte, perm fs.FileMode) bool {
-	f, err := d.open(name, os.O_RDONLY, 0)
+	f, err := d.open(name, os.O_RDONLY|readFlags, 0)
 	if err != nil {
 		return false
 	}

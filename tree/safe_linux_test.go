@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,4 +26,33 @@ func TestUpdateKeepsXattrs(t *testing.T) {
 	n, err := unix.Getxattr(p, "user.relurl", buf)
 	require.NoError(t, err)
 	assert.Equal(t, "kept", string(buf[:n]))
+}
+
+// TestUpdateFIFO: a FIFO swapped in for a walked file does not hang the
+// writer (or a reader) waiting for a writer to come.
+func TestUpdateFIFO(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.html")
+	require.NoError(t, os.WriteFile(p, []byte("old"), 0o644))
+	f := walkFile(t, dir, "a.html")
+	require.NoError(t, os.Remove(p))
+	require.NoError(t, unix.Mkfifo(p, 0o644))
+	done := make(chan error, 1)
+	go func() {
+		_, err := Writer{}.Update(f, 1<<20, appendNew)
+		if err == nil {
+			_, err = ReadWalked(f, 1<<20)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		assert.Error(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Update hangs on a FIFO")
+	}
+	// The walk does not hang on one either: a FIFO is skipped.
+	for g, err := range Walk([]string{dir}) {
+		t.Errorf("walk yields %s (%v)", g.Path, err)
+	}
 }

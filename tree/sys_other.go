@@ -14,3 +14,6 @@ func linkCount(fs.FileInfo) uint64 { return 1 }
 // processDead cannot prove a process gone here, so stale temporary files
 // are never removed (README says so).
 func processDead(int) bool { return false }
+
+// readFlags: no non-blocking open here.
+const readFlags = 0

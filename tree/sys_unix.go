@@ -32,3 +32,9 @@ func linkCount(info fs.FileInfo) uint64 {
 func processDead(pid int) bool {
 	return pid > 0 && errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
+
+// readFlags open an input without blocking: a FIFO swapped in for a file
+// (or named) would otherwise hang the open until a writer comes. Reads
+// of a regular file ignore the flag; a FIFO fails its read, or its
+// regular-file check, at once.
+const readFlags = syscall.O_NONBLOCK

@@ -191,7 +191,7 @@ var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": t
 // describe reads the head of the file at path and classifies it.
 func describe(path, rel, root string, info fs.FileInfo) (File, error) {
 	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size(), info: info}
-	r, err := os.Open(path)
+	r, err := os.OpenFile(path, os.O_RDONLY|readFlags, 0)
 	if err != nil {
 		return f, err
 	}
@@ -214,7 +214,7 @@ var ErrTooLarge = errors.New("file too large")
 // buffer is sized from the file's size, so reading a tree makes little
 // garbage.
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|readFlags, 0)
 	if err != nil {
 		return nil, err
 	}
