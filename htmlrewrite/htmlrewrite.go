@@ -138,9 +138,12 @@ type Options struct {
 	// same splicing as a real change: the output must equal the input.
 	identity bool
 
-	// MaxToken bounds the size of one token (a tag, a text run, a
-	// script); the zero value is DefaultMaxToken. When a token exceeds
-	// it, the rest of the document is copied unchanged (see [Rewrite]).
+	// MaxToken bounds what is held of one token: a tag with its
+	// attributes, a <style> sheet, a doctype or CDATA section (text,
+	// scripts and comments pass in pieces of constant size, whatever
+	// their length); the zero value is DefaultMaxToken. When a token
+	// exceeds it, the rest of the document is copied unchanged and an
+	// *IncompleteError is returned (see [Rewrite]).
 	MaxToken int
 }
 
@@ -251,9 +254,9 @@ var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-
 // warning when the rewrite meets it.
 //
 // References that cannot be resolved are left as written and counted in
-// Stats.Failed; they never stop the rewrite. A token longer than
+// Stats.Failed; they never stop the rewrite. A tag longer than
 // Options.MaxToken stops the rewriting: the rest of the document is copied
-// unchanged and Stats.Base carries a warning. Errors are those of src and
+// unchanged and an *IncompleteError is returned (Links stops there). Errors are those of src and
 // dst, a refused encoding (ErrEncoding) or an unusable Options.Spec.
 func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 	d, err := Open(src, opts)
@@ -339,6 +342,26 @@ func (d *Document) Close() error {
 }
 
 func newWriter(dst io.Writer) *bufio.Writer { return bufio.NewWriterSize(dst, 32<<10) }
+
+// ErrIncomplete is wrapped by the error of a document that was not
+// processed to its end: a tag longer than Options.MaxToken. The output
+// of Rewrite is then complete, its rest copied as it was (best effort);
+// Links has reported the links before the tag.
+var ErrIncomplete = errors.New("htmlrewrite: document not fully processed")
+
+// IncompleteError says where processing stopped.
+type IncompleteError struct {
+	Line   int   // the line of the token that was too long
+	Offset int64 // its byte offset
+	Limit  int   // Options.MaxToken
+}
+
+func (e *IncompleteError) Error() string {
+	return fmt.Sprintf("a tag at line %d (byte %d) is longer than %d bytes: the rest of the document is left as written", e.Line, e.Offset, e.Limit)
+}
+
+// Unwrap returns ErrIncomplete.
+func (e *IncompleteError) Unwrap() error { return ErrIncomplete }
 
 // encodingError is ErrEncoding for one encoding.
 type encodingError struct{ name string }

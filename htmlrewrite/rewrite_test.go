@@ -272,15 +272,36 @@ func TestStreamScanLimit(t *testing.T) {
 	assert.Contains(t, st.Base.Warnings[0], "beyond the")
 }
 
-// TestMaxToken: a token beyond MaxToken stops the rewrite; the rest is
-// copied unchanged.
+// TestMaxToken: text, scripts and comments of any length pass in pieces;
+// a tag beyond MaxToken stops the rewrite: the rest is copied unchanged
+// and the document is reported incomplete (issue 11: nothing silent).
 func TestMaxToken(t *testing.T) {
-	doc := `<a href="x">x</a><p>` + strings.Repeat("t", 5000) + `</p><a href="y">y</a>`
 	opts := testOptions()
 	opts.MaxToken = 1000
-	got, st := rewrite(t, doc, opts)
-	assert.Equal(t, `<a href="http://ex.com/dir/x">x</a>`+doc[len(`<a href="x">x</a>`):], got)
-	assert.NotEmpty(t, st.Base.Warnings)
+	long := `<a href="x">x</a><p>` + strings.Repeat("t", 5000) + `</p><script>` + strings.Repeat("a<b;", 5000) +
+		`</script><!--` + strings.Repeat("c", 5000) + `--><a href="y">y</a>`
+	var out bytes.Buffer
+	_, err := Rewrite(&out, strings.NewReader(long), opts)
+	require.NoError(t, err)
+	assert.Equal(t, strings.ReplaceAll(strings.ReplaceAll(long, `"x"`, `"http://ex.com/dir/x"`), `"y"`, `"http://ex.com/dir/y"`), out.String())
+
+	doc := `<a href="x">x</a><p title="` + strings.Repeat("t", 5000) + `"></p><a href="y">y</a>`
+	out.Reset()
+	_, err = Rewrite(&out, strings.NewReader(doc), opts)
+	var ie *IncompleteError
+	require.ErrorAs(t, err, &ie)
+	assert.ErrorIs(t, err, ErrIncomplete)
+	assert.Equal(t, 1, ie.Line)
+	assert.Equal(t, int64(len(`<a href="x">x</a>`)), ie.Offset)
+	assert.Equal(t, `<a href="http://ex.com/dir/x">x</a>`+doc[len(`<a href="x">x</a>`):], out.String())
+
+	var links []string
+	_, err = Links(strings.NewReader(doc), opts, func(l Link) error {
+		links = append(links, l.URL)
+		return nil
+	})
+	assert.ErrorIs(t, err, ErrIncomplete)
+	assert.Equal(t, []string{"http://ex.com/dir/x"}, links)
 }
 
 // TestMap: Options.Map decides what is written for each link, in the one

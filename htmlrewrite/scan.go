@@ -20,6 +20,9 @@ import (
 // tracked (best effort: their end tags may then close an outer element).
 const maxForeign = 256
 
+// chunkSize is the piece of text, script or comment held at a time.
+const chunkSize = 64 << 10
+
 // maxSrcdoc bounds the nesting of <iframe srcdoc> documents rewritten.
 const maxSrcdoc = 4
 
@@ -194,6 +197,9 @@ func (s *scanner) run(r io.Reader) error {
 		maxTok = DefaultMaxToken
 	}
 	z.SetMaxBuf(maxTok)
+	// Text, scripts and comments pass in pieces: only a tag (and a
+	// <style> sheet, read as CSS whole) is held, up to maxTok.
+	z.SetChunk(max(1, min(chunkSize, maxTok/2)))
 	s.z = z
 	for {
 		tt := z.Next()
@@ -210,15 +216,18 @@ func (s *scanner) run(r io.Reader) error {
 			case err == io.EOF:
 				return nil
 			case errors.Is(err, token.ErrBufferExceeded):
-				s.warn("a token at line %d is longer than %d bytes: the rest of the document is left as written", s.line, maxTok)
+				line, _ := s.position(raw, 0)
+				incomplete := &IncompleteError{Line: line, Offset: s.off, Limit: maxTok}
 				if s.w == nil {
-					return nil
+					return incomplete
 				}
 				if err := s.write(z.Buffered()); err != nil {
 					return err
 				}
-				_, err := io.Copy(s.w, r)
-				return err
+				if _, err := io.Copy(s.w, r); err != nil {
+					return err
+				}
+				return incomplete
 			default:
 				return err
 			}

@@ -45,6 +45,13 @@ type rewriteCounts struct {
 	// Documents -o could not rewrite and copied into the mirror as they
 	// were; counted in Failed too.
 	Unrewritten int `json:"unrewritten"`
+	// Documents not processed to their end (a tag longer than the
+	// bound): written best effort, the rest as it was; counted in Failed.
+	Incomplete int `json:"incomplete"`
+	// Warnings the library gave (each also on stderr, after its file).
+	Warnings int `json:"warnings"`
+
+	warns []string // one document's warnings
 }
 
 // rewriteResult is what rewriting one file did.
@@ -208,8 +215,10 @@ func runRewrite(args []string, s stdio) int {
 			r.counts, r.changed, r.err = rewriteFile(dst, f, docURL, t)
 		}
 		r.counts.Files = 1
+		r.counts.Warnings = len(r.counts.warns)
 		if r.err != nil {
-			r.counts = rewriteCounts{Files: 1, Failed: 1, Refused: refused(r.err)}
+			r.counts = rewriteCounts{Files: 1, Failed: 1, Refused: refused(r.err), Incomplete: incomplete(r.err),
+				warns: r.counts.warns, Warnings: r.counts.Warnings}
 			if r.note != "" {
 				r.counts.Unrewritten = 1
 			}
@@ -224,6 +233,9 @@ func runRewrite(args []string, s stdio) int {
 	emit := func(w walked, r rewriteResult) error {
 		bar.add()
 		total.add(r.counts)
+		for _, warn := range r.counts.warns {
+			s.errorf("%s: warning: %s", tree.DisplayName(w.f.Path), warn)
+		}
 		switch {
 		case r.err != nil && r.note != "":
 			s.errorf("%s (%s)", fileError(w.f.Path, r.err), r.note)
@@ -266,6 +278,8 @@ func (c *rewriteCounts) add(d rewriteCounts) {
 	c.Skipped += d.Skipped
 	c.Refused += d.Refused
 	c.Unrewritten += d.Unrewritten
+	c.Incomplete += d.Incomplete
+	c.Warnings += d.Warnings
 }
 
 // print writes the summary: a line on stderr, or JSON to jsonTo.
@@ -288,6 +302,12 @@ func (c rewriteCounts) print(s stdio, jsonTo io.Writer, quiet, asJSON bool) {
 		if c.Unrewritten > 0 {
 			fmt.Fprintf(s.err, " (%d copied unchanged)", c.Unrewritten)
 		}
+		if c.Incomplete > 0 {
+			fmt.Fprintf(s.err, " (%d incomplete)", c.Incomplete)
+		}
+		if c.Warnings > 0 {
+			fmt.Fprintf(s.err, ", %d warnings", c.Warnings)
+		}
 		fmt.Fprintln(s.err)
 	}
 }
@@ -303,12 +323,14 @@ func rewriteDoc(kind tree.Kind, data []byte, docURL string, t *treeFlags) ([]byt
 		opts := t.mimeOptions(docURL)
 		opts.Local = t.local
 		st, err := mime.Rewrite(&buf, bytes.NewReader(data), opts)
+		c.warns = st.Warnings
 		if err != nil {
 			return nil, c, err
 		}
 		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
 	default:
 		st, err := htmlrewrite.Rewrite(&buf, bytes.NewReader(data), t.htmlOptions(docURL))
+		c.warns = st.Base.Warnings
 		if err != nil {
 			return nil, c, err
 		}
@@ -417,6 +439,14 @@ func staleReporter(s stdio, cmd string) func(string, error) {
 	}
 }
 
+// incomplete is 1 when err says a document was written best effort.
+func incomplete(err error) int {
+	if errors.Is(err, htmlrewrite.ErrIncomplete) {
+		return 1
+	}
+	return 0
+}
+
 // write returns the output that writes records to w as they come.
 func write(w io.Writer) ordered.Out {
 	return func(_ string, rec []byte) error {
@@ -462,6 +492,7 @@ func rewriteStream(dst io.Writer, src io.Reader, kind tree.Kind, docURL string, 
 	defer d.Close()
 	st, err := d.Rewrite(dst)
 	c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
+	c.warns = st.Base.Warnings
 	return c, st.Changed, err
 }
 
@@ -483,14 +514,23 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		s.errorf("rewrite: %v", ferr)
 		return exitFailure
 	}
+	for _, warn := range c.warns {
+		s.errorf("standard input: warning: %s", warn)
+	}
+	c.Files, c.Warnings = 1, len(c.warns)
 	if err != nil {
 		s.errorf("rewrite: standard input: %v", err)
-		return exitFailure
+		if !errors.Is(err, htmlrewrite.ErrIncomplete) {
+			return exitFailure
+		}
+		c.Failed, c.Incomplete = 1, 1
 	}
-	c.Files = 1
 	if changed {
 		c.Changed = 1
 	}
 	c.print(s, s.err, true, asJSON)
+	if c.Failed > 0 {
+		return exitFailure
+	}
 	return exitOK
 }

@@ -164,6 +164,9 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 	if t.maxSize < htmlrewrite.DefaultScanLimit {
 		o.ScanLimit = int(t.maxSize)
 	}
+	if t.maxSize < htmlrewrite.DefaultMaxToken {
+		o.MaxToken = int(t.maxSize)
+	}
 	return o
 }
 

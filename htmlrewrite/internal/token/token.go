@@ -130,6 +130,48 @@ type Tokenizer struct {
 	convertNUL bool
 	// allowCDATA is whether CDATA sections are allowed in the current context.
 	allowCDATA bool
+	// chunk, when positive, splits text, raw text, script data and
+	// comments into tokens of about that many bytes (see SetChunk); resume
+	// says what the next token continues, script the script data state.
+	chunk  int
+	resume resumeState
+	script scriptState
+}
+
+// resumeState is the token a split one continues as.
+type resumeState uint8
+
+const (
+	resumeNone    resumeState = iota
+	resumeComment             // a comment's data
+	resumeBogus               // a bogus comment's data, up to ">"
+)
+
+// scriptState is where in the script data states a split script
+// continues.
+type scriptState uint8
+
+const (
+	inScriptData scriptState = iota
+	inScriptDataEscaped
+	inScriptDataDoubleEscaped
+)
+
+// SetChunk makes the tokenizer split a text token, the raw text of an
+// element other than <style>, script data and a comment once it has read
+// n bytes of it (0: never), at a point where the tokenizer's state is
+// kept whole, so that the tokens' raw bytes still partition the input
+// and only a tag needs holding in memory. The pieces of a split token
+// come as tokens of the same type; their data spans are their own raw
+// bytes past the token's opening ("<!--" starts only the first piece of
+// a comment, "-->" ends only the last).
+func (z *Tokenizer) SetChunk(n int) {
+	z.chunk = n
+}
+
+// full reports whether the current token has reached the chunk size.
+func (z *Tokenizer) full() bool {
+	return z.chunk > 0 && z.raw.end-z.raw.start >= z.chunk
 }
 
 // AllowCDATA sets whether or not the tokenizer recognizes <![CDATA[foo]]> as
@@ -288,14 +330,20 @@ func (z *Tokenizer) skipWhiteSpace() {
 // is typically something like "script" or "textarea".
 func (z *Tokenizer) readRawOrRCDATA() {
 	if z.rawTag == "script" {
-		z.readScript()
+		if z.readScript() {
+			z.rawTag = ""
+		}
 		z.textIsRaw = true
-		z.rawTag = ""
 		return
 	}
+	split := false
 loop:
 	for {
 		if z.skipTo('<'); z.err != nil {
+			break loop
+		}
+		if z.rawTag != "style" && z.full() {
+			split = true
 			break loop
 		}
 		c := z.readByte()
@@ -320,7 +368,9 @@ loop:
 	z.data.end = z.raw.end
 	// A textarea's or title's RCDATA can contain escaped entities.
 	z.textIsRaw = z.rawTag != "textarea" && z.rawTag != "title"
-	z.rawTag = ""
+	if !split {
+		z.rawTag = ""
+	}
 }
 
 // readRawEndTag attempts to read a tag like "</foo>", where "foo" is z.rawTag.
@@ -353,20 +403,34 @@ func (z *Tokenizer) readRawEndTag() bool {
 }
 
 // readScript reads until the next </script> tag, following the byzantine
-// rules for escaping/hiding the closing tag.
-func (z *Tokenizer) readScript() {
+// rules for escaping/hiding the closing tag. It reports whether it got
+// there: false when it split the script data (see SetChunk), z.script
+// then saying in which state to go on.
+func (z *Tokenizer) readScript() (done bool) {
 	defer func() {
 		z.data.end = z.raw.end
 	}()
 	var c byte
+	switch st := z.script; {
+	case st == inScriptDataEscaped:
+		z.script = inScriptData
+		goto scriptDataEscaped
+	case st == inScriptDataDoubleEscaped:
+		z.script = inScriptData
+		goto scriptDataDoubleEscaped
+	}
 
 scriptData:
+	if z.full() {
+		z.script = inScriptData
+		return false
+	}
 	if z.skipTo('<'); z.err != nil {
-		return
+		return true
 	}
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	if c == '<' {
 		goto scriptDataLessThanSign
@@ -376,7 +440,7 @@ scriptData:
 scriptDataLessThanSign:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	switch c {
 	case '/':
@@ -389,14 +453,14 @@ scriptDataLessThanSign:
 
 scriptDataEndTagOpen:
 	if z.readRawEndTag() || z.err != nil {
-		return
+		return true
 	}
 	goto scriptData
 
 scriptDataEscapeStart:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	if c == '-' {
 		goto scriptDataEscapeStartDash
@@ -407,7 +471,7 @@ scriptDataEscapeStart:
 scriptDataEscapeStartDash:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	if c == '-' {
 		goto scriptDataEscapedDashDash
@@ -416,9 +480,13 @@ scriptDataEscapeStartDash:
 	goto scriptData
 
 scriptDataEscaped:
+	if z.full() {
+		z.script = inScriptDataEscaped
+		return false
+	}
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	switch c {
 	case '-':
@@ -431,7 +499,7 @@ scriptDataEscaped:
 scriptDataEscapedDash:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	switch c {
 	case '-':
@@ -444,7 +512,7 @@ scriptDataEscapedDash:
 scriptDataEscapedDashDash:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	switch c {
 	case '-':
@@ -459,7 +527,7 @@ scriptDataEscapedDashDash:
 scriptDataEscapedLessThanSign:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	if c == '/' {
 		goto scriptDataEscapedEndTagOpen
@@ -472,7 +540,7 @@ scriptDataEscapedLessThanSign:
 
 scriptDataEscapedEndTagOpen:
 	if z.readRawEndTag() || z.err != nil {
-		return
+		return true
 	}
 	goto scriptDataEscaped
 
@@ -481,7 +549,7 @@ scriptDataDoubleEscapeStart:
 	for i := 0; i < len("script"); i++ {
 		c = z.readByte()
 		if z.err != nil {
-			return
+			return true
 		}
 		if c != "script"[i] && c != "SCRIPT"[i] {
 			z.raw.end--
@@ -490,7 +558,7 @@ scriptDataDoubleEscapeStart:
 	}
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	switch c {
 	case ' ', '\n', '\r', '\t', '\f', '/', '>':
@@ -500,9 +568,13 @@ scriptDataDoubleEscapeStart:
 	goto scriptDataEscaped
 
 scriptDataDoubleEscaped:
+	if z.full() {
+		z.script = inScriptDataDoubleEscaped
+		return false
+	}
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	switch c {
 	case '-':
@@ -515,7 +587,7 @@ scriptDataDoubleEscaped:
 scriptDataDoubleEscapedDash:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	switch c {
 	case '-':
@@ -528,7 +600,7 @@ scriptDataDoubleEscapedDash:
 scriptDataDoubleEscapedDashDash:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	switch c {
 	case '-':
@@ -543,7 +615,7 @@ scriptDataDoubleEscapedDashDash:
 scriptDataDoubleEscapedLessThanSign:
 	c = z.readByte()
 	if z.err != nil {
-		return
+		return true
 	}
 	if c == '/' {
 		goto scriptDataDoubleEscapeEnd
@@ -557,14 +629,18 @@ scriptDataDoubleEscapeEnd:
 		goto scriptDataEscaped
 	}
 	if z.err != nil {
-		return
+		return true
 	}
 	goto scriptDataDoubleEscaped
 }
 
 // readComment reads the next comment token starting with "<!--". The opening
 // "<!--" has already been consumed.
-func (z *Tokenizer) readComment() {
+func (z *Tokenizer) readComment() { z.readCommentFrom(true) }
+
+// readCommentFrom reads a comment's data; beginning is false when it goes
+// on with a split comment.
+func (z *Tokenizer) readCommentFrom(beginning bool) {
 	// When modifying this function, consider manually increasing the
 	// maxSuffixLen constant in func TestComments, from 6 to e.g. 9 or more.
 	// That increase should only be temporary, not committed, as it
@@ -579,8 +655,12 @@ func (z *Tokenizer) readComment() {
 	}()
 
 	var dashCount int
-	beginning := true
 	for {
+		if dashCount == 0 && !beginning && z.full() {
+			z.data.end = z.raw.end
+			z.resume = resumeComment
+			return
+		}
 		c := z.readByte()
 		if z.err != nil {
 			z.data.end = z.calculateAbruptCommentDataEnd()
@@ -649,6 +729,11 @@ func hasSuffix(b []byte, suffix string) bool {
 func (z *Tokenizer) readUntilCloseAngle() {
 	z.data.start = z.raw.end
 	for {
+		if z.full() {
+			z.data.end = z.raw.end
+			z.resume = resumeBogus
+			return
+		}
 		c := z.readByte()
 		if z.err != nil {
 			z.data.end = z.raw.end
@@ -1010,7 +1095,7 @@ func (z *Tokenizer) Next() TokenType {
 	if z.rawTag != "" {
 		if z.rawTag == "plaintext" {
 			// Read everything up to EOF.
-			for z.err == nil {
+			for z.err == nil && !z.full() {
 				z.readByte()
 			}
 			z.data.end = z.raw.end
@@ -1026,10 +1111,21 @@ func (z *Tokenizer) Next() TokenType {
 	}
 	z.textIsRaw = false
 	z.convertNUL = false
+	switch r := z.resume; r {
+	case resumeComment, resumeBogus:
+		z.resume = resumeNone
+		if r == resumeComment {
+			z.readCommentFrom(false)
+		} else {
+			z.readUntilCloseAngle()
+		}
+		z.tt = CommentToken
+		return z.tt
+	}
 
 loop:
 	for {
-		if z.skipTo('<'); z.err != nil {
+		if z.skipTo('<'); z.err != nil || z.full() {
 			break loop
 		}
 		c := z.readByte()
@@ -1157,6 +1253,10 @@ func (z *Tokenizer) skipTo(c byte) {
 	end := len(z.buf)
 	if i := bytes.IndexByte(z.buf[z.raw.end:], c); i >= 0 {
 		end = z.raw.end + i
+	}
+	if z.chunk > 0 && end-z.raw.start > z.chunk {
+		// Stop where a split may come, not at the buffer's end.
+		end = max(z.raw.end, z.raw.start+z.chunk)
 	}
 	if z.maxBuf > 0 && end-z.raw.start >= z.maxBuf {
 		z.raw.end = z.raw.start + z.maxBuf

@@ -3,9 +3,11 @@ package token
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -193,4 +195,85 @@ func TestXNetVersion(t *testing.T) {
 		}
 	}
 	t.Fatal("go.mod does not require golang.org/x/net")
+}
+
+// tagRuns tokenizes doc and returns its tags' raw bytes, each preceded by
+// the raw bytes of everything before it since the previous tag, and the
+// final error: what a split of text, scripts and comments must not change.
+func tagRuns(doc []byte, chunk int, wrap func(io.Reader) io.Reader) ([]string, error) {
+	z := NewTokenizer(wrap(bytes.NewReader(doc)))
+	z.SetChunk(chunk)
+	var runs []string
+	var between []byte
+	for {
+		tt := z.Next()
+		switch tt {
+		case ErrorToken:
+			runs = append(runs, string(between))
+			return runs, z.Err()
+		case StartTagToken, EndTagToken, SelfClosingTagToken:
+			name, attrs := z.Tag(nil)
+			runs = append(runs, string(between), fmt.Sprint(tt, string(z.Raw()), name, attrs))
+			between = between[:0]
+		default:
+			between = append(between, z.Raw()...)
+		}
+		if chunk > 0 && tt != StartTagToken && tt != EndTagToken && tt != SelfClosingTagToken && len(z.Raw()) > chunk+64 {
+			return nil, fmt.Errorf("a %v token of %d bytes with chunk %d", tt, len(z.Raw()), chunk)
+		}
+	}
+}
+
+func checkChunks(t testing.TB, name string, doc []byte) {
+	want, werr := tagRuns(doc, 0, readers["whole"])
+	for _, chunk := range []int{1, 3, 64} {
+		for rn, wrap := range readers {
+			got, gerr := tagRuns(doc, chunk, wrap)
+			if !slices.Equal(got, want) || gerr != werr {
+				t.Fatalf("%s/%s chunk %d: %q (%v)\nwant %q (%v)", name, rn, chunk, got, gerr, want, werr)
+			}
+		}
+	}
+}
+
+// TestChunk: split text, raw text, script data and comments leave the
+// tags, the bytes between them and the final error as they were, and no
+// split token grows past its chunk by more than a few bytes (issue 11: only
+// a start tag needs holding in memory).
+func TestChunk(t *testing.T) {
+	files, _ := filepath.Glob("../../../testdata/html/html5lib-tokenizer/*.test")
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var suite map[string][]struct {
+			Input string `json:"input"`
+		}
+		if err := json.Unmarshal(data, &suite); err != nil {
+			t.Fatal(err)
+		}
+		for _, tests := range suite {
+			for _, c := range tests {
+				for _, w := range []string{"", "<script>", "<title>", "<textarea>", "<plaintext>", "<script><!--", "<script><!--<script>"} {
+					checkChunks(t, f, []byte(w+c.Input))
+					n++
+				}
+			}
+		}
+	}
+	if n < 6000 {
+		t.Fatalf("only %d inputs", n)
+	}
+	big := []byte("<p>" + strings.Repeat("text ", 1<<16) + "<script>" + strings.Repeat("if (a<b) x--;", 1<<14) +
+		"</script><!--" + strings.Repeat("- -", 1<<14) + "--><a href=x>")
+	checkChunks(t, "big", big)
+}
+
+func FuzzChunk(f *testing.F) {
+	f.Add([]byte(`t<script><!--<script>x</script>-->y</script><!-- a -- b --!><title>x</title><? p ><plaintext>z`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		checkChunks(t, "fuzz", doc)
+	})
 }
