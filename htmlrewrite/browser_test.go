@@ -421,3 +421,40 @@ func TestWhereChromiumDeparts(t *testing.T) {
 	require.Len(t, links, 1)
 	assert.Equal(t, "http://example.org/dir/x.html", links[0].URL)
 }
+
+// TestTemplateInert: HTML §13.2.6.4.4 ("in head", a start tag whose tag
+// name is "template") puts a template's contents in the template contents
+// DocumentFragment, whose node document is an inert document (§4.12.3):
+// a browser neither fetches nor follows those links until a script clones
+// them into the page, where they resolve against the document base. So
+// they are reported with Inert set and resolved against the document base
+// (what they become when cloned), and rewritten against it too. A
+// declarative shadow root (shadowrootmode="open"|"closed") is attached to
+// the page instead: not inert. A <template> inside <svg> is an SVG element.
+func TestTemplateInert(t *testing.T) {
+	doc := `<template><a href="t.html">t</a><template><img src="n.png"></template>` +
+		`<base href="/ignored/"><div><iframe srcdoc="&lt;a href=s.html&gt;"></iframe></div></template>` +
+		`<template shadowrootmode="open"><a href="open.html">o</a><template><a href="in.html"></a></template></template>` +
+		`<template shadowrootmode=CLOSED><a href="closed.html">c</a></template>` +
+		`<template><template shadowrootmode="open"><a href="nested.html"></a></template></template>` +
+		`<template shadowrootmode="bogus"><a href="bogus.html"></a></template>` +
+		`<svg><template><a href="svg.html"/></template></svg>` +
+		`<a href="after.html">a</a><base href="/b/">`
+	opts := Options{Spec: resolve.WHATWG, Srcdoc: true, Context: base.Context{Retrieval: "http://ex.com/dir/page.html"}}
+	links, b := collect(t, doc, opts)
+	assert.Equal(t, "http://ex.com/b/", b.URL, "the <base> in the template does not count")
+	got := map[string]bool{}
+	for _, l := range links {
+		assert.Equal(t, "http://ex.com/b/", l.URL[:len("http://ex.com/b/")], "resolved against the document base: %s", l.Raw)
+		got[l.Raw] = l.Inert
+	}
+	assert.Equal(t, map[string]bool{
+		"t.html": true, "n.png": true, "s.html": true,
+		"open.html": false, "in.html": true, "closed.html": false,
+		"nested.html": true, "bogus.html": true,
+		"svg.html": false, "after.html": false,
+	}, got)
+
+	out, _ := rewrite(t, `<template><a href="t.html">t</a></template><base href="/b/">`, opts)
+	assert.Equal(t, `<template><a href="http://ex.com/b/t.html">t</a></template><base href="/b/">`, out)
+}

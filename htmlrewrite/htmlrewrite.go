@@ -219,6 +219,12 @@ type Link struct {
 	Line   int      // 1-based
 	Column int      // 1-based, in bytes
 	Offset int64    // byte offset of the value's first byte
+	// Inert marks a link in the contents of an HTML <template> (not a
+	// declarative shadow root): the HTML parser puts them in an inert
+	// document, so a browser neither fetches nor follows them until a
+	// script clones them into the page; URL is what they resolve to then,
+	// against the document base.
+	Inert bool
 }
 
 // Stats reports what a rewrite did.

@@ -78,8 +78,10 @@ func (s *scanner) srcdoc(v string, at *site) {
 	var fn func(Link) error
 	if s.fn != nil {
 		line, col := s.position(at.raw, at.pos)
+		inert := s.inert > 0
 		fn = func(l Link) error {
 			l.Line, l.Column, l.Offset = line, col, s.off+int64(at.pos)
+			l.Inert = l.Inert || inert
 			return s.fn(l)
 		}
 	}

@@ -68,10 +68,14 @@ type scanner struct {
 	lineOff int64 // offset of that line's first byte
 	cur     cursor
 
-	t          tag
-	spans      []token.Attr
-	foreign    []frame
-	template   int
+	t        tag
+	spans    []token.Attr
+	foreign  []frame
+	template int
+	// templates says, for each open <template> (up to maxForeign), whether
+	// its contents are inert; inert counts those that are.
+	templates  []bool
+	inert      int
 	styleNext  bool
 	warnedBase bool
 	dropTag    bool // the current start tag is removed
@@ -351,6 +355,12 @@ func (s *scanner) endTag(raw []byte) {
 	}
 	if string(name[:n]) == "template" && s.template > 0 && !s.inForeign() {
 		s.template--
+		if k := len(s.templates); k > 0 && k > s.template {
+			if s.templates[k-1] {
+				s.inert--
+			}
+			s.templates = s.templates[:k-1]
+		}
 	}
 	for j := len(s.foreign) - 1; j >= 0; j-- {
 		f := &s.foreign[j]
@@ -395,6 +405,16 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 		case tagTemplate:
 			if !selfClosing {
 				s.template++
+				if len(s.templates) < maxForeign {
+					// HTML §13.2.6.4.4 "in head", a template start tag: a
+					// declarative shadow root (shadowrootmode) becomes part
+					// of the document; other contents are inert.
+					inert := s.inert > 0 || !s.shadowRoot(raw)
+					s.templates = append(s.templates, inert)
+					if inert {
+						s.inert++
+					}
+				}
 			}
 		}
 	}
@@ -542,6 +562,20 @@ func (s *scanner) is(raw []byte, a *attr, v string) bool {
 		return false
 	}
 	return strings.EqualFold(strings.TrimSpace(s.decoded(raw[a.v0:a.v1])), v)
+}
+
+// shadowRoot reports whether the <template> start tag raw declares a
+// shadow root: a shadowrootmode attribute of "open" or "closed", ASCII
+// case-insensitively (HTML §4.12.3, "declarative shadow roots").
+func (s *scanner) shadowRoot(raw []byte) bool {
+	for _, sp := range s.spans {
+		k := raw[sp.Key[0]:sp.Key[1]]
+		if len(k) == len("shadowrootmode") && strings.EqualFold(string(k), "shadowrootmode") {
+			v := strings.TrimSpace(s.decoded(raw[sp.Val[0]:sp.Val[1]]))
+			return strings.EqualFold(v, "open") || strings.EqualFold(v, "closed")
+		}
+	}
+	return false
 }
 
 // paramURL reports whether the <param> holds a URL in its value.
@@ -750,7 +784,7 @@ func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 	}
 	l := Link{
 		Raw: raw, URL: u, Err: err, Tag: string(at.name), Attr: at.attr, Kind: at.kind,
-		Line: line, Column: col, Offset: off,
+		Line: line, Column: col, Offset: off, Inert: s.inert > 0,
 	}
 	if len(s.rel) > 0 {
 		l.Rel = append([]string(nil), s.rel...)

@@ -23,7 +23,8 @@ const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text] [filters] P
 
 Prints every link of HTML, MHTML and WARC files (directories are walked),
 one JSON object a line (fields raw, url or error, tag, attr, kind, rel,
-line, column, offset, file, base, base_source; part and target_part for
+line, column, offset, file, base, base_source; inert for a link in a
+<template>; part and target_part for
 MHTML; record and target for WARC), or with --format text one absolute URL
 a line. With --from-list, paths are read one a line as they come, so the
 command is a streaming filter (Hadoop Streaming, Spark's RDD.pipe).
@@ -55,6 +56,9 @@ type linkRecord struct {
 	Target       string  `json:"target,omitempty"`      // WARC: the record's target URI
 	Base         string  `json:"base"`
 	BaseSource   string  `json:"base_source"`
+	// Inert: the link is in the inert contents of an HTML <template>
+	// (htmlrewrite.Link.Inert); absent otherwise.
+	Inert bool `json:"inert,omitempty"`
 }
 
 // linkFilter is what --internal, --external and --kind keep.
@@ -367,7 +371,7 @@ func record(l htmlrewrite.Link, file string, b base.Result) *linkRecord {
 	r := &linkRecord{
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
 		Line: l.Line, Column: l.Column, Offset: l.Offset, File: file,
-		Base: b.URL, BaseSource: b.Source.String(),
+		Base: b.URL, BaseSource: b.Source.String(), Inert: l.Inert,
 	}
 	if name, escaped := tree.JSONName(file); escaped {
 		r.File, r.FileEncoding = name, tree.PercentEncoded
