@@ -24,9 +24,8 @@ const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text] [filters] P
 Prints every link of HTML, MHTML and WARC files (directories are walked),
 one JSON object a line (fields raw, url or error, tag, attr, kind, rel,
 line, column, offset, file, base, base_source; inert for a link in a
-<template>; part and target_part for
-MHTML; record and target for WARC), or with --format text one absolute URL
-a line. With --from-list, paths are read one a line as they come, so the
+<template>; part and target_part for MHTML; record and target for WARC),
+or with --format text one absolute URL a line. With --from-list, paths are read one a line as they come, so the
 command is a streaming filter (Hadoop Streaming, Spark's RDD.pipe).
 Exit status: 0 done, 1 some file failed, 2 usage.`
 
