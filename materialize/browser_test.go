@@ -2,8 +2,8 @@ package materialize
 
 import (
 	"encoding/json"
-	"os"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
