@@ -458,3 +458,45 @@ func TestTemplateInert(t *testing.T) {
 	out, _ := rewrite(t, `<template><a href="t.html">t</a></template><base href="/b/">`, opts)
 	assert.Equal(t, `<template><a href="http://ex.com/b/t.html">t</a></template><base href="/b/">`, out)
 }
+
+// TestRefreshBeforeBase: the refresh pragma resolves its URL when its
+// <meta> is inserted (HTML §4.2.5.3 "shared declarative refresh steps",
+// step 11, "encoding-parsing a URL given urlString, relative to
+// document"), so a <meta http-equiv=refresh> before the first <base href>
+// resolves against the document base URL of that moment, the fallback
+// (the document's URL); Chromium navigates there. The issue's case is the
+// first row. Every other link uses the document's one base.
+func TestRefreshBeforeBase(t *testing.T) {
+	const refresh = `<meta http-equiv="refresh" content="0; url=r.html">`
+	cases := []struct {
+		name, doc string
+		spec      resolve.Spec
+		want      string
+	}{
+		{"the issue: refresh before <base>", refresh + `<base href="/b/">`, resolve.WHATWG, "http://ex.com/dir/r.html"},
+		{"refresh after <base>", `<base href="/b/">` + refresh, resolve.WHATWG, "http://ex.com/b/r.html"},
+		{"head refresh, base in the body", `<head>` + refresh + `</head><body><p><base href="/b/">`, resolve.WHATWG, "http://ex.com/dir/r.html"},
+		{"a <base> without href before it does not count", `<base target=_top>` + refresh + `<base href="/b/">`, resolve.WHATWG, "http://ex.com/dir/r.html"},
+		{"a <base> in a template before it does not count", `<template><base href="/t/"></template>` + refresh + `<base href="/b/">`, resolve.WHATWG, "http://ex.com/dir/r.html"},
+		{"a data: base is no base", `<base href="data:,x">` + refresh, resolve.WHATWG, "http://ex.com/dir/r.html"},
+		{"no base", refresh, resolve.WHATWG, "http://ex.com/dir/r.html"},
+		// The draft: one base for the whole document.
+		{"RFC 3986: one base", refresh + `<base href="/b/">`, resolve.RFC3986, "http://ex.com/b/r.html"},
+		{"RFC 1808: one base", refresh + `<base href="http://ex.com/b/">`, resolve.RFC1808, "http://ex.com/b/r.html"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opts := Options{Spec: c.spec, Context: base.Context{Retrieval: "http://ex.com/dir/page.html"}}
+			doc := c.doc + `<a href="a.html">a</a>`
+			links, b := collect(t, doc, opts)
+			require.Len(t, links, 2)
+			assert.Equal(t, Refresh, links[0].Kind)
+			assert.Equal(t, c.want, links[0].URL)
+			want, err := resolve.Reference(c.spec, b.URL, "a.html")
+			require.NoError(t, err)
+			assert.Equal(t, want, links[1].URL, "other links use the document base")
+			out, _ := rewrite(t, doc, opts)
+			assert.Contains(t, out, `content="0; url=`+c.want+`"`)
+		})
+	}
+}

@@ -444,6 +444,9 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 			if !s.is(raw, t.get(attrHTTPEquiv), "refresh") {
 				continue
 			}
+			if s.beforeBase() {
+				res = s.documentResolver()
+			}
 		case t.id == tagParam && a.id == attrValue:
 			if !s.paramURL(raw) {
 				continue
@@ -562,6 +565,19 @@ func (s *scanner) is(raw []byte, a *attr, v string) bool {
 		return false
 	}
 	return strings.EqualFold(strings.TrimSpace(s.decoded(raw[a.v0:a.v1])), v)
+}
+
+// beforeBase reports whether, in the WHATWG mode, the current token comes
+// before the <base href> that decides the document base. A refresh pragma
+// parses its URL when its <meta> is inserted (HTML §4.2.5.3, "shared
+// declarative refresh steps", step 11: "relative to document"), against
+// the document base URL of that moment: with no <base href> inserted
+// yet, the fallback base URL. (Elements are inserted in token order, and
+// a <base> is never moved before an earlier one.) The RFC modes keep one
+// base for the whole document, as the draft does.
+func (s *scanner) beforeBase() bool {
+	return s.opts.Spec == resolve.WHATWG && s.p.elem.Found &&
+		s.stats.Base.Source == base.Embedded && s.off < s.p.elem.Offset
 }
 
 // shadowRoot reports whether the <template> start tag raw declares a
