@@ -114,6 +114,12 @@ func fixtureRecords() []fixtureRecord {
 			"WARC-Refers-To: <urn:uuid:logo>", "WARC-Refers-To-Target-URI: http://site.test/img/logo.png",
 			"WARC-Payload-Digest: " + sha1Digest([]byte(pngBytes)), "WARC-Truncated: length",
 		}},
+		// A revisit of the server-not-modified profile (304), found by
+		// WARC-Refers-To-Target-URI and -Date: the payload is bg.png's.
+		{typ: "revisit", uri: "http://site.test/img/bg.png", date: "2026-03-04T05:06:07Z", status: "304 Not Modified", headers: []string{"ETag: x"}, extra: []string{
+			"WARC-Profile: http://netpreserve.org/warc/1.1/revisit/server-not-modified",
+			"WARC-Refers-To-Target-URI: http://site.test/img/bg.png", "WARC-Refers-To-Date: 2026-01-02T03:04:05Z",
+		}},
 		// File/directory clash: /docs and /docs/intro; /docs/ too.
 		{uri: "http://site.test/docs", headers: []string{htmlType}, body: page("docs", `<a href="docs/intro">intro</a> <a href="/">home</a>`)},
 		{uri: "http://site.test/docs/intro", headers: []string{htmlType}, body: page("intro", `<h2 id="part-2">2</h2><a href="../docs">up</a> <a href="./">dir</a>`)},

@@ -31,6 +31,11 @@ type Options struct {
 	// Limits bound the records and MHTML files read; the zero value is
 	// package mime's defaults.
 	Limits mime.Limits
+	// MaxToken bounds one token (a tag, a text run) of a page or a
+	// stylesheet, as htmlrewrite.Options.MaxToken does; a document with a
+	// longer one is written as captured and counted as a problem. Zero is
+	// htmlrewrite's default.
+	MaxToken int
 	// Warn, when set, gets every warning and every problem (a record or
 	// an input that could not be used, a file that could not be written).
 	Warn func(Warning)

@@ -286,7 +286,10 @@ func TestFixture(t *testing.T) {
 			if idx := readFile(t, out, "index.html"); !strings.Contains(idx, `<h2>site.test</h2>`) || !strings.Contains(idx, `href="site.test/docs/intro.html"`) {
 				t.Errorf("index.html: %s", idx)
 			}
-			if sum.Pages == 0 || sum.Resources == 0 || sum.Redirects != 3 || sum.Revisits != 1 || sum.Uncaptured == 0 || sum.Problems != 0 {
+			if bg := urls["http://site.test/img/bg.png"]; !bg.Revisit || bg.Status != 200 || bg.Time != "2026-03-04T05:06:07Z" || bg.ContentType != "image/png" {
+				t.Errorf("304 revisit: %+v", bg)
+			}
+			if sum.Pages == 0 || sum.Resources == 0 || sum.Redirects != 3 || sum.Revisits != 2 || sum.Uncaptured == 0 || sum.Problems != 0 {
 				t.Errorf("summary %+v", sum)
 			}
 			checkLinks(t, out)
@@ -423,4 +426,29 @@ func TestMerge(t *testing.T) {
 		t.Errorf("inputs %d", sum.Inputs)
 	}
 	checkLinks(t, out)
+}
+
+// TestUnrewritable: a page whose links cannot all be rewritten (a tag
+// over the token bound) is written as captured and counted as a problem,
+// never silently.
+func TestUnrewritable(t *testing.T) {
+	src := t.TempDir()
+	body := `<a href="/x">x</a><img alt="` + strings.Repeat("a", 200) + `" src="/y">`
+	warc := fixtureRecord{uri: "http://u.test/", headers: []string{htmlType}, body: body}.bytes(0)
+	in := filepath.Join(src, "u.warc")
+	must(t, os.WriteFile(in, warc, 0o644))
+	out := filepath.Join(src, "out")
+	var problems []string
+	sum, err := Run([]string{in}, Options{Dir: out, MaxToken: 100, Warn: func(w Warning) {
+		if w.Problem {
+			problems = append(problems, w.String())
+		}
+	}})
+	must(t, err)
+	if sum.Problems != 1 || len(problems) != 1 || !strings.Contains(problems[0], "http://u.test/: links not rewritten") {
+		t.Errorf("problems %d %v", sum.Problems, problems)
+	}
+	if got := readFile(t, out, "u.test/index.html"); got != body {
+		t.Errorf("not written as captured: %q", got)
+	}
 }

@@ -156,6 +156,9 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 		}
 		o.Base = htmlrewrite.BaseRemove
 		o.LazyLoad, o.Srcdoc = true, true
+		if r.opts.MaxToken > 0 {
+			o.MaxToken = r.opts.MaxToken
+		}
 		o.Map = r.linkMap(e, local)
 		var out bytes.Buffer
 		var err error
@@ -166,10 +169,11 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(payload), o)
 		}
 		switch {
-		case errors.Is(err, htmlrewrite.ErrEncoding):
-			r.warn(input, where, e.c.url+": "+err.Error()+": written as captured, links not rewritten")
 		case err != nil:
-			r.warn(input, where, e.c.url+": links not rewritten: "+err.Error())
+			// A UTF-16 page, a tag over the bound: the file is written as
+			// captured, and its links still name the web, so the tree is
+			// not complete and the run says so.
+			r.problem(input, where, e.c.url+": links not rewritten, written as captured: "+err.Error())
 		default:
 			data = out.Bytes()
 			r.sum.Links += st.Links
