@@ -1,0 +1,141 @@
+// Command gen writes the generated inputs of the memory check to standard
+// output, so that they are piped, not stored:
+//
+//	go run ./testdata/memcheck/gen.go page SIZE [base]  an HTML page of SIZE bytes
+//	go run ./testdata/memcheck/gen.go warc.gz SIZE      a .warc.gz of about SIZE bytes
+//
+// The page is links, text, inline scripts, styles and comments, with one
+// inline JSON script of 32 MiB (twice the old 16 MiB token cap) when SIZE
+// allows; with "base" it starts with a <base href>, settling its base at
+// once. The WARC file is one gzip member per response record, each an
+// HTML page of about 20 KB that hardly compresses.
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+)
+
+func main() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: gen page|warc.gz SIZE [base]")
+		os.Exit(2)
+	}
+	size, err := strconv.ParseInt(os.Args[2], 10, 64)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	w := bufio.NewWriterSize(os.Stdout, 1<<20)
+	switch os.Args[1] {
+	case "page":
+		err = page(w, size, len(os.Args) > 3 && os.Args[3] == "base")
+	case "warc.gz":
+		err = warc(w, size)
+	default:
+		err = fmt.Errorf("unknown kind %q", os.Args[1])
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+// counter counts what is written through it.
+type counter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// block writes one stretch of page: links of every kind, text, a script,
+// a style, a comment.
+func block(w io.Writer, i int) {
+	fmt.Fprintf(w, "<div class=\"item\" id=\"i%d\"><a href=\"/articles/%d.html?ref=home&amp;x=%d\">Article %d</a>\n", i, i, i%97, i)
+	fmt.Fprintf(w, "<img src=\"img/%d.png\" srcset=\"img/%d.png 1x, img/%d@2x.png 2x\" alt=\"picture %d\">\n", i, i, i, i)
+	fmt.Fprintf(w, "<p style=\"background:url(bg/%d.jpg)\">Lorem ipsum dolor sit amet, consectetur adipiscing elit %d, sed do eiusmod tempor.</p>\n", i%13, i)
+	if i%10 == 0 {
+		fmt.Fprintf(w, "<script>var d%d = {a: %d, s: \"</p><a href=x>\"}; if (d%d.a < 3) { run(); }</script>\n", i, i, i)
+		fmt.Fprintf(w, "<style>.c%d { background: url(\"sprite.png\") } @import url(more%d.css);</style>\n", i, i%5)
+		fmt.Fprintf(w, "<!-- item %d: <a href=\"not-a-link.html\"> -->\n", i)
+		fmt.Fprintf(w, "<form action=\"search\"><input type=image src=\"go.png\"></form><link rel=stylesheet href=\"s%d.css\">\n", i%7)
+	}
+	io.WriteString(w, "</div>\n")
+}
+
+func page(out io.Writer, size int64, withBase bool) error {
+	w := &counter{w: out}
+	io.WriteString(w, "<!doctype html>\n<html><head><meta charset=utf-8>")
+	if withBase {
+		io.WriteString(w, `<base href="https://gen.example/app/">`)
+	}
+	io.WriteString(w, "<title>generated</title></head><body>\n")
+	const bigScript = 32 << 20
+	i := 0
+	for ; w.n < size/3; i++ {
+		block(w, i)
+	}
+	if size > 4*bigScript {
+		// One inline JSON script twice as long as the old token cap.
+		io.WriteString(w, `<script type="application/json" id="state">{"items":[`)
+		for n := int64(0); n < bigScript; n += 64 {
+			fmt.Fprintf(w, `{"id":%12d,"url":"/a/%12d.html"},`, n, n)
+		}
+		io.WriteString(w, "0]}</script>\n")
+	}
+	for ; w.n < size-200; i++ {
+		block(w, i)
+	}
+	io.WriteString(w, "<a href=\"the-end.html\">end</a></body></html>\n")
+	return nil
+}
+
+func warc(out io.Writer, size int64) error {
+	w := &counter{w: out}
+	rng := rand.New(rand.NewPCG(1, 2))
+	raw := make([]byte, 3<<20)
+	for i := range raw {
+		raw[i] = byte(rng.Uint32())
+	}
+	noise := base64.StdEncoding.EncodeToString(raw) // text that hardly compresses
+	for rec := 0; w.n < size; rec++ {
+		var body []byte
+		body = fmt.Appendf(body, "<!doctype html><html><head><title>page %d</title><link rel=stylesheet href=\"/s.css\"></head><body>\n", rec)
+		for j := range 20 {
+			body = fmt.Appendf(body, "<p><a href=\"/p/%d/%d.html\">link</a> <img src=\"i%d.png\"> ", rec, j, j)
+			off := rng.IntN(len(noise) - 1024)
+			body = append(body, noise[off:off+900]...)
+			body = append(body, "</p>\n"...)
+		}
+		body = append(body, "</body></html>\n"...)
+		http := fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n", len(body))
+		http = append(http, body...)
+		zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(zw, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-%012d>\r\n"+
+			"WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: https://gen.example/p/%d.html\r\n"+
+			"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n", rec, rec, len(http))
+		zw.Write(http)
+		io.WriteString(zw, "\r\n\r\n")
+		if err := zw.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Peak RSS of relurl on inputs larger than memory should matter (issue 11:
+# streams stay streams). Inputs are generated on the fly and piped; the one
+# that must be a file is written to a temporary directory and removed.
+#   usage: testdata/memcheck/run.sh        env: MEMCHECK_SCALE=N divides the sizes (quick runs)
+# Prints one row per case (peak RSS in MiB, limit, wall seconds) and fails
+# when a case exceeds its limit or relurl fails. Needs GNU time (/usr/bin/time -v).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+scale=${MEMCHECK_SCALE:-1}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/relurl" ./cmd/relurl
+go build -o "$tmp/gen" ./testdata/memcheck/gen.go
+if [ ! -x /usr/bin/time ]; then
+  echo "memcheck: /usr/bin/time (Debian package time) is missing" >&2
+  exit 1
+fi
+
+fail=0
+exec 3>&1 # the table, whatever the measured command's stdout is
+printf '%-44s %10s %8s %8s\n' case peak_MiB limit wall_s
+# measure NAME LIMIT_MIB COMMAND...: runs COMMAND under time -v (its stdin
+# and stdout as given by the caller), records the peak RSS.
+measure() {
+  local name=$1 limit=$2; shift 2
+  local start end kb
+  start=$(date +%s.%N)
+  if ! /usr/bin/time -v -o "$tmp/time" "$@"; then
+    echo "memcheck: $name: relurl failed" >&2
+    fail=1
+  fi
+  end=$(date +%s.%N)
+  kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time")
+  local mib=$(( (kb + 1023) / 1024 ))
+  printf '%-44s %10d %8d %8.1f\n' >&3 "$name" "$mib" "$limit" "$(awk "BEGIN {print $end - $start}")"
+  if [ "$mib" -gt "$limit" ]; then
+    echo "memcheck: $name: peak RSS $mib MiB over $limit MiB" >&2
+    fail=1
+  fi
+}
+
+gib=$((1024 * 1024 * 1024 / scale))
+page=$((250 * 1000 * 1000 / scale))
+warc=$((300 * 1000 * 1000 / scale))
+
+"$tmp/gen" page "$gib" base | measure "rewrite - ($((gib >> 20)) MiB piped)" 64 \
+  "$tmp/relurl" rewrite --base https://gen.example/ - > /dev/null
+"$tmp/gen" page "$page" base | measure "links --format text - ($((page / 1000000)) MB page)" 64 \
+  "$tmp/relurl" links --format text - > /dev/null
+"$tmp/gen" page "$page" > "$tmp/page.html"
+measure "links --format text FILE ($((page / 1000000)) MB page)" 64 \
+  "$tmp/relurl" links --format text "$tmp/page.html" > /dev/null
+measure "links FILE (jsonl, same page)" 64 \
+  "$tmp/relurl" links "$tmp/page.html" > /dev/null
+rm -f "$tmp/page.html"
+"$tmp/gen" warc.gz "$warc" > "$tmp/big.warc.gz"
+measure "links FILE.warc.gz ($(( $(stat -c %s "$tmp/big.warc.gz") / 1000000 )) MB)" 128 \
+  "$tmp/relurl" links "$tmp/big.warc.gz" > /dev/null
+rm -f "$tmp/big.warc.gz"
+exit $fail
