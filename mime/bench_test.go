@@ -1,6 +1,7 @@
 package mime
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"fmt"
@@ -89,6 +90,56 @@ func BenchmarkWARCGunzip(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkWARCGunzipLinks is the floor for BenchmarkWARCLinks: plain
+// gunzip of each member, then htmlrewrite.Links on each page found by
+// its header's blank lines, against the same base; no WARC parsing, no
+// HTTP decoding, no recovery.
+func BenchmarkWARCGunzipLinks(b *testing.B) {
+	file, size := corpusWARC(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	n := 0
+	sep := []byte("\r\n\r\n")
+	for b.Loop() {
+		n = 0
+		src := bufio.NewReader(bytes.NewReader(file))
+		z, err := gzip.NewReader(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var rec bytes.Buffer
+		for {
+			z.Multistream(false)
+			rec.Reset()
+			if _, err := rec.ReadFrom(z); err != nil {
+				b.Fatal(err)
+			}
+			data := rec.Bytes()
+			i := bytes.Index(data, sep)
+			target := data[bytes.Index(data, []byte("Target-URI: "))+12:]
+			target = target[:bytes.IndexByte(target, '\r')]
+			j := bytes.Index(data[i+4:], sep) + i + 8
+			body := data[j : len(data)-4]
+			_, err := htmlrewrite.Links(bytes.NewReader(body), htmlrewrite.Options{
+				Spec:    resolve.WHATWG,
+				Context: base.Context{Spec: resolve.WHATWG, Retrieval: string(target)},
+			}, func(htmlrewrite.Link) error {
+				n++
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := z.Reset(src); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(n), "links/op")
 }
 
 // corpusMHTML builds one MHTML file holding corpus A's pages, each a

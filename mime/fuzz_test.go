@@ -50,7 +50,7 @@ func FuzzParse(f *testing.F) {
 // progress: no more results than input bytes), and link extraction on it
 // neither.
 func FuzzWARCReader(f *testing.F) {
-	addFixtures(f, "warc/*.warc", "warc/*.gz", "warc/*.bad", "mime/*.warc", "mime/*.warc.gz")
+	addFixtures(f, "warc/*.warc", "warc/*.gz", "warc/*.bad", "warc/*.arc", "mime/*.warc", "mime/*.warc.gz")
 	file, _ := gzipMembers(htmlRecord("r1", -1), htmlRecord("r2", 5000), htmlRecord("r3", -1))
 	f.Add(file)
 	f.Add([]byte(htmlRecord("r1", 500) + htmlRecord("r2", -1)))

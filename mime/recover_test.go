@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -217,7 +218,7 @@ func TestRecoverTruncated(t *testing.T) {
 	file, offs := gzipMembers(htmlRecord("r1", -1), htmlRecord("r2", -1), htmlRecord("r3", -1))
 	// Cut inside the deflate data, nothing of r3 is known (its one
 	// deflate block is not complete); cut in the trailer, every byte of
-	// it decoded, but unchecked: its links stay (as in a plain file).
+	// it decoded but unchecked (no CRC-32): its links do not count.
 	for _, cut := range []int{offs[2] + 5, offs[2] + (len(file)-offs[2])/2, len(file) - 3} {
 		s := scanLinks(file[:cut], Limits{})
 		require.NoError(t, s.err)
@@ -226,26 +227,13 @@ func TestRecoverTruncated(t *testing.T) {
 			target = "r3"
 		}
 		assert.Equal(t, append(links("r1", "r2"), fmt.Sprintf("error at %d (%s): %v", offs[2], target, ErrTruncated)),
-			only2(s.events), "cut at %d", cut)
+			s.events, "cut at %d", cut)
 	}
 	// Plain: the record is read as far as it goes.
 	plain := htmlRecord("r1", -1) + htmlRecord("r2", -1)
 	s := scanLinks([]byte(plain[:len(plain)-10]), Limits{})
 	require.NoError(t, s.err)
 	assert.Equal(t, append(links("r1"), "r2 -> r2-a", "error at "+strconv.Itoa(len(htmlRecord("r1", -1)))+" (r2): "+ErrTruncated.Error()), s.events)
-}
-
-// only2 drops links of a record cut short that still decoded (the
-// middle cut gives r3's first link or not, depending on deflate's block
-// layout).
-func only2(ev []string) []string {
-	var out []string
-	for _, e := range ev {
-		if !strings.HasPrefix(e, "r3 ->") {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // zstdFrames compresses each record as its own zstd frame (with the
@@ -353,3 +341,137 @@ func TestWARCReaderStreamsGzip(t *testing.T) {
 type oneByte struct{ r io.Reader }
 
 func (o oneByte) Read(p []byte) (int, error) { return o.r.Read(p[:min(1, len(p))]) }
+
+// TestRevisitCacheBounded: the revisit cache keeps the most recent
+// payloads up to maxRevisitCache bytes: a revisit of an evicted payload
+// gives no links (its payload is not in reach), one of a recent payload
+// gives its links against the revisit's own target.
+func TestRevisitCacheBounded(t *testing.T) {
+	resp := func(i int) string {
+		page := fmt.Sprintf("<a href=p%d>x</a>", i) + strings.Repeat(" ", maxRevisitCache/5)
+		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+		return fmt.Sprintf("WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://x.example/%d\r\nWARC-Payload-Digest: sha1:D%d\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", i, i, len(http), http)
+	}
+	revisit := func(i int) string {
+		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+		return fmt.Sprintf("WARC/1.1\r\nWARC-Type: revisit\r\nWARC-Target-URI: http://x.example/again%d\r\nWARC-Payload-Digest: sha1:D%d\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", i, i, len(http), http)
+	}
+	var data strings.Builder
+	for i := range 7 {
+		data.WriteString(resp(i))
+	}
+	data.WriteString(revisit(0) + revisit(6))
+	s := scanLinks([]byte(data.String()), Limits{})
+	require.NoError(t, s.err)
+	assert.Equal(t, []string{"0 -> p0", "1 -> p1", "2 -> p2", "3 -> p3", "4 -> p4", "5 -> p5", "6 -> p6", "again6 -> p6"}, s.events)
+}
+
+// TestRecoverRandomDamage: whatever bytes of one member of a
+// record-at-time .warc.gz are damaged (one to eight random bytes
+// flipped, or the member cut short by a random amount), every link comes
+// from its own record, every record but the damaged one gives all its
+// links, and the damaged one gives all its links or none with a record
+// error at its member's offset.
+func TestRecoverRandomDamage(t *testing.T) {
+	const n = 8
+	var recs []string
+	var names []string
+	for i := range n {
+		name := "r" + strconv.Itoa(i)
+		names = append(names, name)
+		recs = append(recs, htmlRecord(name, -1))
+	}
+	file, offs := gzipMembers(recs...)
+	offs = append(offs, len(file))
+	rng := rand.New(rand.NewPCG(7, 8))
+	for iter := range 3000 {
+		f := bytes.Clone(file)
+		victim := rng.IntN(n)
+		start, end := offs[victim], offs[victim+1]
+		if iter%4 == 3 {
+			cut := start + 1 + rng.IntN(end-start-1)
+			f = append(f[:cut:cut], file[end:]...)
+		} else {
+			for range 1 + rng.IntN(8) {
+				f[start+rng.IntN(end-start)] ^= byte(1 + rng.IntN(255))
+			}
+		}
+		got := map[string]int{}
+		errAt := map[int64]bool{}
+		_, err := ScanWARCLinks(bytes.NewReader(f), Options{Spec: resolve.RFC3986}, func(l WARCLink) error {
+			name := strings.TrimPrefix(l.Target, "http://x.example/")
+			if !strings.HasPrefix(l.URL, "http://x.example/"+name+"-") {
+				t.Fatalf("iteration %d: link %s given to record %s", iter, l.URL, l.Target)
+			}
+			got[name]++
+			return nil
+		}, func(e *RecordError) error {
+			errAt[e.Offset] = true
+			return nil
+		})
+		require.NoError(t, err, "iteration %d", iter)
+		for i, name := range names {
+			if i == victim {
+				if got[name] != 2 {
+					assert.True(t, errAt[int64(start)], "iteration %d: damaged record %s gave %d links and no error at %d (errors at %v)", iter, name, got[name], start, errAt)
+				}
+				continue
+			}
+			assert.Equal(t, 2, got[name], "iteration %d: record %s (damage in %s)", iter, name, names[victim])
+		}
+	}
+}
+
+// TestRecoverRandomDamagePlain: in an uncompressed WARC, nothing checks
+// the bytes, so a damaged record may give what its damaged bytes hold;
+// but no link of another record is given to it, and every other record
+// gives all its links, under its own offset.
+func TestRecoverRandomDamagePlain(t *testing.T) {
+	names := []string{"aaaa", "bbbb", "cccc", "dddd", "eeee", "ffff"}
+	var recs []string
+	offs := []int{0}
+	for i, name := range names {
+		recs = append(recs, htmlRecord(name, -1))
+		offs = append(offs, offs[i]+len(recs[i]))
+	}
+	file := []byte(strings.Join(recs, ""))
+	rng := rand.New(rand.NewPCG(3, 4))
+	for iter := range 3000 {
+		f, victim := damagePlain(rng, file, offs)
+		got := map[string]int{}
+		_, err := ScanWARCLinks(bytes.NewReader(f), Options{Spec: resolve.RFC3986}, func(l WARCLink) error {
+			for i, name := range names {
+				if strings.Contains(l.Raw, name) && i != victim && l.Record != int64(offs[i]) {
+					t.Fatalf("iteration %d: link %s of record %d given to the record at %d", iter, l.Raw, offs[i], l.Record)
+				}
+				if l.Record == int64(offs[i]) && i != victim {
+					got[name]++
+				}
+			}
+			return nil
+		}, func(*RecordError) error { return nil })
+		require.NoError(t, err, "iteration %d", iter)
+		for i, name := range names {
+			if i != victim {
+				assert.Equal(t, 2, got[name], "iteration %d: record %s (damage in %s)", iter, name, names[victim])
+			}
+		}
+	}
+}
+
+// damagePlain damages one to four bytes of one record of file (records
+// at offs): a digit (often of Content-Length) or a flipped byte.
+func damagePlain(rng *rand.Rand, file []byte, offs []int) ([]byte, int) {
+	f := bytes.Clone(file)
+	victim := rng.IntN(len(offs) - 1)
+	start, end := offs[victim], offs[victim+1]
+	for range 1 + rng.IntN(4) {
+		p := start + rng.IntN(end-start)
+		if rng.IntN(2) == 0 {
+			f[p] = byte('0' + rng.IntN(10))
+		} else {
+			f[p] ^= byte(1 + rng.IntN(255))
+		}
+	}
+	return f, victim
+}

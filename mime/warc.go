@@ -116,6 +116,10 @@ type WARCReader struct {
 	damaged bool         // the reader resynchronized at least once
 	ended   bool         // the input ended
 	n       int          // records returned
+	arc     bool         // an ARC file
+	arcN    int          // fields of its header lines
+	arcInfo bool         // its version block was read
+	found   bool         // a record start was seen
 	err     error
 	inited  bool
 }
@@ -162,12 +166,19 @@ func (w *WARCReader) init() error {
 	case bytes.HasPrefix(p, zstdMagic), bytes.HasPrefix(p, dictMagic):
 		w.m.kind = zstdFile
 	default:
-		w.src.noKeep = true
+		if !w.damagedStart() {
+			w.src.noKeep = true
+		}
 	}
+	w.m.isRecord = func(head []byte) bool { return bytes.HasPrefix(head, []byte("WARC/")) }
 	err := w.m.next()
 	switch {
 	case err == nil:
 		w.opened()
+		if p, _ := w.br.Peek(len(filedesc)); bytes.Equal(p, filedesc) {
+			w.arc, w.arcN = true, arcFields
+			w.m.isRecord = func(head []byte) bool { return looksLikeARCRecord(head, w.arcN) }
+		}
 	case errors.Is(err, ErrCorrupt) || errors.Is(err, ErrTruncated):
 		if w.m.opens == 0 && w.m.kind == zstdFile && w.m.zd == nil {
 			return err // the dictionary frame: nothing can be read
@@ -252,7 +263,13 @@ func (w *WARCReader) Next() (*Record, error) {
 		if len(w.pending) > 0 {
 			continue // the problems before this record come first
 		}
-		if rec := w.record(); rec != nil {
+		rec := (*Record)(nil)
+		if w.arc {
+			rec = w.arcRecord()
+		} else {
+			rec = w.record()
+		}
+		if rec != nil {
 			return rec, nil
 		}
 	}
@@ -274,10 +291,13 @@ func (w *WARCReader) report(off int64, target string, kind error, detail string)
 func (w *WARCReader) damage() {
 	merr := w.m.err
 	if merr == nil || (w.src.err != nil && w.src.err != io.EOF) {
-		if w.src.err != nil && w.src.err != io.EOF {
+		switch {
+		case w.src.err != nil && w.src.err != io.EOF:
 			w.err = w.src.err
-		} else if merr != nil {
+		case merr != nil:
 			w.err = merr
+		default: // a read error that is no member's damage: end, never loop
+			w.err = &Error{Op: "read", Where: w.m.name(), Err: ErrCorrupt}
 		}
 		return
 	}
@@ -296,12 +316,18 @@ func (w *WARCReader) damage() {
 	w.cur, w.last, w.quiet, w.damaged = nil, nil, false, true
 	w.in.front = nil
 	w.br.Reset(&w.in)
-	if errors.Is(merr, ErrTruncated) {
-		w.ended = true
-		w.report(at, target, ErrTruncated, "the file ends inside the "+w.m.name())
-		return
-	}
+	// A member that runs to the end of the file may be cut short, or its
+	// damage (a header flag that asks for a name, say) made the decoder
+	// read on: a record start after its start tells them apart.
 	next := w.m.resync()
+	if errors.Is(merr, ErrTruncated) {
+		if next < 0 {
+			w.ended = true
+			w.report(at, target, ErrTruncated, "the file ends inside the "+w.m.name())
+			return
+		}
+		cause, detail = ErrCorrupt, "it does not end before the next one starts"
+	}
 	if next < 0 {
 		w.ended = true
 		w.report(at, target, cause, detail+"; no record after it")
@@ -345,8 +371,18 @@ func (w *WARCReader) cross() bool {
 	if !w.advance() {
 		return false
 	}
-	p, _ := w.br.Peek(5)
-	return string(p) != "WARC/"
+	return !w.atRecord(0)
+}
+
+// atRecord reports whether a record starts skip bytes after the read
+// position: a "WARC/" line, or in an ARC file a header line.
+func (w *WARCReader) atRecord(skip int) bool {
+	if !w.arc {
+		p, _ := w.br.Peek(skip + 5)
+		return len(p) == skip+5 && string(p[skip:]) == "WARC/"
+	}
+	p, _ := w.br.Peek(skip + 4096)
+	return len(p) > skip && looksLikeARCRecord(p[skip:], w.arcN)
 }
 
 // seek skips to the next "WARC/" line; false when there is none.
@@ -355,8 +391,11 @@ func (w *WARCReader) seek() bool {
 		skipped int64
 		skipAt  int64
 	)
-	flush := func() {
-		if w.n == 0 && !w.damaged && w.err == nil && len(w.pending) == 0 {
+	// flush reports the bytes skipped; found says whether a record
+	// follows them (else the input ended: with no record at all, it is no
+	// WARC file).
+	flush := func(found bool) {
+		if !found && !w.found && !w.damaged && w.err == nil && len(w.pending) == 0 {
 			if skipped > 0 {
 				w.err = &Error{Op: "read WARC record", Where: "at 0", Err: ErrNotWARC}
 				return
@@ -375,8 +414,9 @@ func (w *WARCReader) seek() bool {
 	}
 	for {
 		p, err := w.br.Peek(5)
-		if len(p) == 5 && string(p) == "WARC/" {
-			flush()
+		if len(p) > 0 && p[0] != '\r' && p[0] != '\n' && w.atRecord(0) {
+			flush(true)
+			w.found = true
 			return true
 		}
 		if len(p) > 0 && (p[0] == '\r' || p[0] == '\n') {
@@ -389,14 +429,14 @@ func (w *WARCReader) seek() bool {
 				w.damage()
 				skipped = 0 // the damaged member's report covers them
 				if w.err != nil || w.ended {
-					flush()
+					flush(false)
 					return false
 				}
 				continue
 			}
 			if !w.advance() {
 				if w.err != nil || w.ended {
-					flush()
+					flush(false)
 					return false
 				}
 			}
@@ -405,9 +445,16 @@ func (w *WARCReader) seek() bool {
 		if skipped == 0 {
 			skipAt = w.fileOffset(w.pos)
 		}
-		n, err := w.discardLine(w.n == 0 && !w.damaged)
+		if i := w.versionInLine(); i > 0 {
+			// A "WARC/1.x" line whose line end before it was damaged.
+			w.br.Discard(i)
+			w.pos += int64(i)
+			skipped += int64(i)
+			continue
+		}
+		n, err := w.discardLine(!w.found && !w.damaged)
 		skipped += n
-		if w.n == 0 && !w.damaged && skipped > w.Limits.HeaderBytes {
+		if !w.found && !w.damaged && skipped > w.Limits.HeaderBytes {
 			w.err = &Error{Op: "read WARC record", Where: "at 0", Err: ErrNotWARC}
 			return false
 		}
@@ -494,6 +541,13 @@ func (w *WARCReader) record() *Record {
 	}
 	rec.Version = string(bytes.TrimRight(version, "\r\n"))
 	for {
+		if w.atRecord(0) {
+			// A damaged blank line: the header runs into the next record.
+			h, _, _, _ := readHeader(head, w.Limits.HeaderBytes)
+			rec.TargetURI = targetURI(h.Get("WARC-Target-URI"))
+			w.report(at, rec.TargetURI, ErrNotWARC, "the header runs into the next record's WARC/ line; record skipped")
+			return nil
+		}
 		line, err := w.readLine(w.Limits.HeaderBytes - int64(len(head)))
 		if err != nil {
 			h, _, _, _ := readHeader(append(head, line...), w.Limits.HeaderBytes)
@@ -517,7 +571,7 @@ func (w *WARCReader) record() *Record {
 		return nil
 	}
 	rec.ContentLength = n
-	w.block = &blockReader{w: w, rec: rec, left: n, where: where, cand: -1}
+	w.block = &blockReader{w: w, rec: rec, left: n, where: where, cand: -1, tail: []byte{'\n'}} // a record may start the block
 	rec.Block = w.block
 	w.cur, w.curAt = rec, w.m.start
 	w.n++
@@ -551,9 +605,9 @@ type blockReader struct {
 	keep     []byte
 	keepLost bool
 	tail     []byte // the block's last bytes, for a line split across reads
+	noScan   bool   // no "WARC/1." lines to look for (ARC)
+	head     []byte // an ARC version block's first bytes
 }
-
-var versionLine = []byte("\nWARC/1.")
 
 func (b *blockReader) Read(p []byte) (int, error) {
 	if b.done {
@@ -585,7 +639,12 @@ func (b *blockReader) Read(p []byte) (int, error) {
 			b.finish(&Error{Op: "read block of", Where: b.where, Err: ErrCorrupt})
 		case len(w.pending) > mark:
 			// The next member is damaged (reported); the record ends here.
-			b.finish(&Error{Op: "read block of", Where: b.where, Err: pendingKind(w.pending[len(w.pending)-1])})
+			b.finish(&Error{Op: "read block of", Where: b.where, Err: ErrCorrupt})
+		case w.ended && b.cand >= 0 && !b.noScan:
+			// The file ends inside the block, but a record starts in
+			// it: the Content-Length ran past the record.
+			w.ended = false
+			b.finish(w.replay(b))
 		case w.ended:
 			w.report(b.rec.Offset, b.rec.TargetURI, ErrTruncated, "the file ends "+strconv.FormatInt(b.left, 10)+" bytes before the end of the block")
 			b.finish(&Error{Op: "read block of", Where: b.where, Err: ErrTruncated, Detail: strconv.FormatInt(b.left, 10) + " bytes missing"})
@@ -596,12 +655,10 @@ func (b *blockReader) Read(p []byte) (int, error) {
 		}
 		return n, b.err
 	default:
-		kind := ErrCorrupt
-		if errors.Is(err, ErrTruncated) {
-			kind = ErrTruncated
-		}
+		// What a damaged or cut member decoded is unchecked (its CRC-32
+		// or checksum never came): none of it counts.
 		w.damage()
-		b.finish(&Error{Op: "read block of", Where: b.where, Err: kind})
+		b.finish(&Error{Op: "read block of", Where: b.where, Err: ErrCorrupt})
 		return n, b.err
 	}
 }
@@ -616,6 +673,12 @@ func (b *blockReader) finish(err error) {
 // note looks for a "WARC/1." line in the bytes p given, and keeps the
 // bytes from the first one on.
 func (b *blockReader) note(p []byte) {
+	if b.noScan {
+		if b.rec.Type == "warcinfo" && len(b.head) < 512 {
+			b.head = append(b.head, p[:min(len(p), 512-len(b.head))]...)
+		}
+		return
+	}
 	if b.cand >= 0 {
 		if !b.keepLost {
 			if len(b.keep)+len(p) > maxRetain {
@@ -627,10 +690,10 @@ func (b *blockReader) note(p []byte) {
 		return
 	}
 	if len(b.tail) > 0 && len(p) > 0 {
-		j := append(b.tail[:len(b.tail):len(b.tail)], p[:min(len(p), len(versionLine)-1)]...)
-		if i := bytes.Index(j, versionLine); i >= 0 {
-			b.cand = b.read - int64(len(b.tail)) + int64(i) + 1
-			if w := i + 1; w < len(b.tail) {
+		j := append(b.tail[:len(b.tail):len(b.tail)], p[:min(len(p), maxStartLen-1)]...)
+		if w := firstStart(j); w >= 0 && (w < len(b.tail) || firstStart(p) != w-len(b.tail)) {
+			b.cand = b.read - int64(len(b.tail)) + int64(w)
+			if w < len(b.tail) {
 				b.keep = append(append([]byte(nil), b.tail[w:]...), p...)
 			} else {
 				b.keep = append([]byte(nil), p[w-len(b.tail):]...)
@@ -638,13 +701,37 @@ func (b *blockReader) note(p []byte) {
 			return
 		}
 	}
-	if i := bytes.Index(p, versionLine); i >= 0 {
-		b.cand = b.read + int64(i) + 1
-		b.keep = append([]byte(nil), p[i+1:]...)
+	if w := firstStart(p); w >= 0 {
+		b.cand = b.read + int64(w)
+		b.keep = append([]byte(nil), p[w:]...)
 		return
 	}
-	t := append(b.tail, p[max(0, len(p)-len(versionLine)+1):]...)
-	b.tail = append(b.tail[:0], t[max(0, len(t)-len(versionLine)+1):]...)
+	t := append(b.tail, p[max(0, len(p)-maxStartLen+1):]...)
+	b.tail = append(b.tail[:0], t[max(0, len(t)-maxStartLen+1):]...)
+}
+
+// recordStarts are what marks the start of a record inside a block whose
+// Content-Length may be wrong: a version line after a line end, or a
+// whole version line anywhere (its line end before it may be damaged).
+var recordStarts = [][]byte{[]byte("\nWARC/1."), []byte("WARC/1.1\r\n"), []byte("WARC/1.0\r\n")}
+
+const maxStartLen = 10
+
+// firstStart returns the index of the "W" of the first record start in
+// p, or -1.
+func firstStart(p []byte) int {
+	best := -1
+	for _, pat := range recordStarts {
+		if i := bytes.Index(p, pat); i >= 0 {
+			if pat[0] == '\n' {
+				i++
+			}
+			if best < 0 || i < best {
+				best = i
+			}
+		}
+	}
+	return best
 }
 
 // A lengthError ends a block that is shorter than its Content-Length.
@@ -654,14 +741,6 @@ func (e *lengthError) Error() string {
 	return "mime: " + ErrContentLength.Error() + ": the record ends at block offset " + strconv.FormatInt(e.end, 10)
 }
 func (e *lengthError) Unwrap() error { return ErrContentLength }
-
-// pendingKind returns the kind of a queued record error.
-func pendingKind(err error) error {
-	if errors.Is(err, ErrTruncated) {
-		return ErrTruncated
-	}
-	return ErrCorrupt
-}
 
 // recordEnd returns where a block error says the record ends in its
 // block, or -1.
@@ -683,18 +762,17 @@ func (w *WARCReader) endBlock(b *blockReader) error {
 	// member, whose check (gzip's CRC-32, zstd's checksum) comes then.
 	p, err := w.br.Peek(9)
 	if len(p) < 9 && err != nil && err != io.EOF {
-		kind := ErrCorrupt
-		if errors.Is(err, ErrTruncated) {
-			kind = ErrTruncated
-		}
-		w.damage()
-		return &Error{Op: "read block of", Where: b.where, Err: kind}
+		w.damage() // the member fails its check: its bytes do not count
+		return &Error{Op: "read block of", Where: b.where, Err: ErrCorrupt}
 	}
 	k := 0
 	for k < min(4, len(p)) && (p[k] == '\r' || p[k] == '\n') {
 		k++
 	}
-	if k == len(p) || len(p) >= k+5 && string(p[k:k+5]) == "WARC/" {
+	if w.arc && b.rec.Type == "warcinfo" {
+		w.arcLegend(b.head)
+	}
+	if k == len(p) || w.atRecord(k) {
 		return io.EOF
 	}
 	rec := b.rec
@@ -703,25 +781,42 @@ func (w *WARCReader) endBlock(b *blockReader) error {
 		// and must decode before its links count.
 		var skipped int64
 		for {
-			q, err := w.br.Peek(5)
-			if len(q) == 5 && string(q) == "WARC/" || len(q) == 0 && err == io.EOF {
+			q, err := w.br.Peek(1)
+			if len(q) > 0 && w.atRecord(0) || len(q) == 0 && err == io.EOF {
 				break
 			}
 			n, err := w.discardLine(false)
 			skipped += n
 			if err != nil && err != io.EOF {
-				kind := pendingKind(err)
 				w.damage()
-				return &Error{Op: "read block of", Where: b.where, Err: kind}
+				return &Error{Op: "read block of", Where: b.where, Err: ErrCorrupt}
 			}
 		}
 		w.report(rec.Offset, rec.TargetURI, ErrContentLength, "Content-Length "+strconv.FormatInt(rec.ContentLength, 10)+
 			" is shorter than the record: the "+strconv.FormatInt(skipped, 10)+" bytes after the block up to the end of its "+w.m.unit()+" skipped")
 		return io.EOF
 	}
+	if b.cand < 0 && !b.noScan && len(b.tail) > 0 {
+		// The next record's "WARC/1." line may start in the block's
+		// last bytes.
+		q, _ := w.br.Peek(maxStartLen)
+		j := append(append([]byte(nil), b.tail...), q...)
+		if i := firstStart(j); i >= 0 && i < len(b.tail) {
+			b.cand = b.read - int64(len(b.tail)) + int64(i)
+			b.keep = append([]byte(nil), b.tail[i:]...)
+		}
+	}
 	if b.cand < 0 {
 		return io.EOF // too short, or garbage after it: seek reports the skip
 	}
+	return w.replay(b)
+}
+
+// replay cuts the block b at the "WARC/1." line inside it and has the
+// bytes from there on read again as records: its Content-Length ran past
+// the record.
+func (w *WARCReader) replay(b *blockReader) error {
+	rec := b.rec
 	detail := "Content-Length " + strconv.FormatInt(rec.ContentLength, 10) + " runs past the record: a record starts at block offset " +
 		strconv.FormatInt(b.cand, 10) + "; block cut there"
 	if b.keepLost {
@@ -736,4 +831,72 @@ func (w *WARCReader) endBlock(b *blockReader) error {
 	w.br.Reset(&w.in)
 	w.pos -= int64(len(b.keep))
 	return &lengthError{end: b.cand}
+}
+
+// arcLegend reads the number of fields of the header lines from an ARC
+// version block: its second line names them (5 in version 1, 10 in 2).
+func (w *WARCReader) arcLegend(block []byte) {
+	lines := bytes.SplitN(block, []byte("\n"), 3)
+	if len(lines) < 3 {
+		return
+	}
+	if n := len(bytes.Fields(lines[1])); n >= arcFields && n <= 16 {
+		w.arcN = n
+	}
+}
+
+// damagedStart looks, in a file that starts with neither a record nor a
+// gzip member nor a zstd frame, for a member or frame in its first 64 KiB
+// that starts a record: a compressed file whose first member is damaged.
+// It reports the bytes before it and leaves the source there.
+func (w *WARCReader) damagedStart() bool {
+	head := w.src.peek(64 << 10)
+	if bytes.HasPrefix(bytes.TrimLeft(head, "\r\n\t "), []byte("WARC/")) || bytes.HasPrefix(head, filedesc) {
+		return false
+	}
+	head = bytes.Clone(head)
+	w.m.isRecord = func(h []byte) bool { return bytes.HasPrefix(h, []byte("WARC/")) || looksLikeARCRecord(h, arcFields) }
+	for _, c := range []struct {
+		kind  compression
+		magic []byte
+	}{{gzipFile, gzipMagic}, {zstdFile, zstdMagic}} {
+		w.m.kind = c.kind
+		for i := bytes.Index(head, c.magic); i > 0; {
+			w.src.rewind(int64(i))
+			if c.kind == zstdFile && w.m.zd == nil && w.m.dictionary() != nil {
+				break
+			}
+			if w.m.startsRecord() {
+				w.src.rewind(int64(i))
+				w.damaged = true
+				w.report(0, "", ErrCorrupt, "the file starts with "+strconv.Itoa(i)+" bytes that are no record, gzip member or zstd frame; resumed at "+strconv.Itoa(i))
+				return true
+			}
+			j := bytes.Index(head[i+1:], c.magic)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	w.m.kind = plainFile
+	w.src.rewind(0)
+	return false
+}
+
+// versionInLine returns where a "WARC/1.0" or "WARC/1.1" line end is in
+// the buffered rest of the line at the read position, or -1.
+func (w *WARCReader) versionInLine() int {
+	if w.arc {
+		return -1
+	}
+	p, _ := w.br.Peek(max(w.br.Buffered(), 1))
+	if nl := bytes.IndexByte(p, '\n'); nl >= 0 {
+		p = p[:nl+1]
+	}
+	i := bytes.Index(p, []byte("WARC/1."))
+	if i <= 0 || i+10 > len(p) || p[i+7] != '0' && p[i+7] != '1' || p[i+8] != '\r' && p[i+8] != '\n' {
+		return -1
+	}
+	return i
 }

@@ -374,3 +374,57 @@ func TestWARCStreams(t *testing.T) {
 	assert.Equal(t, int64(len(head)+size+4), rec.Offset)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20))
 }
+
+// TestARCFixtures: ARC files (the Internet Archive's format before WARC)
+// from warcio's test data: the version block as "warcinfo", each record
+// as "response" with its URL as the target (spaces as %20, fields taken
+// from the right), plain and one gzip member per record; a record whose
+// block the file cuts short is reported; bad Archive-lengths are record
+// errors, and the good record between them is read.
+func TestARCFixtures(t *testing.T) {
+	const spaced = "http://example.com/index.cfm?FuseAction=Email&EmailTitle=Examples%20From%20The%20Live%20Web&IsPopUp=False"
+	tests := []struct {
+		file  string
+		want  []recordSummary
+		errs  []string
+		links int
+	}{
+		{"warc/example.arc", []recordSummary{{0, "warcinfo", "", 75}, {151, "response", "http://example.com/", 1591}}, nil, 1},
+		{"warc/example.arc.gz", []recordSummary{{0, "warcinfo", "", 75}, {171, "response", "http://example.com/", 1591}}, nil, 1},
+		{"warc/example-space-in-url.arc", []recordSummary{{0, "warcinfo", "", 75}, {151, "response", spaced, 1591}},
+			[]string{"mime: record at 151 (" + spaced + "): truncated: the file ends 12 bytes before the end of the block"}, 1},
+		{"warc/bad.arc", []recordSummary{{202, "response", "http://example.com/", 1}}, []string{
+			`mime: record at 0 (filedesc://bad.arc.gz): not a WARC record: ARC header: Archive-length "-1"; record skipped`,
+			`mime: record at 134 (http://example.com/): not a WARC record: ARC header: Archive-length "-1"; record skipped`,
+			`mime: record at 262 (http://example.com/): not a WARC record: ARC header: Archive-length "abc"; record skipped`}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			got, recs, rerrs, err := readRecordsErrors(t, openFixture(t, tt.file))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+			var msgs []string
+			for _, e := range rerrs {
+				msgs = append(msgs, e.Error())
+			}
+			assert.Equal(t, tt.errs, msgs)
+			for _, r := range recs {
+				assert.Equal(t, "ARC/1.0", r.Version)
+			}
+			var links []WARCLink
+			_, err = ScanWARCLinks(openFixture(t, tt.file), Options{Spec: resolve.RFC3986},
+				func(l WARCLink) error { links = append(links, l); return nil }, func(*RecordError) error { return nil })
+			require.NoError(t, err)
+			require.Len(t, links, tt.links)
+			if tt.links > 0 {
+				assert.Equal(t, "http://www.iana.org/domains/example", links[0].URL)
+			}
+		})
+	}
+	// The header line's fields become WARC headers.
+	_, recs, _, err := readRecordsErrors(t, openFixture(t, "warc/example.arc"))
+	require.NoError(t, err)
+	assert.Equal(t, "2014-02-16T05:02:21Z", recs[1].Header.Get("WARC-Date"))
+	assert.Equal(t, "93.184.216.119", recs[1].Header.Get("WARC-IP-Address"))
+	assert.Equal(t, "text/html", recs[1].Header.Get("Content-Type"))
+}

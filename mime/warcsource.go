@@ -181,6 +181,8 @@ type members struct {
 	in    bool  // a member is open
 	opens int   // members opened
 	err   error // the decoding error that ended the current member
+	// isRecord reports whether a member's first bytes start a record.
+	isRecord func(head []byte) bool
 }
 
 // next opens the member at the read position: io.EOF at the clean end of
@@ -323,9 +325,9 @@ func (m *members) resync() int64 {
 }
 
 // startsRecord reports whether the member at the read position decodes
-// to a WARC version line.
+// to the start of a record (a WARC version line, an ARC header line).
 func (m *members) startsRecord() bool {
-	var head [8]byte
+	var head [512]byte
 	var r io.Reader
 	switch m.kind {
 	case gzipFile:
@@ -350,7 +352,7 @@ func (m *members) startsRecord() bool {
 		r = m.zd
 	}
 	n, _ := io.ReadFull(r, head[:])
-	return bytes.HasPrefix(head[:n], []byte("WARC/"))
+	return m.isRecord(head[:n])
 }
 
 // dictionary reads the IIPC WARC-zstd dictionary frame, when the file

@@ -29,7 +29,7 @@ const (
 	Other Kind = iota // not a document relurl reads: copied or skipped
 	HTML              // text/html
 	MHTML             // multipart/related, RFC 2557 (.mht, .mhtml)
-	WARC              // WARC 1.1 (.warc, .warc.gz)
+	WARC              // WARC 1.1 (.warc, .warc.gz, .warc.zst) and ARC (.arc, .arc.gz)
 )
 
 // String returns "other", "html", "mhtml" or "warc".
@@ -59,7 +59,8 @@ const SniffLen = 512
 func KindOf(name string, head []byte) Kind {
 	lower := strings.ToLower(filepath.Base(name))
 	switch {
-	case strings.HasSuffix(lower, ".warc"), strings.HasSuffix(lower, ".warc.gz"):
+	case strings.HasSuffix(lower, ".warc"), strings.HasSuffix(lower, ".warc.gz"), strings.HasSuffix(lower, ".warc.zst"),
+		strings.HasSuffix(lower, ".arc"), strings.HasSuffix(lower, ".arc.gz"):
 		return WARC
 	}
 	switch filepath.Ext(lower) {

@@ -19,15 +19,19 @@ import (
 	"github.com/relurl/relurl/tree"
 )
 
-const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text] [filters] PATH... | -
+const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text|tsv] [--fields LIST] [--status] [--on-error exit|report] [filters] PATH... | -
 
 Prints every link of HTML, MHTML and WARC files (directories are walked),
 one JSON object a line (fields raw, url or error, tag, attr, kind, rel,
 line, column, offset, file, base, base_source; inert for a link in a
 <template>; part and target_part for MHTML; record and target for WARC),
-or with --format text one absolute URL a line. With --from-list, paths are read one a line as they come, so the
-command is a streaming filter (Hadoop Streaming, Spark's RDD.pipe).
-Exit status: 0 done, 1 some file failed, 2 usage.`
+with --format text one absolute URL a line, with --format tsv
+tab-separated fields; --fields keeps the named ones. "-" streams one input
+from standard input (--input-format, --name). With --from-list, paths are
+read one a line as they come, so the command is a streaming filter (Hadoop
+Streaming, Spark's RDD.pipe). --status adds a status line after each input
+and one for each damaged WARC record.
+Exit status: 0 done, 1 some input failed (0 with --on-error report), 2 usage.`
 
 // maxUnique bounds the URLs --unique remembers (about 1 GiB of memory
 // for long URLs); past it, new URLs are printed without being remembered.
@@ -71,12 +75,14 @@ type linkFilter struct {
 type docResult struct {
 	warnings []string
 	err      error
+	st       inputStatus // for --status and --on-error
 }
 
 func runLinks(args []string, s stdio) int {
 	fs := newFlagSet("links", linksSynopsis, s)
 	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
-	format := fs.String("format", "jsonl", `"jsonl" or "text" (one absolute URL a line)`)
+	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line) or "tsv" (tab-separated fields, no header)`)
+	sf := addStreamFlags(fs)
 	var filter linkFilter
 	fs.BoolVar(&filter.internal, "internal", false, "only links into the tree (under its root URL; in MHTML and WARC: to the same origin as the document)")
 	fs.BoolVar(&filter.external, "external", false, "only links out of the tree")
@@ -92,8 +98,11 @@ func runLinks(args []string, s stdio) int {
 	if err := t.check(); err != nil {
 		return usageErr("%v", err)
 	}
-	if *format != "jsonl" && *format != "text" {
-		return usageErr(`--format is "jsonl" or "text", not %q`, *format)
+	if *format != "jsonl" && *format != "text" && *format != "tsv" {
+		return usageErr(`--format is "jsonl", "text" or "tsv", not %q`, *format)
+	}
+	if err := sf.check(*format); err != nil {
+		return usageErr("%v", err)
 	}
 	if filter.internal && filter.external {
 		return usageErr("--internal and --external exclude each other")
@@ -134,16 +143,7 @@ func runLinks(args []string, s stdio) int {
 		if t.fromList != "" {
 			return usageErr(`"-" reads one document from standard input: no --from-list`)
 		}
-		// The links go out as they are found: what is written is flushed
-		// whenever the command waits for input.
-		in := bufio.NewReaderSize(flushBeforeRead{s.in, w}, 64<<10)
-		f := tree.File{Path: "-", Kind: streamKind(in)}
-		lw := newLinkWriter(ordered.Direct(out), f.Path, filter, text)
-		r := docLinks(in, f, t.base.value, "", t, lw)
-		if report("standard input", r) {
-			return exitFailure
-		}
-		return exitOK
+		return linksStdin(s, w, out, t, filter, text, sf.name, sf.mode(s), report)
 	}
 	for _, a := range fs.Args() {
 		if a == "-" {
@@ -156,11 +156,15 @@ func runLinks(args []string, s stdio) int {
 		return exitFailure
 	}
 	failed := 0
+	mode := sf.mode(s)
 	work := func(wk walked, sink *ordered.Sink) docResult {
 		if wk.err != nil {
 			return docResult{err: wk.err}
 		}
 		f := wk.f
+		if mode.forced != tree.Other {
+			f.Kind = mode.forced // --input-format: every input is of that kind
+		}
 		if f.Kind == tree.Other {
 			if f.Rel == "" {
 				return docResult{err: fmt.Errorf("not an HTML, MHTML or WARC file (by name and content)")}
@@ -186,14 +190,24 @@ func runLinks(args []string, s stdio) int {
 			return docResult{err: err}
 		}
 		defer r.Close()
-		return docLinks(r, f, docURL, root, t, newLinkWriter(sink, f.Path, filter, text))
+		lw := newLinkWriter(sink, wk.name, filter, text)
+		lw.mode = mode
+		res := docLinks(r, f, docURL, root, t, lw)
+		res.st = lw.st
+		return res
 	}
 	// A list is a stream: each file's links go out before the next path
 	// is waited for, so a caller can talk to the command line by line.
 	streaming := t.fromList != ""
 	emit := func(wk walked, r docResult) error {
-		if report(wk.f.Path, r) {
+		r.st.file, r.st.err = wk.name, r.err
+		if report(wk.f.Path, r) || r.st.failed() {
 			failed++
+		}
+		if sf.status {
+			if err := out("", statusLine(mode.format.tsv, &r.st)); err != nil {
+				return err
+			}
 		}
 		if streaming {
 			return w.Flush()
@@ -209,10 +223,7 @@ func runLinks(args []string, s stdio) int {
 		s.errorf("links: %v", err)
 		return exitFailure
 	}
-	if failed > 0 {
-		return exitFailure
-	}
-	return exitOK
+	return sf.exitStatus(failed)
 }
 
 // linkOut returns the output of the link records, in input order: w, or
@@ -257,19 +268,6 @@ func (f flushBeforeRead) Read(p []byte) (int, error) {
 		}
 	}
 	return f.r.Read(p)
-}
-
-// streamKind tells the kind of a stream, which has no name, by its first
-// bytes: WARC (or gzip), MHTML, else HTML.
-func streamKind(in *bufio.Reader) tree.Kind {
-	head, _ := in.Peek(1024)
-	switch {
-	case bytes.HasPrefix(head, []byte("WARC/")) || bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
-		return tree.WARC
-	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")):
-		return tree.MHTML
-	}
-	return tree.HTML
 }
 
 func kindNames() []string {
@@ -340,6 +338,8 @@ type linkWriter struct {
 	buf    bytes.Buffer
 	enc    *json.Encoder
 	base   base.Result // of the last HTML document, for fetch -v
+	mode   outputMode  // --fields, --format tsv, --status
+	st     inputStatus // what was read and written
 }
 
 func newLinkWriter(sink *ordered.Sink, file string, lf linkFilter, text bool) *linkWriter {
@@ -350,14 +350,21 @@ func newLinkWriter(sink *ordered.Sink, file string, lf linkFilter, text bool) *l
 }
 
 func (e *linkWriter) add(r *linkRecord) error {
+	e.st.links++
 	e.buf.Reset()
-	if e.text {
+	switch {
+	case e.text:
 		if r.URL == "" {
 			return nil
 		}
 		e.buf.WriteString(r.URL)
 		e.buf.WriteByte('\n')
-	} else {
+	case e.mode.format.custom():
+		if r.Rel == nil {
+			r.Rel = []string{}
+		}
+		e.mode.format.append(&e.buf, r)
+	default:
 		if r.Rel == nil {
 			r.Rel = []string{}
 		}
@@ -385,10 +392,11 @@ func record(l htmlrewrite.Link, file string, b base.Result) *linkRecord {
 // from docURL, as they are found; root is the tree's root URL for
 // --internal and --external, "" to compare origins instead.
 func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *linkWriter) docResult {
+	if f.Kind == tree.WARC {
+		return e.scanWARC(r, t)
+	}
+	e.st.records = 1 // one document
 	switch f.Kind {
-	case tree.WARC:
-		err := mime.WARCLinks(r, t.mimeOptions(""), e.warc)
-		return docResult{err: err}
 	case tree.MHTML:
 		err := mime.Links(r, t.mimeOptions(docURL), func(l mime.Link) error {
 			if !e.filter.keep(l.Kind, l.URL, "", l.Base.URL) {

@@ -9,7 +9,9 @@ import (
 	"iter"
 	mimetype "mime"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -123,11 +125,14 @@ func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done
 		}
 		r, closer = f, f
 	}
-	var readErr error
+	var (
+		readErr error
+		line    string // the list line being walked
+	)
 	lines := func(yield func(string) bool) {
 		lr := newLineReader(r)
 		for {
-			line, err := lr.next()
+			l, err := lr.next()
 			if errors.Is(err, io.EOF) {
 				return
 			}
@@ -138,7 +143,8 @@ func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done
 				}
 				return
 			}
-			if len(line) > 0 && !yield(string(line)) {
+			line = string(l)
+			if len(l) > 0 && !yield(line) {
 				return
 			}
 		}
@@ -149,7 +155,41 @@ func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done
 		}
 		return readErr
 	}
-	return walkSeq(fromArgs, tree.WalkList(t.listRoot, lines)), done, nil
+	listed := func(yield func(walked) bool) {
+		for f, err := range tree.WalkList(t.listRoot, lines) {
+			if !yield(walked{f, err, listName(line, f)}) {
+				return
+			}
+		}
+	}
+	fromArgsSeq := walkSeq(fromArgs, nil)
+	return func(yield func(walked) bool) {
+		for wk := range fromArgsSeq {
+			if !yield(wk) {
+				return
+			}
+		}
+		listed(yield)
+	}, done, nil
+}
+
+// listName is the name a file walked from a --from-list line goes by (the
+// "file" field of its links): the line as given for the file it names, the
+// line joined with the path below it for a file of a directory it names.
+func listName(line string, f tree.File) string {
+	rel := filepath.ToSlash(filepath.Clean(line))
+	switch {
+	case filepath.IsAbs(line) || !filepath.IsLocal(line):
+		if f.Path == line || f.Rel == "" {
+			return line
+		}
+		return strings.TrimSuffix(line, "/") + "/" + f.Rel
+	case f.Rel == rel || f.Rel == "": // the file, or the error of its path
+		return line
+	case strings.HasPrefix(f.Rel, rel+"/"):
+		return strings.TrimSuffix(line, "/") + f.Rel[len(rel):]
+	}
+	return f.Path
 }
 
 // htmlOptions returns the options of htmlrewrite for a document retrieved
@@ -173,13 +213,17 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 // mimeOptions returns the options of package mime for an archive
 // retrieved from docURL.
 func (t *treeFlags) mimeOptions(docURL string) mime.Options {
-	return mime.Options{Spec: *t.spec, Retrieval: docURL, Strict: t.strict, HTML: t.html, Limits: mime.Limits{Size: t.maxSize}}
+	// --max-size bounds what is held: a whole MHTML file, one WARC
+	// payload (at most mime's default).
+	return mime.Options{Spec: *t.spec, Retrieval: docURL, Strict: t.strict, HTML: t.html,
+		Limits: mime.Limits{Size: t.maxSize, DecodedBytes: min(t.maxSize, 128<<20)}}
 }
 
 // walked is one item of a walk: a file or the error of a path.
 type walked struct {
-	f   tree.File
-	err error
+	f    tree.File
+	err  error
+	name string // what the output calls it: the path, or the --from-list line
 }
 
 // walkSeq joins walks into the sequence the worker pool takes.
@@ -190,7 +234,7 @@ func walkSeq(walks ...iter.Seq2[tree.File, error]) iter.Seq[walked] {
 				continue
 			}
 			for f, err := range w {
-				if !yield(walked{f, err}) {
+				if !yield(walked{f, err, f.Path}) {
 					return
 				}
 			}

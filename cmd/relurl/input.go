@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"sync"
+
+	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/tree"
+)
+
+// outputMode is how one input's links and statuses are written, beyond
+// what linkWriter does by itself.
+type outputMode struct {
+	format recordFormat
+	status bool // --status: record errors in band
+	stderr *lockedStderr
+	// forced is the kind --input-format says, Other for auto; failStatus
+	// the exit status of a failed input (--on-error).
+	forced     tree.Kind
+	failStatus int
+}
+
+func (sf *streamFlags) mode(s stdio) outputMode {
+	m := outputMode{format: sf.format, status: sf.status, stderr: &lockedStderr{s: s}}
+	m.forced, _ = sf.kind()
+	m.failStatus = sf.exitStatus(1)
+	return m
+}
+
+// lockedStderr prints record errors from the workers one line at a time.
+type lockedStderr struct {
+	mu sync.Mutex
+	s  stdio
+}
+
+func (l *lockedStderr) errorf(format string, a ...any) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.s.errorf(format, a...)
+}
+
+// statusLine returns an input's status line.
+func statusLine(tsv bool, st *inputStatus) []byte {
+	var buf bytes.Buffer
+	appendStatus(&buf, tsv, st)
+	return buf.Bytes()
+}
+
+// scanWARC writes the links of the WARC (or ARC) file r, going on past
+// record errors: each is a record-error line with --status, else a line
+// on stderr; each is counted.
+func (e *linkWriter) scanWARC(r io.Reader, t *treeFlags) docResult {
+	stats, err := mime.ScanWARCLinks(r, t.mimeOptions(""), e.warc, e.recordError)
+	e.st.records = stats.Records
+	e.st.recordErrors = stats.RecordErrors
+	return docResult{err: err}
+}
+
+// recordError writes a record error where it happened.
+func (e *linkWriter) recordError(re *mime.RecordError) error {
+	if !e.mode.status {
+		e.mode.stderr.errorf("%s: %v", tree.DisplayName(e.file), re)
+		return nil
+	}
+	e.buf.Reset()
+	appendRecordError(&e.buf, e.mode.format.tsv, e.file, re)
+	return e.sink.Record("", e.buf.Bytes())
+}
+
+// linksStdin writes the links of standard input, one document read as a
+// stream (its kind by --input-format, else by its first bytes): a WARC
+// goes through record by record with no bound on its size.
+func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, t *treeFlags, lf linkFilter, text bool, name string, m outputMode, report func(string, docResult) bool) int {
+	if name == "" {
+		name = "-"
+	}
+	// The links go out as they are found: what is written is flushed
+	// whenever the command waits for input.
+	in := bufio.NewReaderSize(flushBeforeRead{s.in, w}, 64<<10)
+	kind, err := m.forced, error(nil)
+	if kind != tree.Other {
+		err = checkKind(in, kind)
+	} else {
+		kind, err = sniffStream(in)
+	}
+	r := docResult{err: err}
+	if err == nil {
+		lw := newLinkWriter(ordered.Direct(out), name, lf, text)
+		lw.mode = m
+		r = docLinks(in, tree.File{Path: "-", Kind: kind}, t.base.value, "", t, lw)
+		r.st = lw.st
+	}
+	r.st.file, r.st.err = name, r.err
+	failed := report("standard input", r) || r.st.failed()
+	if m.status {
+		if werr := out("", statusLine(m.format.tsv, &r.st)); werr != nil {
+			s.errorf("links: %v", werr)
+			return exitFailure
+		}
+	}
+	if werr := w.Flush(); werr != nil {
+		s.errorf("links: %v", werr)
+		return exitFailure
+	}
+	if failed {
+		return m.failStatus
+	}
+	return exitOK
+}
