@@ -15,6 +15,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
 )
 
 // materialized runs Run over inputs into a new directory and fails the
@@ -451,4 +452,48 @@ func TestUnrewritable(t *testing.T) {
 	if got := readFile(t, out, "u.test/index.html"); got != body {
 		t.Errorf("not written as captured: %q", got)
 	}
+}
+
+// TestCheckTree runs package tree's checker (relurl check) over the
+// materialized fixture: an independent reading of the tree must find
+// nothing — no missing file or anchor, no absolute or root-relative link
+// into the tree, no link that climbs out, no letter-case mismatch, no two
+// names that are one on a case-insensitive system. Then, with one file
+// removed, it must find the links to it missing (the check did read).
+func TestCheckTree(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src)
+	out, _ := materialized(t, []string{filepath.Join(src, "fixture.warc")}, Options{})
+	for _, f := range checkTree(t, out) {
+		t.Errorf("%s:%d: %s: %s: %s", f.File, f.Line, f.Problem, f.Link, f.Reason)
+	}
+	must(t, os.Remove(filepath.Join(out, "site.test", "img", "bg.png")))
+	missing := 0
+	for _, f := range checkTree(t, out) {
+		if f.Problem == tree.Missing && strings.HasSuffix(f.Link, "img/bg.png") {
+			missing++
+		}
+	}
+	if missing == 0 {
+		t.Errorf("check did not see the links to a removed file")
+	}
+}
+
+func checkTree(t *testing.T, dir string) []tree.Finding {
+	t.Helper()
+	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: (&url.URL{Scheme: "file", Path: dir + "/"}).String()}
+	must(t, c.Prepare())
+	var found []tree.Finding
+	for f, err := range tree.Walk([]string{dir}) {
+		must(t, err)
+		if !c.Reads(f.Kind) {
+			continue
+		}
+		data, err := os.ReadFile(f.Path)
+		must(t, err)
+		fs, err := c.Check(f, data)
+		must(t, err)
+		found = append(found, fs...)
+	}
+	return append(found, c.Finish()...)
 }
