@@ -100,3 +100,19 @@ func TestParseTimestamp(t *testing.T) {
 		}
 	}
 }
+
+func TestWithCharset(t *testing.T) {
+	for _, tc := range []struct{ doc, ctype, want string }{
+		{"<!DOCTYPE html><p>é", "text/html; charset=utf-8", `<!DOCTYPE html><meta charset="utf-8"><p>é`},
+		{"\n<!doctype html>\n<html>", "text/html; charset=shift_jis", "\n<!doctype html><meta charset=\"shift_jis\">\n<html>"},
+		{"<html><p>x", "text/html; charset=iso-8859-2", `<meta charset="iso-8859-2"><html><p>x`},
+		{`<!DOCTYPE html><meta charset="utf-8"><p>x`, "text/html; charset=utf-8", `<!DOCTYPE html><meta charset="utf-8"><p>x`},
+		{`<meta charset="windows-1252"><p>x`, "text/html; charset=utf-8", `<meta charset="utf-8"><meta charset="windows-1252"><p>x`},
+		{"<p>x", "text/html", "<p>x"},
+		{"\xef\xbb\xbf<p>x", "text/html; charset=iso-8859-2", "\xef\xbb\xbf<p>x"},
+	} {
+		if got := string(withCharset([]byte(tc.doc), tc.ctype)); got != tc.want {
+			t.Errorf("%q (%s): %q, want %q", tc.doc, tc.ctype, got, tc.want)
+		}
+	}
+}

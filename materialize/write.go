@@ -176,6 +176,9 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			r.problem(input, where, e.c.url+": links not rewritten, written as captured: "+err.Error())
 		default:
 			data = out.Bytes()
+			if mt == "text/html" {
+				data = withCharset(data, o.ContentType)
+			}
 			r.sum.Links += st.Links
 			for _, w := range st.Base.Warnings {
 				r.warn(input, where, e.c.url+": "+w)

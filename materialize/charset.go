@@ -1,0 +1,59 @@
+package materialize
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/mime"
+)
+
+// charsetTag is the element withCharset inserts.
+func charsetTag(name string) string { return `<meta charset="` + name + `">` }
+
+// withCharset keeps the encoding an HTTP header gave a page: from file://
+// there is no header, so a page that does not declare the same encoding
+// itself (a BOM, or a <meta> naming it) gets a <meta charset> that does
+// (checking-and-archives.md §6.2.9). It goes right after a leading
+// doctype, which must stay first (anything before it means quirks mode),
+// else at the very start: either way within the 1024 bytes the prescan
+// reads (HTML Standard §13.2.3.2), and ahead of any <meta> of the page.
+func withCharset(doc []byte, ctype string) []byte {
+	_, params := mime.ParseMediaType(ctype)
+	if params["charset"] == "" || hasBOM(doc) {
+		return doc
+	}
+	_, want, err := htmlrewrite.Encoding(doc[:min(len(doc), 1024)], ctype)
+	if err != nil {
+		return doc
+	}
+	prefix := doc[:min(len(doc), 1024)]
+	if _, own, err := htmlrewrite.Encoding(prefix, ""); err == nil && own == want && bytes.Contains(bytes.ToLower(prefix), []byte("charset")) {
+		return doc
+	}
+	at := doctypeEnd(doc)
+	out := make([]byte, 0, len(doc)+len(want)+20)
+	out = append(out, doc[:at]...)
+	out = append(out, charsetTag(want)...)
+	return append(out, doc[at:]...)
+}
+
+func hasBOM(b []byte) bool {
+	return bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}) || bytes.HasPrefix(b, []byte{0xfe, 0xff}) || bytes.HasPrefix(b, []byte{0xff, 0xfe})
+}
+
+// doctypeEnd returns the offset just after a doctype that starts the
+// document (after white space), or 0.
+func doctypeEnd(doc []byte) int {
+	i := 0
+	for i < len(doc) && strings.IndexByte(" \t\r\n\f", doc[i]) >= 0 {
+		i++
+	}
+	if len(doc)-i < 9 || !strings.EqualFold(string(doc[i:i+9]), "<!doctype") {
+		return 0
+	}
+	if j := bytes.IndexByte(doc[i:min(len(doc), i+1024)], '>'); j >= 0 {
+		return i + j + 1
+	}
+	return 0
+}
