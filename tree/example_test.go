@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -169,4 +171,46 @@ func Example_netHTTP() {
 	fmt.Println(strings.ReplaceAll(out.String(), srv.URL, "http://server"))
 	// Output:
 	// <a href="http://server/new/next.html">next</a> <img src="http://server/logo.png">
+}
+
+// Check a small tree as GitHub Pages serves it: "about" reaches
+// about.html, "Guide.html" is guide.html only on a case-insensitive disk,
+// and a fragment into another page is checked once every page is read.
+func ExampleChecker_Finish() {
+	dir, err := os.MkdirTemp("", "site")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	pages := map[string]string{
+		"index.html": `<a href="about">About</a> <a href="Guide.html">Guide</a> <a href="guide.html#install">Install</a>`,
+		"about.html": `<h1 id=top>About</h1>`,
+		"guide.html": `<h2 id=setup>Setup</h2>`,
+	}
+	for name, text := range pages {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	host, _ := tree.HostProfile("github-pages")
+	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", Host: host}
+	var found []tree.Finding
+	for f, err := range tree.Walk([]string{dir}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		data, _ := os.ReadFile(f.Path)
+		fs, err := c.Check(f, data)
+		if err != nil {
+			log.Fatal(err)
+		}
+		found = append(found, fs...)
+	}
+	found = append(found, c.Finish()...)
+	for _, f := range found {
+		fmt.Printf("%s:%d:%d: %s: %s (%s)\n", filepath.Base(f.File), f.Line, f.Column, f.Problem, f.Link, f.Relative)
+	}
+	// Output:
+	// index.html:1:36: case-mismatch: Guide.html (guide.html)
+	// index.html:1:67: missing-anchor: guide.html#install ()
 }
