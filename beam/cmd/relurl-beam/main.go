@@ -1,0 +1,101 @@
+// Command relurl-beam extracts the links of WARC, MHTML and HTML files with
+// an Apache Beam pipeline: on this machine with the prism runner (the
+// default, pure Go, no Java), or on Dataflow, Flink or Spark.
+//
+//	relurl-beam --input 'crawl/*.warc.gz' --output out/ [--graph host|page|none] [--fields LIST] [--shards N] [--runner R ...]
+//
+// It writes JSON Lines shards: PREFIX-links-*.jsonl (the lines of `relurl
+// links`), PREFIX-errors-*.jsonl (one line per record or file that could
+// not be read: file, offset, target, error), and PREFIX-hosts-*.jsonl or
+// PREFIX-pages-*.jsonl with --graph. It prints the counters on stderr and
+// exits 0 when the pipeline ran, whatever the inputs held (their failures
+// are in the errors shards), 1 when the pipeline failed, 2 on bad usage.
+// Beam's own flags (--runner, --endpoint, --project, ...) pass through.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/relurl/relurl/beam/links"
+	"github.com/relurl/relurl/resolve"
+)
+
+var (
+	input           = flag.String("input", "", "input files: a glob, or several comma-separated (local, gs://, s3://)")
+	output          = flag.String("output", "", `prefix of the output files ("out/" writes out/links-*.jsonl, out/errors-*.jsonl, ...)`)
+	graph           = flag.String("graph", "none", `"host", "page", "host,page" or "none"`)
+	fields          = flag.String("fields", "", "link fields to write, comma-separated, in that order (default: those of relurl links; also: page)")
+	shards          = flag.Int("shards", 4, "shards of the link output (errors and the host graph get a quarter)")
+	spec            = flag.String("spec", "whatwg", "resolution mode: rfc1808, rfc2396, rfc3986 or whatwg")
+	strict          = flag.Bool("strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base")
+	contentLocation = flag.Bool("content-location", false, "a WARC response's HTTP Content-Location is a base layer")
+	maxSize         = flag.Int64("max-size", 256<<20, "largest HTML or MHTML file, in bytes (WARC files stream)")
+)
+
+func main() {
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: relurl-beam --input GLOB[,GLOB] --output PREFIX [--graph host|page|none] [--fields LIST] [--runner prism|dataflow|flink|spark|universal] [beam flags]\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	os.Exit(run())
+}
+
+func run() int {
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(os.Stderr, "relurl-beam: "+format+"\n", a...)
+		return 2
+	}
+	if *input == "" || *output == "" {
+		flag.Usage()
+		return 2
+	}
+	sp, err := resolve.ParseSpec(*spec)
+	if err != nil {
+		return usage("--spec: %v", err)
+	}
+	gs, err := links.ParseGraphs(*graph)
+	if err != nil {
+		return usage("--graph: %v", err)
+	}
+	fs, err := links.ParseFields(*fields)
+	if err != nil {
+		return usage("--fields: %v", err)
+	}
+	if *shards < 1 {
+		return usage("--shards must be at least 1")
+	}
+	var globs []string
+	for g := range strings.SplitSeq(*input, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			globs = append(globs, g)
+		}
+	}
+	job := links.Job{
+		Inputs: globs, Output: *output, Graphs: gs, Fields: fs, Shards: *shards,
+		Options: links.Options{Spec: sp, Strict: *strict, ContentLocation: *contentLocation, MaxSize: *maxSize},
+	}
+	beam.Init()
+	p, s := beam.NewPipelineWithRoot()
+	if err := job.Build(s); err != nil {
+		return usage("%v", err)
+	}
+	res, err := beamx.RunWithMetrics(context.Background(), p)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "relurl-beam: %v\n", err)
+		return 1
+	}
+	if res != nil {
+		fmt.Fprintf(os.Stderr, "relurl-beam: %v\n", links.CountsOf(res.Metrics()))
+	}
+	return 0
+}

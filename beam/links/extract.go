@@ -1,0 +1,249 @@
+package links
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
+)
+
+// Options say how Extract reads documents. The zero value reads them as
+// `relurl links` does by default.
+type Options struct {
+	// Spec is the resolution mode; zero means WHATWG, as browsers (and
+	// relurl links) resolve HTML.
+	Spec resolve.Spec
+	// Strict makes only a BASE in HEAD with an absolute HREF count
+	// (relurl links --strict).
+	Strict bool
+	// ContentLocation makes a WARC response's HTTP Content-Location a base
+	// layer (mime.Options.ContentLocation).
+	ContentLocation bool
+	// MaxSize bounds an HTML or MHTML file, which is read into memory
+	// whole; zero means 256 MiB (relurl links --max-size). WARC files are
+	// streamed, whatever their size.
+	MaxSize int64
+}
+
+const defaultMaxSize = 256 << 20
+
+func (o Options) withDefaults() Options {
+	if o.Spec == 0 {
+		o.Spec = resolve.WHATWG
+	}
+	if o.MaxSize <= 0 {
+		o.MaxSize = defaultMaxSize
+	}
+	return o
+}
+
+// fileStats is what reading one file gave, for the counters.
+type fileStats struct {
+	records       int64 // WARC records with links or failures; MHTML parts and HTML documents read
+	links         int64
+	failedRecords int64
+	failed        bool // the file as a whole failed (or ended early)
+}
+
+// extractor reads one file and hands out its links and failures.
+type extractor struct {
+	opts  Options
+	path  string // the file's name, for the records
+	emit  func(Link)
+	fail  func(Failure)
+	stats fileStats
+}
+
+// extractFile reads the file called path from r: a WARC (plain or gzip),
+// an MHTML or an HTML document, told apart as relurl links does
+// (tree.KindOf). size is the file's size, or -1 when unknown.
+func extractFile(path string, size int64, r io.Reader, opts Options, emit func(Link), fail func(Failure)) fileStats {
+	x := &extractor{opts: opts.withDefaults(), path: path, emit: emit, fail: fail}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(tree.HeadLen)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		x.fileFailed(err)
+		return x.stats
+	}
+	switch tree.KindOf(path, head) {
+	case tree.WARC:
+		x.warc(br)
+	case tree.MHTML:
+		x.mhtml(br, size)
+	case tree.HTML:
+		x.html(br, size)
+	default:
+		x.fileFailed(errors.New("not an HTML, MHTML or WARC file (by name and content)"))
+	}
+	return x.stats
+}
+
+func (x *extractor) fileFailed(err error) {
+	x.stats.failed = true
+	x.fail(Failure{File: x.path, Error: err.Error()})
+}
+
+// docURL is the retrieval URL of a file: its file: URL when it is local,
+// as relurl links gives a file named on its own; a path with a scheme
+// (gs://bucket/a.html) is its own URL.
+func (x *extractor) docURL() (string, error) {
+	if hasScheme(x.path) {
+		return x.path, nil
+	}
+	var m tree.Mapper
+	return m.URL(tree.File{Path: x.path})
+}
+
+// hasScheme reports whether path starts with a URL scheme and "://".
+func hasScheme(path string) bool {
+	i := strings.Index(path, "://")
+	if i <= 0 {
+		return false
+	}
+	for j, c := range path[:i] {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || j > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// readWhole reads an HTML or MHTML file, bounded by MaxSize.
+func (x *extractor) readWhole(r io.Reader, size int64) ([]byte, error) {
+	if size > x.opts.MaxSize {
+		return nil, tree.ErrTooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(r, x.opts.MaxSize+1))
+	if err == nil && int64(len(data)) > x.opts.MaxSize {
+		err = tree.ErrTooLarge
+	}
+	return data, err
+}
+
+func (x *extractor) mimeOptions(retrieval string) mime.Options {
+	return mime.Options{Spec: x.opts.Spec, Retrieval: retrieval, Strict: x.opts.Strict, ContentLocation: x.opts.ContentLocation, Limits: mime.Limits{Size: x.opts.MaxSize}}
+}
+
+// link makes the Link of an htmlrewrite.Link found with base b.
+func (x *extractor) link(l htmlrewrite.Link, b base.Result) Link {
+	r := Link{
+		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
+		Line: l.Line, Column: l.Column, Offset: l.Offset, File: x.path,
+		Base: b.URL, BaseSource: b.Source.String(), Page: b.URL,
+	}
+	if l.Err != nil {
+		r.Error = l.Err.Error()
+	}
+	return r
+}
+
+func (x *extractor) html(r io.Reader, size int64) {
+	u, err := x.docURL()
+	if err != nil {
+		x.fileFailed(err)
+		return
+	}
+	data, err := x.readWhole(r, size)
+	if err != nil {
+		x.fileFailed(err)
+		return
+	}
+	x.stats.records++
+	o := htmlrewrite.Options{Spec: x.opts.Spec, Context: base.Context{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict}}
+	// The base comes back at the end; the links wait for it.
+	var found []htmlrewrite.Link
+	b, err := htmlrewrite.Links(bytes.NewReader(data), o, func(l htmlrewrite.Link) error {
+		found = append(found, l)
+		return nil
+	})
+	for _, l := range found {
+		r := x.link(l, b)
+		r.Page = u
+		x.out(r)
+	}
+	if err != nil {
+		x.fileFailed(err)
+	}
+}
+
+func (x *extractor) mhtml(r io.Reader, size int64) {
+	u, err := x.docURL()
+	if err != nil {
+		x.fileFailed(err)
+		return
+	}
+	data, err := x.readWhole(r, size)
+	if err != nil {
+		x.fileFailed(err)
+		return
+	}
+	parts := map[string]bool{}
+	err = mime.Links(bytes.NewReader(data), x.mimeOptions(u), func(l mime.Link) error {
+		r := x.link(l.Link, l.Base)
+		r.Part, r.HasPart, r.TargetPart = l.Part, true, l.Target
+		parts[l.Part] = true
+		x.out(r)
+		return nil
+	})
+	x.stats.records += int64(len(parts))
+	if err != nil {
+		x.fileFailed(err)
+	}
+}
+
+func (x *extractor) out(l Link) {
+	x.stats.links++
+	x.emit(l)
+}
+
+// warc streams a WARC file. The records counter counts the records that
+// gave links, and the failed one.
+func (x *extractor) warc(r io.Reader) {
+	last, seen := int64(-1), false
+	err := mime.WARCLinks(r, x.mimeOptions(""), func(l mime.WARCLink) error {
+		if !seen || l.Record != last {
+			x.stats.records++
+			last, seen = l.Record, true
+		}
+		out := x.link(l.Link, l.Base)
+		out.Record, out.HasRecord, out.Target, out.Page = l.Record, true, l.Target, l.Target
+		x.out(out)
+		return nil
+	})
+	if err == nil {
+		return
+	}
+	// The reader stops at the first damaged record: the record fails, and
+	// with it the rest of the file.
+	f := Failure{File: x.path, Error: err.Error()}
+	if off, ok := recordOffset(err); ok {
+		f.Offset, f.HasOffset = off, true
+		x.stats.records++
+		x.stats.failedRecords++
+	}
+	x.stats.failed = true
+	x.fail(f)
+}
+
+// recordOffset returns the offset of the record a mime error names.
+func recordOffset(err error) (int64, bool) {
+	var e *mime.Error
+	if !errors.As(err, &e) {
+		return 0, false
+	}
+	s, ok := strings.CutPrefix(e.Where, "record at ")
+	if !ok {
+		return 0, false
+	}
+	off, perr := strconv.ParseInt(s, 10, 64)
+	return off, perr == nil
+}
+

@@ -1,0 +1,118 @@
+package links
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
+)
+
+// A Job is the whole pipeline relurl-beam runs: match the inputs, extract
+// their links, write them, the dead letters and the graphs asked for.
+type Job struct {
+	Inputs  []string // globs
+	Output  string   // prefix of the output files (OutputName)
+	Graphs  []string // "host", "page"
+	Fields  []string // link fields (nil: Fields)
+	Shards  int      // shards of the link output; the others get fewer
+	Options Options
+}
+
+// The output sets of a Job, as OutputName names them.
+const (
+	OutputLinks  = "links"
+	OutputErrors = "errors"
+	OutputHosts  = "hosts"
+	OutputPages  = "pages"
+)
+
+// OutputName returns the prefix of an output set: prefix + "-" + set, or
+// prefix + set when prefix is a directory (ends in "/") or empty. Shard i
+// of n is then ShardName(OutputName(prefix, set), i, n).
+func OutputName(prefix, set string) string {
+	if prefix == "" || strings.HasSuffix(prefix, "/") {
+		return prefix + set
+	}
+	return prefix + "-" + set
+}
+
+// ParseGraphs reads --graph: "none" (or ""), "host", "page", or both
+// comma-separated.
+func ParseGraphs(list string) ([]string, error) {
+	if list == "" || list == "none" {
+		return nil, nil
+	}
+	var gs []string
+	for g := range strings.SplitSeq(list, ",") {
+		if g != "host" && g != "page" {
+			return nil, fmt.Errorf(`unknown graph %q (want "host", "page", both comma-separated, or "none")`, g)
+		}
+		if !slices.Contains(gs, g) {
+			gs = append(gs, g)
+		}
+	}
+	return gs, nil
+}
+
+// Build adds the job's transforms to the pipeline of s.
+func (j Job) Build(s beam.Scope) error {
+	if len(j.Inputs) == 0 {
+		return errors.New("no input")
+	}
+	if j.Output == "" {
+		return errors.New("no output prefix")
+	}
+	shards := max(j.Shards, 1)
+	small := max(shards/4, 1) // errors and graphs are smaller than the links
+	files := Match(s, j.Inputs...)
+	links, failures := Extract(s, files, j.Options)
+	WriteJSONL(s, OutputName(j.Output, OutputLinks), shards, FormatLinks(s, links, j.Fields))
+	WriteJSONL(s, OutputName(j.Output, OutputErrors), small, FormatFailures(s, failures))
+	for _, g := range j.Graphs {
+		switch g {
+		case "host":
+			WriteJSONL(s, OutputName(j.Output, OutputHosts), small, FormatHostEdges(s, HostGraph(s, links)))
+		case "page":
+			WriteJSONL(s, OutputName(j.Output, OutputPages), shards, FormatPageEdges(s, PageGraph(s, links)))
+		default:
+			return fmt.Errorf("unknown graph %q", g)
+		}
+	}
+	return nil
+}
+
+// Counts are the job's counters, as a runner reports them.
+type Counts struct {
+	Files, Records, Links, FailedRecords, FailedFiles int64
+}
+
+// CountsOf reads Extract's counters from a pipeline's results (committed
+// values where the runner has them, else attempted ones).
+func CountsOf(r metrics.Results) Counts {
+	var c Counts
+	q := r.Query(func(sr metrics.SingleResult) bool { return sr.Namespace() == Namespace })
+	for _, cr := range q.Counters() {
+		v := cr.Result()
+		switch cr.Name() {
+		case CounterFiles:
+			c.Files += v
+		case CounterRecs:
+			c.Records += v
+		case CounterLinks:
+			c.Links += v
+		case CounterBadRec:
+			c.FailedRecords += v
+		case CounterBadFil:
+			c.FailedFiles += v
+		}
+	}
+	return c
+}
+
+// String says the counts as relurl-beam's summary line does.
+func (c Counts) String() string {
+	return fmt.Sprintf("%d files, %d records, %d links, %d records failed, %d files failed", c.Files, c.Records, c.Links, c.FailedRecords, c.FailedFiles)
+}

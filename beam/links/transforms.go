@@ -1,0 +1,110 @@
+package links
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local paths, always
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+)
+
+// The names of the Beam counters Extract keeps, in namespace Namespace.
+const (
+	Namespace     = "relurl"
+	CounterFiles  = "files"          // files read (failed ones included)
+	CounterRecs   = "records"        // WARC records with links or a failure, MHTML parts with links, HTML documents
+	CounterLinks  = "links"          // links emitted
+	CounterBadRec = "records_failed" // records that could not be read (dead letters with an offset)
+	CounterBadFil = "files_failed"   // files not read to their end
+)
+
+var (
+	filesCounter   = beam.NewCounter(Namespace, CounterFiles)
+	recordsCounter = beam.NewCounter(Namespace, CounterRecs)
+	linksCounter   = beam.NewCounter(Namespace, CounterLinks)
+	badRecCounter  = beam.NewCounter(Namespace, CounterBadRec)
+	badFileCounter = beam.NewCounter(Namespace, CounterBadFil)
+)
+
+func init() {
+	beam.RegisterType(reflect.TypeOf((*Link)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Failure)(nil)).Elem())
+	register.DoFn4x1[context.Context, fileio.FileMetadata, func(Link), func(Failure), error](&extractFn{})
+	register.Emitter1[Link]()
+	register.Emitter1[Failure]()
+}
+
+// Match returns the files that match any of the globs, as
+// fileio.FileMetadata, spread over the workers. A glob may name any file
+// system Beam has registered: local paths always, gs:// and s3:// when the
+// program imports Beam's gcs and s3 packages. A glob with a wildcard may
+// match nothing; a path without one must exist.
+func Match(s beam.Scope, globs ...string) beam.PCollection {
+	s = s.Scope("relurl.Match")
+	var cols []beam.PCollection
+	for _, g := range globs {
+		cols = append(cols, fileio.MatchFiles(s, g))
+	}
+	files := cols[0]
+	if len(cols) > 1 {
+		files = beam.Flatten(s, cols...)
+	}
+	// Matching runs as one bundle; without a shuffle, one worker would
+	// read every file.
+	return beam.Reshuffle(s, files)
+}
+
+// Extract reads each file of files (fileio.FileMetadata, as Match gives
+// them) as a stream and returns its links (Link) and its dead letters
+// (Failure). A damaged record or an unreadable file becomes a Failure;
+// the bundle does not fail, so the runner does not retry a deterministic
+// error, and the links read before it are kept.
+func Extract(s beam.Scope, files beam.PCollection, opts Options) (links, failures beam.PCollection) {
+	s = s.Scope("relurl.Extract")
+	return beam.ParDo2(s, &extractFn{Opts: opts}, files)
+}
+
+// extractFn is Extract's DoFn; its fields are what the runner serializes.
+type extractFn struct {
+	Opts Options
+}
+
+// ProcessElement reads one file. Opening it through Beam's file systems
+// is the only error that is not data: an unregistered scheme.
+func (fn *extractFn) ProcessElement(ctx context.Context, m fileio.FileMetadata, emit func(Link), fail func(Failure)) error {
+	filesCounter.Inc(ctx, 1)
+	st := fn.read(ctx, m, emit, fail)
+	recordsCounter.Inc(ctx, st.records)
+	linksCounter.Inc(ctx, st.links)
+	badRecCounter.Inc(ctx, st.failedRecords)
+	if st.failed {
+		badFileCounter.Inc(ctx, 1)
+	}
+	return nil
+}
+
+func (fn *extractFn) read(ctx context.Context, m fileio.FileMetadata, emit func(Link), fail func(Failure)) fileStats {
+	failed := func(err error) fileStats {
+		fail(Failure{File: m.Path, Error: err.Error()})
+		return fileStats{failed: true}
+	}
+	fsys, err := filesystem.New(ctx, m.Path)
+	if err != nil {
+		return failed(err)
+	}
+	defer fsys.Close()
+	r, err := fsys.OpenRead(ctx, m.Path)
+	if err != nil {
+		return failed(fmt.Errorf("open: %w", err))
+	}
+	defer r.Close()
+	size := m.Size
+	if size == 0 {
+		size = -1 // some file systems do not say
+	}
+	return extractFile(m.Path, size, r, fn.Opts, emit, fail)
+}
