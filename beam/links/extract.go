@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/relurl/relurl/base"
@@ -47,7 +46,7 @@ func (o Options) withDefaults() Options {
 
 // fileStats is what reading one file gave, for the counters.
 type fileStats struct {
-	records       int64 // WARC records with links or failures; MHTML parts and HTML documents read
+	records       int64 // WARC records read; MHTML parts with links; HTML documents
 	links         int64
 	failedRecords int64
 	failed        bool // the file as a whole failed (or ended early)
@@ -204,46 +203,23 @@ func (x *extractor) out(l Link) {
 	x.emit(l)
 }
 
-// warc streams a WARC file. The records counter counts the records that
-// gave links, and the failed one.
+// warc streams a WARC file: each damaged record is a dead letter with
+// its offset and target, and the file goes on at the next record
+// (mime.ScanWARCLinks); a file that cannot be read on is a failed file.
 func (x *extractor) warc(r io.Reader) {
-	last, seen := int64(-1), false
-	err := mime.WARCLinks(r, x.mimeOptions(""), func(l mime.WARCLink) error {
-		if !seen || l.Record != last {
-			x.stats.records++
-			last, seen = l.Record, true
-		}
+	st, err := mime.ScanWARCLinks(r, x.mimeOptions(""), func(l mime.WARCLink) error {
 		out := x.link(l.Link, l.Base)
 		out.Record, out.HasRecord, out.Target, out.Page = l.Record, true, l.Target, l.Target
-		x.out(out)
+		x.emit(out)
+		return nil
+	}, func(e *mime.RecordError) error {
+		x.fail(Failure{File: x.path, Offset: e.Offset, HasOffset: true, Target: e.Target, Error: e.Message()})
 		return nil
 	})
-	if err == nil {
-		return
+	x.stats.records += st.Records
+	x.stats.links += st.Links
+	x.stats.failedRecords += st.RecordErrors
+	if err != nil {
+		x.fileFailed(err)
 	}
-	// The reader stops at the first damaged record: the record fails, and
-	// with it the rest of the file.
-	f := Failure{File: x.path, Error: err.Error()}
-	if off, ok := recordOffset(err); ok {
-		f.Offset, f.HasOffset = off, true
-		x.stats.records++
-		x.stats.failedRecords++
-	}
-	x.stats.failed = true
-	x.fail(f)
 }
-
-// recordOffset returns the offset of the record a mime error names.
-func recordOffset(err error) (int64, bool) {
-	var e *mime.Error
-	if !errors.As(err, &e) {
-		return 0, false
-	}
-	s, ok := strings.CutPrefix(e.Where, "record at ")
-	if !ok {
-		return 0, false
-	}
-	off, perr := strconv.ParseInt(s, 10, 64)
-	return off, perr == nil
-}
-

@@ -52,7 +52,7 @@ func (fn *formatLinkFn) ProcessElement(l Link) string {
 	return chomp(l.AppendJSON(nil, fn.Fields))
 }
 
-func formatFailure(f Failure) string  { return chomp(f.AppendJSON(nil)) }
+func formatFailure(f Failure) string   { return chomp(f.AppendJSON(nil)) }
 func formatHostEdge(e HostEdge) string { return chomp(e.AppendJSON(nil)) }
 func formatPageEdge(e PageEdge) string { return chomp(e.AppendJSON(nil)) }
 

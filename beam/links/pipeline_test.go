@@ -1,0 +1,338 @@
+package links
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
+)
+
+// TestMain runs the pipelines of these tests on prism, Beam's Go runner
+// (ptest's default): the job service in this process, the workers
+// loopback, each element encoded and decoded between stages as on a
+// cluster.
+func TestMain(m *testing.M) { ptest.Main(m) }
+
+// readShards reads the n shards of the output set prefix and checks that
+// each exists and no temporary file is left.
+func readShards(t *testing.T, prefix string, n int) []string {
+	t.Helper()
+	var lines []string
+	for i := range n {
+		data, err := os.ReadFile(ShardName(prefix, i, n))
+		if err != nil {
+			t.Fatalf("shard %d of %s: %v", i, prefix, err)
+		}
+		for l := range strings.SplitSeq(string(data), "\n") {
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	tmp, _ := filepath.Glob(prefix + "*.tmp")
+	if len(tmp) > 0 {
+		t.Errorf("temporary files left: %v", tmp)
+	}
+	if all, _ := filepath.Glob(prefix + "-*"); len(all) != n {
+		t.Errorf("%s: %d files, want %d shards: %v", prefix, len(all), n, all)
+	}
+	return lines
+}
+
+var (
+	cliOnce sync.Once
+	cliPath string
+	cliErr  error
+)
+
+// relurlCLI builds cmd/relurl of the enclosing module.
+func relurlCLI(t *testing.T) string {
+	t.Helper()
+	cliOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "relurl-cli-")
+		if err != nil {
+			cliErr = err
+			return
+		}
+		cliPath = filepath.Join(dir, "relurl")
+		cmd := exec.Command("go", "build", "-o", cliPath, "./cmd/relurl")
+		cmd.Dir = filepath.Join("..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			cliErr = errors.New(string(out))
+		}
+	})
+	if cliErr != nil {
+		t.Fatalf("build relurl: %v", cliErr)
+	}
+	return cliPath
+}
+
+// cliLinks returns the lines `relurl links` prints for path.
+func cliLinks(t *testing.T, path string) []string {
+	t.Helper()
+	cmd := exec.Command(relurlCLI(t), "links", "-j", "1", path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Logf("relurl links %s: %v: %s", path, err, stderr.String())
+	}
+	var lines []string
+	for l := range strings.SplitSeq(string(out), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// sameMultiset reports the lines in one list and not the other, counting
+// repeats.
+func sameMultiset(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	g, w := slices.Clone(got), slices.Clone(want)
+	slices.Sort(g)
+	slices.Sort(w)
+	if slices.Equal(g, w) {
+		return
+	}
+	count := map[string]int{}
+	for _, l := range g {
+		count[l]++
+	}
+	for _, l := range w {
+		count[l]--
+	}
+	for l, n := range count {
+		switch {
+		case n > 0:
+			t.Errorf("%s: %d extra: %s", what, n, l)
+		case n < 0:
+			t.Errorf("%s: %d missing: %s", what, -n, l)
+		}
+	}
+}
+
+type fileURL struct {
+	File   string `json:"file"`
+	Record int64  `json:"record"`
+	Target string `json:"target"`
+	URL    string `json:"url"`
+	Raw    string `json:"raw"`
+}
+
+// libraryWARC returns what mime.ScanWARCLinks gives for a WARC file, as
+// (file, record, target, url, raw) lines, and its statistics.
+func libraryWARC(t *testing.T, path string) ([]string, mime.WARCStats) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	st, err := mime.ScanWARCLinks(f, mime.Options{Spec: resolve.WHATWG}, func(l mime.WARCLink) error {
+		b, _ := json.Marshal(fileURL{path, l.Record, l.Target, l.URL, l.Raw})
+		lines = append(lines, string(b))
+		return nil
+	}, func(*mime.RecordError) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines, st
+}
+
+func asFileURL(t *testing.T, lines []string, file string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range lines {
+		var r fileURL
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.File == file {
+			b, _ := json.Marshal(r)
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
+// TestPipeline runs the whole job on prism over a good WARC (redirect,
+// revisit), a WARC with a corrupt gzip member, an HTML file and an MHTML
+// file, and checks its links against relurl links and the library, its
+// dead letters and its counters.
+func TestPipeline(t *testing.T) {
+	in := t.TempDir()
+	corruptAt := writeFixtures(t, in)
+	out := filepath.Join(t.TempDir(), "out") + "/"
+	job := Job{
+		Inputs: []string{filepath.Join(in, "*.warc.gz"), filepath.Join(in, "*.ht*"), filepath.Join(in, "saved.mht")},
+		Output: out, Graphs: []string{"host", "page"}, Shards: 3,
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := job.Build(s); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ptest.RunWithMetrics(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readShards(t, OutputName(out, OutputLinks), 3)
+
+	good, corrupt := filepath.Join(in, "good.warc.gz"), filepath.Join(in, "corrupt.warc.gz")
+	html, mht := filepath.Join(in, "page.html"), filepath.Join(in, "saved.mht")
+
+	// Every field as relurl links writes it, line for line, for the files
+	// it reads to the end.
+	var want []string
+	for _, f := range []string{good, html, mht} {
+		want = append(want, cliLinks(t, f)...)
+	}
+	var gotComplete []string
+	for _, l := range got {
+		if !strings.Contains(l, `"file":"`+corrupt+`"`) {
+			gotComplete = append(gotComplete, l)
+		}
+	}
+	sameMultiset(t, "links vs relurl links", gotComplete, want)
+	for _, kind := range []string{`"kind":"redirect"`, `"target":"https://mirror.example.test/deep/again"`, `"part":`, `"base_source":"embedded"`} {
+		if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, kind) }) {
+			t.Errorf("no link with %s", kind)
+		}
+	}
+
+	// Both WARCs against the library, which goes on past the damaged
+	// record.
+	var records int64
+	for _, f := range []string{good, corrupt} {
+		lib, st := libraryWARC(t, f)
+		records += st.Records
+		sameMultiset(t, "links of "+filepath.Base(f)+" vs mime.ScanWARCLinks", asFileURL(t, got, f), lib)
+	}
+	if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, "https://b.example.test/") }) {
+		t.Error("the record after the corrupt one gave no links")
+	}
+	if slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, "lost-") }) {
+		t.Error("links of the corrupt record were emitted")
+	}
+
+	// The dead letters name the corrupt record (the reader may report
+	// more than one problem in it: a damaged header, then the checksum).
+	errs := readShards(t, OutputName(out, OutputErrors), 1)
+	if len(errs) == 0 {
+		t.Fatal("no dead letter")
+	}
+	for _, e := range errs {
+		var f struct {
+			File   string
+			Offset *int64
+			Error  string
+		}
+		if err := json.Unmarshal([]byte(e), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.File != corrupt || f.Offset == nil || *f.Offset != corruptAt || f.Error == "" {
+			t.Errorf("dead letter %s: want file %s, offset %d", e, corrupt, corruptAt)
+		}
+	}
+	if !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, "corrupt compressed data") }) {
+		t.Errorf("no dead letter says the member is corrupt: %q", errs)
+	}
+
+	// The counters.
+	c := CountsOf(res.Metrics())
+	mhtLinks := cliLinks(t, mht)
+	parts := map[string]bool{}
+	for _, l := range mhtLinks {
+		var r struct{ Part string }
+		json.Unmarshal([]byte(l), &r)
+		parts[r.Part] = true
+	}
+	want4 := Counts{Files: 4, Records: records + 1 + int64(len(parts)), Links: int64(len(got)), FailedRecords: int64(len(errs)), FailedFiles: 0}
+	if c != want4 {
+		t.Errorf("counters %+v, want %+v", c, want4)
+	}
+	if len(mhtLinks) == 0 {
+		t.Error("the MHTML fixture has no links")
+	}
+
+	// The graphs.
+	hosts := readShards(t, OutputName(out, OutputHosts), 1)
+	for _, e := range []string{
+		`{"source":"example.test","target":"other.test","count":1}`,
+		`{"source":"example.test","target":"example.test","count":5}`,
+		`{"source":"mirror.example.test","target":"other.test","count":1}`,
+		`{"source":"a.example.test","target":"b.example.test","count":1}`,
+	} {
+		if !slices.Contains(hosts, e) {
+			t.Errorf("host graph %q has no %s", hosts, e)
+		}
+	}
+	pages := readShards(t, OutputName(out, OutputPages), 3)
+	if len(pages) != len(slices.Compact(slices.Sorted(slices.Values(pages)))) {
+		t.Errorf("page graph has duplicates: %q", pages)
+	}
+	for _, e := range []string{
+		`{"source":"https://example.test/old","target":"https://example.test/new/","kind":"redirect"}`,
+		`{"source":"https://mirror.example.test/deep/again","target":"https://mirror.example.test/deep/about/","kind":"navigation"}`,
+	} {
+		if !slices.Contains(pages, e) {
+			t.Errorf("page graph has no %s", e)
+		}
+	}
+}
+
+// TestExtractFailures reads files that are not documents, cannot be
+// opened, or are cut short, without Beam: each is one dead letter.
+func TestExtractFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, data string
+		want             string
+	}{
+		{"binary", "x.bin", "\x00\x01\x02", "not an HTML, MHTML or WARC file"},
+		{"empty warc", "x.warc", "", "empty"},
+		{"not warc", "x.warc.gz", "hello, world\n", "not a WARC"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var fails []Failure
+			st := extractFile(tc.path, int64(len(tc.data)), strings.NewReader(tc.data), Options{}, func(Link) {}, func(f Failure) { fails = append(fails, f) })
+			if !st.failed || len(fails) != 1 || !strings.Contains(fails[0].Error, tc.want) || fails[0].File != tc.path {
+				t.Errorf("failures %+v (stats %+v), want one containing %q", fails, st, tc.want)
+			}
+		})
+	}
+}
+
+// TestFields checks --fields: order, absence, page, and the errors.
+func TestFields(t *testing.T) {
+	fs, err := ParseFields("url,page,record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := Link{URL: "https://a.test/?x=1&y=<2>", Page: "https://p.test/"}
+	if got, want := string(l.AppendJSON(nil, fs)), `{"url":"https://a.test/?x=1&y=<2>","page":"https://p.test/"}`+"\n"; got != want {
+		t.Errorf("got %s want %s", got, want)
+	}
+	l.HasRecord = true
+	if got, want := string(l.AppendJSON(nil, fs)), `{"url":"https://a.test/?x=1&y=<2>","page":"https://p.test/","record":0}`+"\n"; got != want {
+		t.Errorf("got %s want %s", got, want)
+	}
+	for _, bad := range []string{"nope", "url,url"} {
+		if _, err := ParseFields(bad); err == nil {
+			t.Errorf("ParseFields(%q) succeeded", bad)
+		}
+	}
+}
