@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/relurl/relurl/beam/internal/fixture"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 )
@@ -23,7 +25,11 @@ import (
 // (ptest's default): the job service in this process, the workers
 // loopback, each element encoded and decoded between stages as on a
 // cluster.
-func TestMain(m *testing.M) { ptest.Main(m) }
+// Prism's INFO log lines (job states, workers) are left out.
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	ptest.Main(m)
+}
 
 // readShards reads the n shards of the output set prefix and checks that
 // each exists and no temporary file is left.
@@ -176,7 +182,10 @@ func asFileURL(t *testing.T, lines []string, file string) []string {
 // dead letters and its counters.
 func TestPipeline(t *testing.T) {
 	in := t.TempDir()
-	corruptAt := writeFixtures(t, in)
+	corruptAt, err := fixture.Write(in, filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "out") + "/"
 	job := Job{
 		Inputs: []string{filepath.Join(in, "*.warc.gz"), filepath.Join(in, "*.ht*"), filepath.Join(in, "saved.mht")},

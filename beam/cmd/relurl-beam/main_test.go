@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/relurl/relurl/beam/internal/fixture"
+)
+
+// build compiles a main package of the module or of the repository into
+// dir.
+func build(t *testing.T, dir, srcDir, pkg, name string) string {
+	t.Helper()
+	bin := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	cmd.Dir = srcDir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+type fileURL struct {
+	File string `json:"file"`
+	URL  string `json:"url"`
+}
+
+// fileURLs returns the (file, url) pairs of JSON link lines, sorted,
+// leaving out lines without "url" (status lines, failed links).
+func fileURLs(t *testing.T, data []byte) []fileURL {
+	t.Helper()
+	var out []fileURL
+	for l := range bytes.SplitSeq(data, []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		var r struct {
+			fileURL
+			Status string `json:"status"`
+		}
+		if err := json.Unmarshal(l, &r); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		if r.Status == "" && r.URL != "" {
+			out = append(out, r.fileURL)
+		}
+	}
+	slices.SortFunc(out, func(a, b fileURL) int { return strings.Compare(a.File+"\n"+a.URL, b.File+"\n"+b.URL) })
+	return out
+}
+
+var (
+	beamOnce sync.Once
+	beamBin  string
+	beamDir  string
+)
+
+// relurlBeam builds this command once for the tests.
+func relurlBeam(t *testing.T) string {
+	t.Helper()
+	beamOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "relurl-beam-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		beamDir = dir
+		beamBin = build(t, dir, ".", ".", "relurl-beam")
+	})
+	if beamBin == "" {
+		t.Fatal("relurl-beam was not built")
+	}
+	return beamBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if beamDir != "" {
+		os.RemoveAll(beamDir)
+	}
+	os.Exit(code)
+}
+
+// TestCommand is the issue's proof: relurl-beam on prism over a good and
+// a corrupt WARC exits 0, its links are relurl links --on-error report's
+// (as a multiset of file and url), and its errors name the corrupt file.
+func TestCommand(t *testing.T) {
+	bins := t.TempDir()
+	beamBin := relurlBeam(t)
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := build(t, bins, root, "./cmd/relurl", "relurl")
+
+	in := t.TempDir()
+	corruptAt, err := fixture.Write(in, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out") + "/"
+	cmd := exec.Command(beamBin, "--input", filepath.Join(in, "*.warc.gz"), "--output", out, "--graph", "host")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("relurl-beam: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "relurl-beam: 2 files, ") || !strings.Contains(stderr.String(), " records failed, 0 files failed") {
+		t.Errorf("no summary line:\n%s", stderr.String())
+	}
+	read := func(set string) []byte {
+		names, _ := filepath.Glob(out + set + "-*.jsonl")
+		if len(names) == 0 {
+			t.Fatalf("no %s shards in %s", set, out)
+		}
+		var all []byte
+		for _, n := range names {
+			data, err := os.ReadFile(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, data...)
+		}
+		return all
+	}
+	got := fileURLs(t, read("links"))
+
+	good, corrupt := filepath.Join(in, "good.warc.gz"), filepath.Join(in, "corrupt.warc.gz")
+	ref := exec.Command(cli, "links", "--on-error", "report", good, corrupt)
+	ref.Stderr = &stderr
+	refOut, err := ref.Output()
+	if err != nil {
+		t.Fatalf("relurl links --on-error report: %v\n%s", err, stderr.String())
+	}
+	want := fileURLs(t, refOut)
+	if !slices.Equal(got, want) {
+		t.Errorf("links differ from relurl links --on-error report:\ngot  %v\nwant %v", got, want)
+	}
+	if len(got) == 0 || !slices.ContainsFunc(got, func(f fileURL) bool { return f.File == corrupt }) {
+		t.Errorf("no links of the corrupt file's good records: %v", got)
+	}
+
+	errs := string(read("errors"))
+	if !strings.Contains(errs, `"file":"`+corrupt+`"`) || !strings.Contains(errs, `"offset":`+itoa(corruptAt)) {
+		t.Errorf("errors do not name %s at %d:\n%s", corrupt, corruptAt, errs)
+	}
+	if hosts := string(read("hosts")); !strings.Contains(hosts, `{"source":"example.test","target":"other.test","count":1}`) {
+		t.Errorf("host graph:\n%s", hosts)
+	}
+}
+
+func itoa(n int64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// TestUsage: bad flags exit 2 before any pipeline runs.
+func TestUsage(t *testing.T) {
+	bin := relurlBeam(t)
+	for _, args := range [][]string{
+		{},
+		{"--input", "x"},
+		{"--input", "x", "--output", "o/", "--graph", "web"},
+		{"--input", "x", "--output", "o/", "--fields", "nope"},
+		{"--input", "x", "--output", "o/", "--spec", "rfc9999"},
+		{"--input", "x", "--output", "o/", "--shards", "0"},
+	} {
+		err := exec.Command(bin, args...).Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("relurl-beam %q: %v, want exit status 2", args, err)
+		}
+	}
+}
