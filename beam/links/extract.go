@@ -55,7 +55,9 @@ type fileStats struct {
 // extractor reads one file and hands out its links and failures.
 type extractor struct {
 	opts  Options
-	path  string // the file's name, for the records
+	path  string // the file's name, to open
+	name  string // the name in the records (tree.JSONName)
+	enc   string // its file_encoding
 	emit  func(Link)
 	fail  func(Failure)
 	stats fileStats
@@ -65,7 +67,10 @@ type extractor struct {
 // an MHTML or an HTML document, told apart as relurl links does
 // (tree.KindOf). size is the file's size, or -1 when unknown.
 func extractFile(path string, size int64, r io.Reader, opts Options, emit func(Link), fail func(Failure)) fileStats {
-	x := &extractor{opts: opts.withDefaults(), path: path, emit: emit, fail: fail}
+	x := &extractor{opts: opts.withDefaults(), path: path, name: path, emit: emit, fail: fail}
+	if name, escaped := tree.JSONName(path); escaped {
+		x.name, x.enc = name, tree.PercentEncoded
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(tree.HeadLen)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
@@ -87,7 +92,7 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 
 func (x *extractor) fileFailed(err error) {
 	x.stats.failed = true
-	x.fail(Failure{File: x.path, Error: err.Error()})
+	x.fail(Failure{File: x.name, FileEncoding: x.enc, Error: err.Error()})
 }
 
 // docURL is the retrieval URL of a file: its file: URL when it is local,
@@ -135,7 +140,7 @@ func (x *extractor) mimeOptions(retrieval string) mime.Options {
 func (x *extractor) link(l htmlrewrite.Link, b base.Result) Link {
 	r := Link{
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
-		Line: l.Line, Column: l.Column, Offset: l.Offset, File: x.path,
+		Line: l.Line, Column: l.Column, Offset: l.Offset, File: x.name, FileEncoding: x.enc,
 		Base: b.URL, BaseSource: b.Source.String(), Page: b.URL,
 	}
 	if l.Err != nil {
@@ -213,7 +218,7 @@ func (x *extractor) warc(r io.Reader) {
 		x.emit(out)
 		return nil
 	}, func(e *mime.RecordError) error {
-		x.fail(Failure{File: x.path, Offset: e.Offset, HasOffset: true, Target: e.Target, Error: e.Message()})
+		x.fail(Failure{File: x.name, FileEncoding: x.enc, Offset: e.Offset, HasOffset: true, Target: e.Target, Error: e.Message()})
 		return nil
 	})
 	x.stats.records += st.Records

@@ -325,6 +325,25 @@ func TestExtractFailures(t *testing.T) {
 	}
 }
 
+// TestNonUTF8Name: a file name that is not UTF-8 is percent-encoded in
+// links and dead letters, with "file_encoding":"percent", as relurl links
+// writes it (tree.JSONName).
+func TestNonUTF8Name(t *testing.T) {
+	var links []Link
+	var fails []Failure
+	extractFile("caf\xe9%.html", -1, strings.NewReader(`<a href="https://a.test/">`), Options{}, func(l Link) { links = append(links, l) }, func(f Failure) { fails = append(fails, f) })
+	if len(links) != 1 || len(fails) != 0 {
+		t.Fatalf("links %+v, failures %+v", links, fails)
+	}
+	if got := string(links[0].AppendJSON(nil, []string{"file", "file_encoding"})); got != `{"file":"caf%E9%25.html","file_encoding":"percent"}`+"\n" {
+		t.Errorf("got %s", got)
+	}
+	extractFile("x\xff.bin", 1, strings.NewReader("\x00"), Options{}, func(Link) {}, func(f Failure) { fails = append(fails, f) })
+	if len(fails) != 1 || string(fails[0].AppendJSON(nil)) != `{"file":"x%FF.bin","file_encoding":"percent","error":"not an HTML, MHTML or WARC file (by name and content)"}`+"\n" {
+		t.Errorf("failures %+v", fails)
+	}
+}
+
 // TestFields checks --fields: order, absence, page, and the errors.
 func TestFields(t *testing.T) {
 	fs, err := ParseFields("url,page,record")

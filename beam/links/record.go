@@ -14,25 +14,28 @@ import (
 // of the optional fields are present, because a Beam row carries no nil
 // pointers.
 type Link struct {
-	Raw        string   // the value as written
-	URL        string   // the absolute URL; "" when Error is set
-	Error      string   // why the value did not resolve
-	Tag        string   // lower-case element name
-	Attr       string   // lower-case attribute name
-	Kind       string   // navigation, resource, form, citation, refresh, css, redirect
-	Rel        []string // the element's rel tokens
-	Line       int      // 1-based, in the document
-	Column     int      // 1-based, in bytes
-	Offset     int64    // byte offset of the value in the document
-	File       string   // the input file, as matched
-	Part       string   // MHTML: the part the link is in (HasPart)
-	HasPart    bool
-	TargetPart string // MHTML: the part of the archive URL names
-	Record     int64  // WARC: the record's offset in the file (HasRecord)
-	HasRecord  bool
-	Target     string // WARC: the record's WARC-Target-URI
-	Base       string // the document's base URL
-	BaseSource string // the layer that decided it
+	Raw    string   // the value as written
+	URL    string   // the absolute URL; "" when Error is set
+	Error  string   // why the value did not resolve
+	Tag    string   // lower-case element name
+	Attr   string   // lower-case attribute name
+	Kind   string   // navigation, resource, form, citation, refresh, css, redirect
+	Rel    []string // the element's rel tokens
+	Line   int      // 1-based, in the document
+	Column int      // 1-based, in bytes
+	Offset int64    // byte offset of the value in the document
+	File   string   // the input file, as matched (tree.JSONName)
+	// FileEncoding is "percent" when the file's name is not UTF-8 and
+	// File holds it percent-encoded (tree.JSONName); "" otherwise.
+	FileEncoding string
+	Part         string // MHTML: the part the link is in (HasPart)
+	HasPart      bool
+	TargetPart   string // MHTML: the part of the archive URL names
+	Record       int64  // WARC: the record's offset in the file (HasRecord)
+	HasRecord    bool
+	Target       string // WARC: the record's WARC-Target-URI
+	Base         string // the document's base URL
+	BaseSource   string // the layer that decided it
 	// Page is the URL of the page the link is on: a WARC record's target
 	// URI, else the base of the document or part. It is not one of `relurl
 	// links`' fields; the graphs use it as the source, and --fields page
@@ -42,7 +45,7 @@ type Link struct {
 
 // Fields are the names of Link's JSON fields in the order `relurl links`
 // writes them; "page" is written only when asked for.
-var Fields = []string{"raw", "url", "error", "tag", "attr", "kind", "rel", "line", "column", "offset", "file", "part", "target_part", "record", "target", "base", "base_source"}
+var Fields = []string{"raw", "url", "error", "tag", "attr", "kind", "rel", "line", "column", "offset", "file", "file_encoding", "part", "target_part", "record", "target", "base", "base_source"}
 
 // fieldNames is every name a field list may hold.
 var fieldNames = append(slices.Clone(Fields), "page")
@@ -96,6 +99,8 @@ func (l *Link) value(name string) (any, bool) {
 		return l.Offset, true
 	case "file":
 		return l.File, true
+	case "file_encoding":
+		return l.FileEncoding, l.FileEncoding != ""
 	case "part":
 		return l.Part, l.HasPart
 	case "target_part":
@@ -148,7 +153,8 @@ func (l *Link) AppendJSON(buf []byte, fields []string) []byte {
 // A Failure is a dead letter: a record or a file that could not be read
 // in full. The links read before the failure are kept.
 type Failure struct {
-	File string // the input file, as matched
+	File         string // the input file, as matched (tree.JSONName)
+	FileEncoding string // "percent" when File is percent-encoded
 	// Offset is the failed record's offset in the file (HasOffset); a
 	// failure of the file as a whole (cannot be opened, not a document
 	// relurl reads, ends in the middle of a record) has none.
@@ -160,16 +166,19 @@ type Failure struct {
 
 // failureJSON is the JSON form of a Failure.
 type failureJSON struct {
-	File   string `json:"file"`
-	Offset *int64 `json:"offset,omitempty"`
-	Target string `json:"target,omitempty"`
-	Error  string `json:"error"`
+	File         string `json:"file"`
+	FileEncoding string `json:"file_encoding,omitempty"`
+	Offset       *int64 `json:"offset,omitempty"`
+	Target       string `json:"target,omitempty"`
+	Error        string `json:"error"`
 }
 
 // AppendJSON appends f as one JSON object and a newline: {"file",
-// "offset" (when known), "target" (when known), "error"}.
+// "file_encoding" (when the name is percent-encoded), "offset" (when
+// known), "target" (when known), "error"}: relurl links' record-error
+// status line without its "status" key.
 func (f *Failure) AppendJSON(buf []byte) []byte {
-	j := failureJSON{File: f.File, Target: f.Target, Error: f.Error}
+	j := failureJSON{File: f.File, FileEncoding: f.FileEncoding, Target: f.Target, Error: f.Error}
 	if f.HasOffset {
 		j.Offset = &f.Offset
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local paths, always
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/relurl/relurl/tree"
 )
 
 // The names of the Beam counters Extract keeps, in namespace Namespace.
@@ -89,7 +91,11 @@ func (fn *extractFn) ProcessElement(ctx context.Context, m fileio.FileMetadata, 
 
 func (fn *extractFn) read(ctx context.Context, m fileio.FileMetadata, emit func(Link), fail func(Failure)) fileStats {
 	failed := func(err error) fileStats {
-		fail(Failure{File: m.Path, Error: err.Error()})
+		f := Failure{File: m.Path, Error: err.Error()}
+		if name, escaped := tree.JSONName(m.Path); escaped {
+			f.File, f.FileEncoding = name, tree.PercentEncoded
+		}
+		fail(f)
 		return fileStats{failed: true}
 	}
 	fsys, err := filesystem.New(ctx, m.Path)
