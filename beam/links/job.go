@@ -17,7 +17,6 @@ type Job struct {
 	Output  string   // prefix of the output files (OutputName)
 	Graphs  []string // "host", "page"
 	Fields  []string // link fields (nil: Fields)
-	Shards  int      // shards of the link output; the others get fewer
 	Options Options
 }
 
@@ -65,18 +64,16 @@ func (j Job) Build(s beam.Scope) error {
 	if j.Output == "" {
 		return errors.New("no output prefix")
 	}
-	shards := max(j.Shards, 1)
-	small := max(shards/4, 1) // errors and graphs are smaller than the links
 	files := Match(s, j.Inputs...)
 	links, failures := Extract(s, files, j.Options)
-	WriteJSONL(s, OutputName(j.Output, OutputLinks), shards, FormatLinks(s, links, j.Fields))
-	WriteJSONL(s, OutputName(j.Output, OutputErrors), small, FormatFailures(s, failures))
+	WriteJSONL(s, OutputName(j.Output, OutputLinks), FormatLinks(s, links, j.Fields))
+	WriteJSONL(s, OutputName(j.Output, OutputErrors), FormatFailures(s, failures))
 	for _, g := range j.Graphs {
 		switch g {
 		case "host":
-			WriteJSONL(s, OutputName(j.Output, OutputHosts), small, FormatHostEdges(s, HostGraph(s, links)))
+			WriteJSONL(s, OutputName(j.Output, OutputHosts), FormatHostEdges(s, HostGraph(s, links)))
 		case "page":
-			WriteJSONL(s, OutputName(j.Output, OutputPages), shards, FormatPageEdges(s, PageGraph(s, links)))
+			WriteJSONL(s, OutputName(j.Output, OutputPages), FormatPageEdges(s, PageGraph(s, links)))
 		default:
 			return fmt.Errorf("unknown graph %q", g)
 		}

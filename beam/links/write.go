@@ -3,8 +3,10 @@ package links
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"fmt"
-	"hash/fnv"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -17,9 +19,8 @@ func init() {
 	register.Function1x1(formatFailure)
 	register.Function1x1(formatHostEdge)
 	register.Function1x1(formatPageEdge)
-	register.DoFn1x2[string, int, string](&shardKeyFn{})
-	register.Function1x2(emptyShard)
-	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeShardFn{})
+	register.DoFn3x1[context.Context, string, func(string), error](&writeBundleFn{})
+	register.DoFn3x1[context.Context, int, func(*string) bool, error](&renameShardsFn{})
 	register.Iter1[string]()
 }
 
@@ -64,79 +65,114 @@ func ShardName(prefix string, i, n int) string {
 	return fmt.Sprintf("%s-%05d-of-%05d.jsonl", prefix, i, n)
 }
 
-// WriteJSONL writes the lines (strings without their newline) to shards
-// JSON Lines files named by ShardName(prefix, i, shards), through Beam's
-// file systems (a local path, gs://, s3://). Every shard is written, empty
-// or not, so a reader can tell a complete set. A line goes to the shard
-// its hash picks; within a shard, lines are in no particular order. Each
-// shard is written beside its final name and renamed when complete, so a
-// retried or failed bundle leaves no half-written shard under the final
-// name (on file systems that rename; others copy).
-func WriteJSONL(s beam.Scope, prefix string, shards int, lines beam.PCollection) {
+// WriteJSONL writes the lines (strings without their newline) as JSON
+// Lines files named ShardName(prefix, i, n), through Beam's file systems
+// (a local path, gs://, s3://). Each bundle writes its lines to a
+// temporary file of its own, without a shuffle (so memory does not grow
+// with the output); a last step renames the files of the bundles that
+// succeeded to their shard names, so a retried or failed bundle leaves
+// nothing under a shard name. n is the number of bundles with output, as
+// the runner split the work (at least one shard is written, empty if need
+// be). Within a shard, lines are in the order their bundle produced them.
+// Write to a fresh prefix: shards of an earlier run with another n are
+// not removed.
+func WriteJSONL(s beam.Scope, prefix string, lines beam.PCollection) {
 	s = s.Scope("relurl.WriteJSONL")
-	if shards < 1 {
-		shards = 1
-	}
-	keyed := beam.ParDo(s, &shardKeyFn{Shards: shards}, lines)
-	all := make([]int, shards)
-	for i := range all {
-		all[i] = i
-	}
-	empty := beam.ParDo(s, emptyShard, beam.CreateList(s, all))
-	grouped := beam.GroupByKey(s, beam.Flatten(s, keyed, empty))
-	beam.ParDo0(s, &writeShardFn{Prefix: prefix, Shards: shards}, grouped)
+	temps := beam.ParDo(s, &writeBundleFn{Prefix: prefix}, lines)
+	// The empty name makes the rename step run when no bundle had output.
+	all := beam.Flatten(s, temps, beam.Create(s, ""))
+	beam.ParDo0(s, &renameShardsFn{Prefix: prefix}, beam.GroupByKey(s, beam.AddFixedKey(s, all)))
 }
 
-type shardKeyFn struct {
-	Shards int
-}
-
-func (fn *shardKeyFn) ProcessElement(line string) (int, string) {
-	h := fnv.New32a()
-	h.Write([]byte(line))
-	return int(h.Sum32() % uint32(fn.Shards)), line
-}
-
-// emptyShard is the marker that makes shard i exist; it is not written.
-func emptyShard(i int) (int, string) { return i, "" }
-
-type writeShardFn struct {
+// writeBundleFn writes the lines of one bundle to a temporary file and
+// emits its name when the bundle finishes.
+type writeBundleFn struct {
 	Prefix string
-	Shards int
+
+	fsys filesystem.Interface
+	name string
+	f    io.WriteCloser
+	w    *bufio.Writer
 }
 
-// ProcessElement writes one shard. An error here is the file system's,
-// so it fails the bundle and the runner retries it.
-func (fn *writeShardFn) ProcessElement(ctx context.Context, i int, lines func(*string) bool) (err error) {
-	name := ShardName(fn.Prefix, i, fn.Shards)
-	tmp := name + ".tmp"
-	fsys, err := filesystem.New(ctx, name)
+func (fn *writeBundleFn) open(ctx context.Context) error {
+	var id [12]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return err
+	}
+	fn.name = fmt.Sprintf("%s.tmp-%x", fn.Prefix, id)
+	fsys, err := filesystem.New(ctx, fn.name)
+	if err != nil {
+		return err
+	}
+	f, err := fsys.OpenWrite(ctx, fn.name)
+	if err != nil {
+		fsys.Close()
+		return err
+	}
+	fn.fsys, fn.f, fn.w = fsys, f, bufio.NewWriterSize(f, 256<<10)
+	return nil
+}
+
+// ProcessElement writes one line. An error here is the file system's, so
+// it fails the bundle and the runner retries it.
+func (fn *writeBundleFn) ProcessElement(ctx context.Context, line string, _ func(string)) error {
+	if fn.w == nil {
+		if err := fn.open(ctx); err != nil {
+			return err
+		}
+	}
+	fn.w.WriteString(line)
+	if err := fn.w.WriteByte('\n'); err != nil {
+		return fmt.Errorf("write %s: %w", fn.name, err)
+	}
+	return nil
+}
+
+// FinishBundle closes the bundle's file and emits its name.
+func (fn *writeBundleFn) FinishBundle(ctx context.Context, emit func(string)) error {
+	if fn.w == nil {
+		return nil
+	}
+	defer func() { fn.fsys.Close(); fn.fsys, fn.f, fn.w = nil, nil, nil }()
+	if err := fn.w.Flush(); err != nil {
+		fn.f.Close()
+		return fmt.Errorf("write %s: %w", fn.name, err)
+	}
+	if err := fn.f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", fn.name, err)
+	}
+	emit(fn.name)
+	return nil
+}
+
+// renameShardsFn gives the temporary files their shard names.
+type renameShardsFn struct {
+	Prefix string
+}
+
+func (fn *renameShardsFn) ProcessElement(ctx context.Context, _ int, names func(*string) bool) error {
+	var temps []string
+	var name string
+	for names(&name) {
+		if name != "" {
+			temps = append(temps, name)
+		}
+	}
+	slices.Sort(temps)
+	n := max(len(temps), 1)
+	fsys, err := filesystem.New(ctx, ShardName(fn.Prefix, 0, n))
 	if err != nil {
 		return err
 	}
 	defer fsys.Close()
-	f, err := fsys.OpenWrite(ctx, tmp)
-	if err != nil {
-		return err
+	if len(temps) == 0 {
+		return filesystem.Write(ctx, fsys, ShardName(fn.Prefix, 0, 1), nil)
 	}
-	w := bufio.NewWriterSize(f, 64<<10)
-	var line string
-	for lines(&line) {
-		if line == "" {
-			continue
-		}
-		w.WriteString(line)
-		if err := w.WriteByte('\n'); err != nil {
-			f.Close()
-			return fmt.Errorf("write %s: %w", tmp, err)
+	for i, t := range temps {
+		if err := filesystem.Rename(ctx, fsys, t, ShardName(fn.Prefix, i, n)); err != nil {
+			return err
 		}
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	return filesystem.Rename(ctx, fsys, tmp, name)
+	return nil
 }

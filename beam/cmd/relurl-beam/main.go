@@ -2,7 +2,7 @@
 // an Apache Beam pipeline: on this machine with the prism runner (the
 // default, pure Go, no Java), or on Dataflow, Flink or Spark.
 //
-//	relurl-beam --input 'crawl/*.warc.gz' --output out/ [--graph host|page|none] [--fields LIST] [--shards N] [--runner R ...]
+//	relurl-beam --input 'crawl/*.warc.gz' --output out/ [--graph host|page|none] [--fields LIST] [--runner R ...]
 //
 // It writes JSON Lines shards: PREFIX-links-*.jsonl (the lines of `relurl
 // links`), PREFIX-errors-*.jsonl (one line per record or file that could
@@ -34,7 +34,6 @@ var (
 	output          = flag.String("output", "", `prefix of the output files ("out/" writes out/links-*.jsonl, out/errors-*.jsonl, ...)`)
 	graph           = flag.String("graph", "none", `"host", "page", "host,page" or "none"`)
 	fields          = flag.String("fields", "", "link fields to write, comma-separated, in that order (default: those of relurl links; also: page)")
-	shards          = flag.Int("shards", 4, "shards of the link output (errors and the host graph get a quarter)")
 	spec            = flag.String("spec", "whatwg", "resolution mode: rfc1808, rfc2396, rfc3986 or whatwg")
 	strict          = flag.Bool("strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base")
 	contentLocation = flag.Bool("content-location", false, "a WARC response's HTTP Content-Location is a base layer")
@@ -71,9 +70,6 @@ func run() int {
 	if err != nil {
 		return usage("--fields: %v", err)
 	}
-	if *shards < 1 {
-		return usage("--shards must be at least 1")
-	}
 	var globs []string
 	for g := range strings.SplitSeq(*input, ",") {
 		if g = strings.TrimSpace(g); g != "" {
@@ -81,7 +77,7 @@ func run() int {
 		}
 	}
 	job := links.Job{
-		Inputs: globs, Output: *output, Graphs: gs, Fields: fs, Shards: *shards,
+		Inputs: globs, Output: *output, Graphs: gs, Fields: fs,
 		Options: links.Options{Spec: sp, Strict: *strict, ContentLocation: *contentLocation, MaxSize: *maxSize},
 	}
 	beam.Init()

@@ -170,7 +170,6 @@ func TestUsage(t *testing.T) {
 		{"--input", "x", "--output", "o/", "--graph", "web"},
 		{"--input", "x", "--output", "o/", "--fields", "nope"},
 		{"--input", "x", "--output", "o/", "--spec", "rfc9999"},
-		{"--input", "x", "--output", "o/", "--shards", "0"},
 	} {
 		err := exec.Command(bin, args...).Run()
 		var ee *exec.ExitError
