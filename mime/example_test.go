@@ -1,6 +1,8 @@
 package mime_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -129,4 +131,36 @@ func ExampleWARCLinks() {
 	// 146 http://a.example/start navigation "/next" -> http://a.example/next
 	// 146 http://a.example/start navigation "x" -> http://a.example/x
 	// 377 http://a.example/next redirect "https://b.example/final" -> https://b.example/final
+}
+
+// ExampleScanWARCLinks reads a .warc.gz whose middle member is damaged:
+// the damaged record is a RecordError, between the links of the others.
+func ExampleScanWARCLinks() {
+	var file bytes.Buffer
+	var offsets []int
+	for _, name := range []string{"a", "b", "c"} {
+		doc := `<a href="` + name + `.html">` + name + `</a>`
+		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + doc
+		offsets = append(offsets, file.Len())
+		z := gzip.NewWriter(&file)
+		fmt.Fprintf(z, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.test/%s/\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", name, len(http), http)
+		z.Close()
+	}
+	data := file.Bytes()
+	data[offsets[2]-8] ^= 0xff // the second member's CRC-32
+	stats, err := mime.ScanWARCLinks(bytes.NewReader(data), mime.Options{Spec: resolve.WHATWG},
+		func(l mime.WARCLink) error {
+			fmt.Println(l.Record, l.URL)
+			return nil
+		},
+		func(e *mime.RecordError) error {
+			fmt.Println(e)
+			return nil
+		})
+	fmt.Printf("%+v %v\n", stats, err)
+	// Output:
+	// 0 http://example.test/a/a.html
+	// mime: record at 158 (http://example.test/b/): corrupt compressed data: gzip: invalid checksum; resumed at 317
+	// 317 http://example.test/c/c.html
+	// {Records:3 Links:2 RecordErrors:1} <nil>
 }
