@@ -79,7 +79,9 @@ var (
 // streaming: plain, compressed as one gzip member per record (.warc.gz,
 // WARC 1.1 Annex D) or as one gzip stream, or as one zstd frame per record
 // with an optional dictionary (.warc.zst, the IIPC WARC-zstd convention),
-// which it tells apart by the first bytes.
+// which it tells apart by the first bytes. It reads ARC files (.arc,
+// .arc.gz, the Internet Archive's format before WARC) too, each record as
+// a WARC record would be (Version "ARC/1.0").
 //
 // It recovers from damage record by record, and reports each problem as a
 // *RecordError (see Next):
