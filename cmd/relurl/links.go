@@ -218,6 +218,10 @@ func runLinks(args []string, s stdio) int {
 	if lerr := done(); lerr != nil {
 		s.errorf("links: %v", lerr)
 		failed++
+		if sf.status && err == nil {
+			// The list itself failed (a line over 1 MiB, a read error).
+			err = out("", statusLine(mode.format.tsv, &inputStatus{file: t.fromList, err: lerr}))
+		}
 	}
 	if err != nil {
 		s.errorf("links: %v", err)

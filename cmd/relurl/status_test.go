@@ -396,3 +396,18 @@ func TestLinksStdinWARCStreams(t *testing.T) {
 	assert.Equal(t, strings.Join(append(pageLinks("r1")[1:], append(pageLinks("r2"), okStatus("-", 2, 4, 0))...), "\n")+"\n", string(rest))
 	assert.Equal(t, 0, <-done)
 }
+
+// TestLinksFromListLineTooLong: a list line over 1 MiB is skipped, named
+// on stderr and in an error status line for the list; the lines after it
+// are read.
+func TestLinksFromListLineTooLong(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.html"), []byte("<a href=x>x</a>"), 0o644))
+	list := strings.Repeat("x", 2<<20) + "\na.html\n"
+	lines, stderr, code := runRelurl([]byte(list), "links", "--from-list", "-", "--list-root", dir, "--base", "http://x.example/", "--fields", "url", "--status", "--on-error", "report")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stderr, "line longer than 1 MiB")
+	assert.Equal(t, []string{`{"url":"http://x.example/x"}`, okStatus("a.html", 1, 1, 0), errStatus("-", "--from-list: line longer than 1 MiB", 0, 0, 0)}, lines)
+	_, _, code = runRelurl([]byte(list), "links", "--from-list", "-", "--list-root", dir, "--base", "http://x.example/")
+	assert.Equal(t, 1, code)
+}
