@@ -384,7 +384,7 @@ func TestRecoverRandomDamage(t *testing.T) {
 	file, offs := gzipMembers(recs...)
 	offs = append(offs, len(file))
 	rng := rand.New(rand.NewPCG(7, 8))
-	for iter := range 3000 {
+	for iter := range damageIterations {
 		f := bytes.Clone(file)
 		victim := rng.IntN(n)
 		start, end := offs[victim], offs[victim+1]
@@ -436,7 +436,7 @@ func TestRecoverRandomDamagePlain(t *testing.T) {
 	}
 	file := []byte(strings.Join(recs, ""))
 	rng := rand.New(rand.NewPCG(3, 4))
-	for iter := range 3000 {
+	for iter := range damageIterations {
 		f, victim := damagePlain(rng, file, offs)
 		got := map[string]int{}
 		_, err := ScanWARCLinks(bytes.NewReader(f), Options{Spec: resolve.RFC3986}, func(l WARCLink) error {
