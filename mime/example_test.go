@@ -157,10 +157,10 @@ func ExampleScanWARCLinks() {
 			fmt.Println(e)
 			return nil
 		})
-	fmt.Printf("%+v %v\n", stats, err)
+	fmt.Println(stats.Records, stats.Links, stats.RecordErrors, err)
 	// Output:
 	// 0 http://example.test/a/a.html
 	// mime: record at 158 (http://example.test/b/): corrupt compressed data: gzip: invalid checksum; resumed at 317
 	// 317 http://example.test/c/c.html
-	// {Records:3 Links:2 RecordErrors:1} <nil>
+	// 3 2 1 <nil>
 }

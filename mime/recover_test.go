@@ -475,3 +475,17 @@ func damagePlain(rng *rand.Rand, file []byte, offs []int) ([]byte, int) {
 	}
 	return f, victim
 }
+
+// TestWARCWarnings: what a record's payload's base left to say (here a
+// <base> inside <svg>, ignored) reaches WARCStats.Warnings, naming the
+// record.
+func TestWARCWarnings(t *testing.T) {
+	http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<svg><base href=\"/x/\"></svg><a href=a>a</a>"
+	rec := "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://x.example/\r\nContent-Length: " + strconv.Itoa(len(http)) + "\r\n\r\n" + http + "\r\n\r\n"
+	st, err := ScanWARCLinks(strings.NewReader(rec+rec), Options{Spec: resolve.WHATWG}, func(WARCLink) error { return nil }, nil)
+	require.NoError(t, err)
+	require.Len(t, st.Warnings, 2)
+	assert.True(t, strings.HasPrefix(st.Warnings[0], "record at 0: "), st.Warnings[0])
+	assert.True(t, strings.HasPrefix(st.Warnings[1], "record at "+strconv.Itoa(len(rec))+": "), st.Warnings[1])
+	assert.Contains(t, st.Warnings[0], "<base href>")
+}

@@ -48,6 +48,24 @@ type WARCStats struct {
 	Records      int64 // records read (with a valid header)
 	Links        int64 // links given to fn
 	RecordErrors int64 // record errors given to onError
+	// Warnings are the first maxWARCWarnings warnings of the records'
+	// headers and of their payloads' bases ("record at O: ..."), which
+	// skipped nothing; WarningsDropped counts the rest.
+	Warnings        []string
+	WarningsDropped int64
+}
+
+// maxWARCWarnings bounds WARCStats.Warnings.
+const maxWARCWarnings = 100
+
+func (st *WARCStats) warn(rec *Record, msgs []string) {
+	for _, m := range msgs {
+		if len(st.Warnings) < maxWARCWarnings {
+			st.Warnings = append(st.Warnings, recordAt(rec.Offset)+": "+m)
+		} else {
+			st.WarningsDropped++
+		}
+	}
 }
 
 // ScanWARCLinks is WARCLinks that recovers: each problem with a record
@@ -90,6 +108,8 @@ func ScanWARCLinks(r io.Reader, opts Options, fn func(WARCLink) error, onError f
 			return st, err
 		}
 		st.Records++
+		st.warn(rec, rec.Warnings)
+		x.stats = &st
 		if err := x.record(rec); err != nil {
 			if errors.As(err, &re) {
 				st.RecordErrors++
@@ -115,6 +135,7 @@ type warcExtractor struct {
 	cache     map[string]cached // by WARC-Record-ID and by WARC-Payload-Digest
 	cacheSize int
 	order     []cacheEntry // oldest first
+	stats     *WARCStats   // where warnings go
 }
 
 func (x *warcExtractor) record(rec *Record) error {
@@ -336,6 +357,9 @@ func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) erro
 	}
 	if err != nil {
 		return x.recordError(rec, err, "links of the payload; record skipped")
+	}
+	if x.stats != nil {
+		x.stats.warn(rec, res.Warnings)
 	}
 	for _, l := range links {
 		if err := x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: res}); err != nil {

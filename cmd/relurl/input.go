@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"sync"
 
@@ -59,7 +60,11 @@ func (e *linkWriter) scanWARC(r io.Reader, t *treeFlags) docResult {
 	stats, err := mime.ScanWARCLinks(r, t.mimeOptions(""), e.warc, e.recordError)
 	e.st.records = stats.Records
 	e.st.recordErrors = stats.RecordErrors
-	return docResult{err: err}
+	warnings := stats.Warnings
+	if stats.WarningsDropped > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d more warnings", stats.WarningsDropped))
+	}
+	return docResult{err: err, warnings: warnings}
 }
 
 // recordError writes a record error where it happened.
