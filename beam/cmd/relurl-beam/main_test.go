@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/relurl/relurl/beam/internal/fixture"
 )
@@ -176,5 +179,61 @@ func TestUsage(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
 			t.Errorf("relurl-beam %q: %v, want exit status 2", args, err)
 		}
+	}
+}
+
+// TestPortable submits the job the way Flink and Spark take it: --runner
+// universal to a job service endpoint (Beam's Job API over gRPC), here
+// prism's standalone job server, with the workers in this process
+// (LOOPBACK).
+func TestPortable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts a job server")
+	}
+	bins := t.TempDir()
+	prism := build(t, bins, ".", "github.com/apache/beam/sdks/v2/go/cmd/prism", "prism")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	server := exec.Command(prism, "--job_port", strconv.Itoa(port), "--serve_http=false")
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		server.Process.Kill()
+		server.Wait()
+	}()
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := t.TempDir()
+	if _, err := fixture.Write(in, root); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out") + "/"
+	endpoint := "127.0.0.1:" + strconv.Itoa(port)
+	var stderr bytes.Buffer
+	for try := 0; ; try++ { // until the server listens
+		stderr.Reset()
+		cmd := exec.Command(relurlBeam(t), "--runner", "universal", "--endpoint", endpoint, "--environment_type", "LOOPBACK",
+			"--input", filepath.Join(in, "*.warc.gz"), "--output", out)
+		cmd.Stderr = &stderr
+		if err = cmd.Run(); err == nil || try == 20 {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("relurl-beam --runner universal: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "relurl-beam: 2 files, ") {
+		t.Errorf("no summary line:\n%s", stderr.String())
+	}
+	if names, _ := filepath.Glob(out + "links-*.jsonl"); len(names) == 0 {
+		t.Errorf("no link shards in %s", out)
 	}
 }
