@@ -13,7 +13,6 @@ import (
 	"net/mail"
 	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -26,8 +25,7 @@ import (
 // record, or an MHTML part.
 type capture struct {
 	url      string // absolute, without the fragment
-	key      string // url with http and https merged (see keyOf)
-	web      *resolve.WebURL
+	key      string // url with http and https merged (see keyOf), sharing url's bytes
 	date     time.Time
 	status   int    // HTTP status; 200 for resource records and MHTML parts
 	ctype    string // Content-Type of the payload
@@ -35,15 +33,14 @@ type capture struct {
 	digest   string // WARC-Payload-Digest, or the SHA-1 of the payload
 	id       string // WARC-Record-ID
 	revisit  bool
-	header   mime.Header // the HTTP header (for the §3.2 layer of documents)
-	refersTo string      // WARC-Refers-To
-	refURI   string      // WARC-Refers-To-Target-URI
-	refDate  string      // WARC-Refers-To-Date
-	stream   int         // index in run.streams
-	pos      int64       // the record's Position in its stream; -1 for an MHTML part
-	part     string      // the MHTML part's Path
-	seq      int         // order of reading, for ties
-	orig     *capture    // where the payload comes from: itself or, for a revisit, the original
+	refersTo string   // WARC-Refers-To
+	refURI   string   // WARC-Refers-To-Target-URI
+	refDate  string   // WARC-Refers-To-Date
+	stream   int      // index in run.streams
+	pos      int64    // the record's Position in its stream; -1 for an MHTML part
+	part     string   // the MHTML part's Path
+	seq      int      // order of reading, for ties
+	orig     *capture // where the payload comes from: itself or, for a revisit, the original
 }
 
 // A stream is one WARC file (or one WARC inside a WACZ) or one MHTML file.
@@ -228,7 +225,6 @@ func (r *run) captureOf(rec *mime.Record) (*capture, error) {
 	}
 	c := &capture{
 		url:      withoutFragment(web.Href()),
-		web:      web,
 		id:       strings.TrimSpace(rec.Header.Get("WARC-Record-ID")),
 		digest:   strings.TrimSpace(rec.Header.Get("WARC-Payload-Digest")),
 		revisit:  rec.Type == "revisit",
@@ -236,17 +232,17 @@ func (r *run) captureOf(rec *mime.Record) (*capture, error) {
 		refURI:   strings.Trim(strings.TrimSpace(rec.Header.Get("WARC-Refers-To-Target-URI")), "<>"),
 		refDate:  strings.TrimSpace(rec.Header.Get("WARC-Refers-To-Date")),
 	}
-	if web, err = resolve.ParseWebURL(c.url, nil, resolve.Options{}); err == nil {
-		c.web = web
+	if w, err := resolve.ParseWebURL(c.url, nil, resolve.Options{}); err == nil {
+		web = w
 	}
-	c.key = keyOf(c.web)
-	if !r.hostWanted(c.web.Hostname()) {
+	c.key = sharedKey(c.url, keyOf(web))
+	if !r.hostWanted(web.Hostname()) {
 		r.sum.Excluded++
 		return nil, nil
 	}
 	c.date, _ = time.Parse(time.RFC3339Nano, strings.TrimSpace(rec.Header.Get("WARC-Date")))
 	if rec.Type == "resource" {
-		c.status, c.ctype = 200, rec.Header.Get("Content-Type")
+		c.status, c.ctype = 200, r.intern(rec.Header.Get("Content-Type"))
 		if c.digest == "" {
 			h := sha1.New()
 			if _, err := io.Copy(h, io.LimitReader(rec.Block, r.opts.Limits.DecodedBytes+1)); err != nil && !errors.Is(err, mime.ErrTruncated) {
@@ -264,7 +260,7 @@ func (r *run) captureOf(rec *mime.Record) (*capture, error) {
 		}
 		return nil, err
 	}
-	c.status, c.ctype, c.header = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header
+	c.status, c.ctype = resp.StatusCode, r.intern(resp.Header.Get("Content-Type"))
 	if strings.TrimSpace(c.ctype) == "" && len(resp.Payload) > 0 && !c.revisit {
 		// What a browser would sniff (MIME Sniffing §7), as Go does it.
 		c.ctype = http.DetectContentType(resp.Payload)
@@ -304,7 +300,7 @@ func (r *run) indexMHTML(si int) error {
 		if len(p.Parts) > 0 || strings.HasPrefix(p.MediaType, "multipart/") || strings.HasPrefix(p.MediaType, "message/") {
 			continue
 		}
-		u := partURL(m, p)
+		u := partURL(m, p, si)
 		if u == "" {
 			continue
 		}
@@ -328,8 +324,8 @@ func (r *run) indexMHTML(si int) error {
 			ct += "; charset=" + cs
 		}
 		r.add(&capture{
-			url: withoutFragment(web.Href()), web: web, key: keyOf(web), date: date, status: 200,
-			ctype: ct, digest: "sha1:" + base32.StdEncoding.EncodeToString(sum[:]),
+			url: withoutFragment(web.Href()), key: keyOf(web), date: date, status: 200,
+			ctype: r.intern(ct), digest: "sha1:" + base32.StdEncoding.EncodeToString(sum[:]),
 			stream: si, pos: -1, part: p.Path,
 		})
 	}
@@ -337,9 +333,15 @@ func (r *run) indexMHTML(si int) error {
 }
 
 // partURL is the URL a part is captured under: its Content-Location, else
-// "cid:" and its Content-ID (RFC 2392), else "".
-func partURL(m *mime.Message, p *mime.Part) string {
-	if u := m.Location(p); u != "" && !strings.HasPrefix(u, mime.ThisMessage) {
+// "cid:" and its Content-ID (RFC 2392), else "". A Content-Location that
+// only resolves against "thismessage:/" (RFC 2557 §5(e)) names a part of
+// this archive alone: it becomes "thismessage:/N/..." with N the stream's
+// number, so that two archives' "thismessage:/index.html" stay apart.
+func partURL(m *mime.Message, p *mime.Part, si int) string {
+	if u := m.Location(p); u != "" {
+		if rest, ok := strings.CutPrefix(u, mime.ThisMessage); ok {
+			return mime.ThisMessage + strconv.Itoa(si) + "/" + rest
+		}
 		return u
 	}
 	if id := p.ContentID(); id != "" {
@@ -362,17 +364,17 @@ func cidEscape(id string) string {
 	return b.String()
 }
 
+// readMHTML reads an MHTML stream. No retrieval URL is given: a part's
+// relative Content-Location belongs to its archive (thismessage:/, see
+// partURL), not to the directory the file was found in; Chrome's
+// Snapshot-Content-Location, when present, gives the page's real URL.
 func (r *run) readMHTML(s stream) (*mime.Message, error) {
 	f, err := os.Open(s.input)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	retrieval := ""
-	if abs, err := absPath(s.input); err == nil {
-		retrieval = "file://" + abs
-	}
-	return mime.Read(f, mime.Options{Spec: resolve.WHATWG, Retrieval: retrieval, Limits: r.opts.Limits})
+	return mime.Read(f, mime.Options{Spec: resolve.WHATWG, Limits: r.opts.Limits})
 }
 
 // keyOf is the URL a capture is filed under: the URL without its scheme
@@ -384,6 +386,38 @@ func keyOf(u *resolve.WebURL) string {
 		return "//" + u.Host() + u.Pathname() + u.Search()
 	}
 	return withoutFragment(u.Href())
+}
+
+// webURL parses the capture's URL again: the index keeps strings only, as
+// it holds one capture per record of the inputs.
+func (c *capture) webURL() *resolve.WebURL {
+	w, err := resolve.ParseWebURL(c.url, nil, resolve.Options{})
+	if err != nil {
+		// Not reached: url is the serialization of a parsed URL.
+		w, _ = resolve.ParseWebURL("x-unparsable:"+cidEscape(c.url), nil, resolve.Options{})
+	}
+	return w
+}
+
+// sharedKey returns key as a substring of url when it is one (the usual
+// case: url without its scheme), so the index stores the bytes once.
+func sharedKey(url, key string) string {
+	if strings.HasSuffix(url, key) {
+		return url[len(url)-len(key):]
+	}
+	return key
+}
+
+// intern returns one copy of a string that many captures share (their
+// Content-Type).
+func (r *run) intern(s string) string {
+	if v, ok := r.strings[s]; ok {
+		return v
+	}
+	if r.strings != nil && len(r.strings) < 10000 {
+		r.strings[s] = s
+	}
+	return s
 }
 
 func withoutFragment(u string) string {
@@ -400,5 +434,3 @@ func clip(s string) string {
 	}
 	return s
 }
-
-func absPath(p string) (string, error) { return filepath.Abs(p) }

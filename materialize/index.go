@@ -49,9 +49,10 @@ func (r *run) writeIndex() {
 		}
 		enc.Encode(rec)
 		if e.kind == "page" {
-			host := c.web.Host()
+			w := c.webURL()
+			host := w.Host()
 			if host == "" {
-				host = c.web.Scheme() + ":"
+				host = w.Scheme() + ":"
 			}
 			byHost[host] = append(byHost[host], page{c.url, e.file})
 		}

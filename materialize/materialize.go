@@ -89,7 +89,7 @@ func Run(inputs []string, opts Options) (Summary, error) {
 	if opts.Limits.DecodedBytes <= 0 {
 		opts.Limits.DecodedBytes = defaultDecodedBytes
 	}
-	r := &run{opts: opts, byKey: map[string][]*capture{}}
+	r := &run{opts: opts, byKey: map[string][]*capture{}, strings: map[string]string{}}
 	if opts.Dir == "" {
 		return r.sum, errors.New("materialize: no output directory")
 	}
@@ -138,6 +138,7 @@ type run struct {
 	hosts   map[string]bool
 	streams []stream
 	byKey   map[string][]*capture
+	strings map[string]string // see intern
 	seq     int
 	sum     Summary
 
@@ -237,9 +238,6 @@ func (r *run) resolveRevisits() {
 				if c.ctype == "" {
 					c.ctype = o.ctype
 				}
-				if c.header == nil {
-					c.header = o.header
-				}
 				if c.digest == "" {
 					c.digest = o.digest
 				}
@@ -270,6 +268,9 @@ func (r *run) choose() {
 		r.chosen[key] = e
 		r.entries = append(r.entries, e)
 	}
+	// The captures not chosen are not needed again (a revisit chosen
+	// keeps its original through orig).
+	r.byKey, r.strings = nil, nil
 	slices.SortFunc(r.entries, func(a, b *entry) int { return cmp.Compare(a.c.key, b.c.key) })
 	r.sum.URLs = len(r.entries)
 	for _, e := range r.entries {
@@ -349,7 +350,7 @@ func (r *run) layout() {
 		if e.redirect {
 			ct = "text/html"
 		}
-		e.want = placeOf(e.c.web, ct)
+		e.want = placeOf(e.c.webURL(), ct)
 		n := top
 		for _, d := range e.want.dirs {
 			if n.sub[d] == nil {
@@ -376,6 +377,7 @@ func (r *run) layout() {
 		slices.SortStableFunc(n.files, func(a, b *entry) int { return cmp.Compare(a.want.name, b.want.name) })
 		for _, e := range n.files {
 			e.file = prefix + unique(e.want.name, e.want.ext)
+			e.want = place{} // not needed again
 		}
 	}
 	assign(top, "", map[string]bool{"index.html": true, "urls.jsonl": true})

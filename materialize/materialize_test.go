@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
@@ -412,7 +413,24 @@ func TestMerge(t *testing.T) {
 		"--B\r\nContent-Type: text/plain\r\nContent-Location: file:///etc/passwd\r\n\r\nroot\r\n" +
 		"--B--\r\n"
 	must(t, os.WriteFile(filepath.Join(src, "saved.mhtml"), []byte(mht), 0o644))
-	out, sum := materialized(t, []string{filepath.Join(src, "fixture.warc.gz"), filepath.Join(src, "saved.mhtml")}, Options{})
+	// Two archives whose parts have relative Content-Locations only
+	// (RFC 2557 §5(e): thismessage:/): each keeps its own parts.
+	for i, word := range []string{"one", "two"} {
+		rel := "MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"B\"\r\n\r\n" +
+			"--B\r\nContent-Type: text/html\r\nContent-Location: page.html\r\n\r\n<img src=\"img.png\"><a href=\"nowhere.html\">" + word + "</a>\r\n" +
+			"--B\r\nContent-Type: image/png\r\nContent-Location: img.png\r\n\r\n" + word + "\r\n--B--\r\n"
+		must(t, os.WriteFile(filepath.Join(src, fmt.Sprintf("rel%d.mhtml", i)), []byte(rel), 0o644))
+	}
+	out, sum := materialized(t, []string{filepath.Join(src, "fixture.warc.gz"), filepath.Join(src, "saved.mhtml"), filepath.Join(src, "rel0.mhtml"), filepath.Join(src, "rel1.mhtml")}, Options{})
+	for i, word := range []string{"one", "two"} {
+		dir := fmt.Sprintf("_thismessage/%d/", i+2)
+		if page := readFile(t, out, dir+"page.html"); !strings.Contains(page, `<img src="img.png"><a href="thismessage:/nowhere.html">`+word) {
+			t.Errorf("%spage.html: %s", dir, page)
+		}
+		if img := readFile(t, out, dir+"img.png"); img != word {
+			t.Errorf("%simg.png: %q", dir, img)
+		}
+	}
 	saved := readFile(t, out, "other.test/saved.html")
 	for _, want := range []string{`href="../site.test/docs.html"`, `src="../_cid/pic@x.png"`, `src="i.png"`, `href="http://other.test/missing"`} {
 		if !strings.Contains(saved, want) {
@@ -426,7 +444,7 @@ func TestMerge(t *testing.T) {
 	if f := urls["file:///etc/passwd"].File; f != "_file/%2Fetc%2Fpasswd.txt" {
 		t.Errorf("file: Content-Location: %q", f)
 	}
-	if sum.Inputs != 2 {
+	if sum.Inputs != 4 {
 		t.Errorf("inputs %d", sum.Inputs)
 	}
 	checkLinks(t, out)

@@ -45,6 +45,11 @@ func placeOf(u *resolve.WebURL, ctype string) place {
 		}
 		p.dirs = append(p.dirs, portable(host, false))
 		segs = strings.Split(strings.TrimPrefix(u.Pathname(), "/"), "/")
+	case "thismessage":
+		// MHTML parts without an absolute Content-Location (RFC 2557
+		// §5(e)), under the number of their archive (see partURL).
+		p.dirs = append(p.dirs, "_thismessage")
+		segs = strings.Split(strings.TrimPrefix(u.Pathname(), "/"), "/")
 	default:
 		// Parts named only by Content-ID, and other schemes: one
 		// directory per scheme, the rest of the URL as the name.

@@ -107,7 +107,7 @@ func (r *run) writeMHTML(si int, parts map[string][]*entry) {
 		if t == nil {
 			return nil
 		}
-		if pu := partURL(m, t); pu != "" {
+		if pu := partURL(m, t, si); pu != "" {
 			return r.lookup(pu)
 		}
 		return nil
@@ -140,18 +140,17 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 		if mhtml != nil {
 			o = *mhtml
 		} else {
+			// The HTTP header is no layer: browsers take a page's base
+			// from its <base> and its URL only (base.Context.HTTP), so
+			// the captured URL is the base below the page's own.
 			o = htmlrewrite.Options{
 				Spec: resolve.WHATWG,
 				Context: base.Context{
 					Spec:            resolve.WHATWG,
-					HeaderOf:        "the HTTP response",
 					Retrieval:       e.c.url,
 					RetrievalDetail: "WARC-Target-URI",
 				},
 				ContentType: strictType(e.c.ctype),
-			}
-			if e.c.header != nil {
-				o.Context.Header = e.c.header.MIME()
 			}
 		}
 		o.Base = htmlrewrite.BaseRemove
@@ -256,13 +255,19 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 		}
 		sc, _ := resolve.Scheme(u)
 		sc = strings.ToLower(sc)
-		if sc != "http" && sc != "https" && sc != "cid" {
+		if sc != "http" && sc != "https" && sc != "cid" && sc != "thismessage" {
 			return "", false
 		}
 		t, abs, inherited := r.target(u, local)
 		if t == nil {
-			if sc == "cid" {
+			switch sc {
+			case "cid":
 				return "", false
+			case "thismessage":
+				// A reference into the archive that names no part: its
+				// absolute form, never a relative link to no file.
+				r.sum.Uncaptured++
+				return l.URL, true
 			}
 			r.sum.Uncaptured++
 			if abs == u {

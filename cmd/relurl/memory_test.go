@@ -95,7 +95,7 @@ func peakRSS(t *testing.T, cmd string) (int64, time.Duration) {
 
 // TestPeakRSS: a 300 MB record-at-time .warc.gz streams through
 // `relurl links --format text`, from the file and from standard input,
-// in at most 128 MiB (issue 12; issue 11's bound for WARC while the
+// and through `relurl materialize` into a tree, in at most 128 MiB (issue 12; issue 11's bound for WARC while the
 // revisit cache counts). Set RELURL_MEMCHECK=1 to run it (CI does);
 // RELURL_MEMCHECK_MB changes the size.
 func TestPeakRSS(t *testing.T) {
@@ -122,6 +122,9 @@ func TestPeakRSS(t *testing.T) {
 	for _, c := range []struct{ name, cmd string }{
 		{"file", fmt.Sprintf("%s links --format text %s | wc -l", bin, warc)},
 		{"stdin", fmt.Sprintf("cat %s | %s links --format text --status -", warc, bin)},
+		// Issue 17: one record's payload at a time, plus the index of
+		// the captures (a few hundred bytes each).
+		{"materialize", fmt.Sprintf("%s materialize --quiet -o %s %s && echo done", bin, filepath.Join(dir, "tree"), warc)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rss, d := peakRSS(t, c.cmd+" > "+filepath.Join(dir, c.name+".out"))
