@@ -144,6 +144,10 @@ func fixtureRecords() []fixtureRecord {
 		{uri: "http://site.test/" + strings.Repeat("long", 80), headers: []string{htmlType}, body: page("long", `<a href="/">home</a>`)},
 		// https and http share a file.
 		{uri: "https://site.test/secure", headers: []string{htmlType}, body: page("secure", `<a href="http://site.test/">home</a>`)},
+		// A later http → https redirect of the same URL: one file, the page.
+		{uri: "http://site.test/secure", date: "2026-06-01T00:00:00Z", status: "301 Moved Permanently", headers: []string{"Location: https://site.test/secure"}},
+		// An http → https redirect alone: a stub to the absolute URL.
+		{uri: "http://site.test/only-http", status: "301 Moved Permanently", headers: []string{"Location: https://site.test/only-http"}},
 		// A second host.
 		{uri: "https://cdn.test/lib.js", headers: []string{js}, body: "console.log('lib');\n"},
 		{typ: "resource", uri: "http://cdn.test:8080/notes.txt", headers: []string{"text/plain"}, body: "notes\n"},

@@ -258,6 +258,7 @@ func (r *run) resolveRevisits() {
 func (r *run) choose() {
 	r.chosen = map[string]*entry{}
 	for key, cs := range r.byKey {
+		cs = r.withoutSelfRedirects(key, cs)
 		best := cs[0]
 		for _, c := range cs[1:] {
 			if better(c, best, r.opts.At) {
@@ -301,6 +302,26 @@ func (r *run) choose() {
 		}
 		e.final = u
 	}
+}
+
+// withoutSelfRedirects drops the captures of key that redirect to key
+// itself — http to https, the commonest redirect in a crawl, which this
+// layout files under one name — when another capture is left: chosen, such
+// a redirect would make a stub page that refreshes to itself.
+func (r *run) withoutSelfRedirects(key string, cs []*capture) []*capture {
+	kept := make([]*capture, 0, len(cs))
+	for _, c := range cs {
+		if c.location != "" {
+			if w, err := resolve.ParseWebURL(c.location, nil, resolve.Options{}); err == nil && keyOf(w) == key {
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	if len(kept) == 0 {
+		return cs
+	}
+	return kept
 }
 
 func better(c, best *capture, at time.Time) bool {

@@ -57,13 +57,22 @@ func readURLs(t *testing.T, dir string) map[string]URLRecord {
 	return m
 }
 
-// capturedKeys is the set of captured URLs, http and https merged.
+// capturedKeys is the set of captured URLs, http and https merged; a
+// redirect from http to https of a URL whose https form was not captured
+// does not count (its stub points at the web).
 func capturedKeys(urls map[string]URLRecord) map[string]bool {
 	keys := map[string]bool{}
-	for u := range urls {
-		if w, err := resolve.ParseWebURL(u, nil, resolve.Options{}); err == nil {
-			keys[keyOf(w)] = true
+	for u, rec := range urls {
+		w, err := resolve.ParseWebURL(u, nil, resolve.Options{})
+		if err != nil {
+			continue
 		}
+		if rec.Kind == "redirect" {
+			if f, err := resolve.ParseWebURL(rec.Redirect, nil, resolve.Options{}); err == nil && keyOf(f) == keyOf(w) {
+				continue
+			}
+		}
+		keys[keyOf(w)] = true
 	}
 	return keys
 }
@@ -291,10 +300,16 @@ func TestFixture(t *testing.T) {
 			if idx := readFile(t, out, "index.html"); !strings.Contains(idx, `<h2>site.test</h2>`) || !strings.Contains(idx, `href="site.test/docs/intro.html"`) {
 				t.Errorf("index.html: %s", idx)
 			}
+			if sec := urls["https://site.test/secure"]; sec.Kind != "page" || sec.File != "site.test/secure.html" {
+				t.Errorf("http → https redirect of a captured page: %+v", sec)
+			}
+			if stub := readFile(t, out, urls["http://site.test/only-http"].File); !strings.Contains(stub, `url=https://site.test/only-http"`) {
+				t.Errorf("redirect to itself: %s", stub)
+			}
 			if bg := urls["http://site.test/img/bg.png"]; !bg.Revisit || bg.Status != 200 || bg.Time != "2026-03-04T05:06:07Z" || bg.ContentType != "image/png" {
 				t.Errorf("304 revisit: %+v", bg)
 			}
-			if sum.Pages == 0 || sum.Resources == 0 || sum.Redirects != 3 || sum.Revisits != 2 || sum.Uncaptured == 0 || sum.Problems != 0 {
+			if sum.Pages == 0 || sum.Resources == 0 || sum.Redirects != 4 || sum.Revisits != 2 || sum.Uncaptured == 0 || sum.Problems != 0 {
 				t.Errorf("summary %+v", sum)
 			}
 			checkLinks(t, out)
