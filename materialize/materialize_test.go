@@ -230,7 +230,11 @@ func TestFixture(t *testing.T) {
 	recs := writeFixture(t, src)
 	for _, input := range []string{"fixture.warc", "fixture.warc.gz", "fixture.warc.zst", "fixture.wacz"} {
 		t.Run(input, func(t *testing.T) {
-			out, sum := materialized(t, []string{filepath.Join(src, input)}, Options{})
+			calls, last, total := 0, 0, 0
+			out, sum := materialized(t, []string{filepath.Join(src, input)}, Options{Progress: func(done, all int) { calls, last, total = calls+1, done, all }})
+			if calls != sum.URLs || last != sum.URLs || total != sum.URLs {
+				t.Errorf("progress: %d calls, last %d of %d; %d URLs", calls, last, total, sum.URLs)
+			}
 			files := map[string]string{
 				"http://site.test/":                     "site.test/index.html",                // trailing slash
 				"http://site.test/docs":                 "site.test/docs.html",                 // file/directory clash
