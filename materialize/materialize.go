@@ -158,6 +158,7 @@ type entry struct {
 	final    string
 	kind     string // "page", "resource", "redirect"
 	written  bool
+	tried    bool // its payload was read (a failure to write it is already a problem)
 }
 
 func (r *run) hostWanted(host string) bool {

@@ -537,3 +537,33 @@ func checkTree(t *testing.T, dir string) []tree.Finding {
 	}
 	return append(found, c.Finish()...)
 }
+
+// TestSymlinkInDir: a symbolic link planted in DIR (by an earlier,
+// hostile tree) is not followed: the files under it are problems, and
+// nothing is written where it points.
+func TestSymlinkInDir(t *testing.T) {
+	src := t.TempDir()
+	writeFixture(t, src)
+	top := t.TempDir()
+	elsewhere := filepath.Join(top, "elsewhere")
+	out := filepath.Join(top, "out")
+	must(t, os.MkdirAll(elsewhere, 0o755))
+	must(t, os.MkdirAll(out, 0o755))
+	must(t, os.Symlink(elsewhere, filepath.Join(out, "cdn.test")))
+	var problems []string
+	sum, err := Run([]string{filepath.Join(src, "fixture.warc")}, Options{Dir: out, Warn: func(w Warning) {
+		if w.Problem {
+			problems = append(problems, w.String())
+		}
+	}})
+	must(t, err)
+	if sum.Problems != 1 || !strings.Contains(strings.Join(problems, "\n"), "cdn.test/lib.js") {
+		t.Errorf("problems %d: %v", sum.Problems, problems)
+	}
+	if names, _ := os.ReadDir(elsewhere); len(names) != 0 {
+		t.Errorf("written through the link: %v", names)
+	}
+	if _, err := os.Stat(filepath.Join(out, "site.test", "index.html")); err != nil {
+		t.Errorf("the rest of the tree: %v", err)
+	}
+}

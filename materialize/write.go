@@ -46,7 +46,7 @@ func (r *run) write() {
 	for _, e := range r.entries {
 		if e.redirect {
 			r.writeStub(e)
-		} else if !e.written {
+		} else if !e.tried {
 			r.problem(r.streams[e.c.orig.stream].String(), "", "the payload of "+e.c.url+" could not be read a second time: not written")
 		}
 	}
@@ -133,6 +133,7 @@ func (r *run) writeMHTML(si int, parts map[string][]*entry) {
 // the tree when it is an HTML page or a stylesheet, else as it is.
 // mhtml, when set, holds the options of an MHTML part (its base layers).
 func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *htmlrewrite.Options, local func(string) *entry) {
+	e.tried = true
 	data := payload
 	mt := mediaType(e.c.ctype)
 	if mt == "text/html" || mt == "application/xhtml+xml" || mt == "text/css" {
