@@ -101,7 +101,14 @@ func fixtureRecords() []fixtureRecord {
 <a href="https://uncaptured.test/x?y=1#z">uncaptured</a> <a href="#top">top</a>
 <a href="mailto:someone@site.test">mail</a> <a href="/con">con</a> <a href="/`+strings.Repeat("long", 80)+`">long</a>
 <a href="/evil">evil</a> <a href="https://site.test/secure">https</a> <a href="/style.php">php css</a>
-<div style="background: url('img/bg.png')"></div>`)},
+<div style="background: url('img/bg.png')"></div>
+<object data="img/icon.svg" type="image/svg+xml"></object>`)},
+		// SVG as a document: its href and xlink:href are links.
+		{uri: "http://site.test/img/icon.svg", headers: []string{"Content-Type: image/svg+xml"}, body: `<?xml version="1.0"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">
+<image href="logo.png" width="1" height="1"/><image xlink:href="/img/logo@2x.png" width="1" height="1"/><a href="/docs"><text>d</text></a>
+</svg>
+`},
 		{uri: "http://site.test/style.css", headers: []string{css}, body: "@import \"more.css\";\nbody { background: url(img/bg.png) }\n.x { background-image: url(\"https://uncaptured.test/bg.png\") }\n"},
 		{uri: "http://site.test/more.css", headers: []string{css}, body: "p { background: url('/img/logo.png#frag') }\n"},
 		{uri: "http://site.test/style.php", headers: []string{css}, body: "a { background: url(img/bg.png) }\n"},

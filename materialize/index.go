@@ -41,7 +41,7 @@ func (r *run) writeIndex() {
 		rec := URLRecord{
 			URL: c.url, File: e.file, Kind: e.kind, Status: c.status, ContentType: c.ctype,
 			Digest: c.digest, Redirect: e.final, Revisit: c.orig != c,
-			Rewritten: !e.redirect && (isHTML(c.ctype) || mediaType(c.ctype) == "text/css"),
+			Rewritten: !e.redirect && rewritten(mediaType(c.ctype)),
 			Input:     r.streams[c.orig.stream].String(),
 		}
 		if !c.date.IsZero() {

@@ -89,7 +89,7 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 			return err
 		}
 		ext := strings.ToLower(filepath.Ext(p))
-		if ext != ".html" && ext != ".css" && ext != ".htm" {
+		if ext != ".html" && ext != ".css" && ext != ".htm" && ext != ".svg" {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -296,6 +296,9 @@ func TestFixture(t *testing.T) {
 			}
 			if css := readFile(t, out, "site.test/more.css"); !strings.Contains(css, "url('img/logo.png#frag')") {
 				t.Errorf("more.css: %s", css)
+			}
+			if svg := readFile(t, out, "site.test/img/icon.svg"); !strings.Contains(svg, `<image href="logo.png"`) || !strings.Contains(svg, `xlink:href="logo@2x.png"`) || !strings.Contains(svg, `<a href="../docs.html">`) {
+				t.Errorf("icon.svg: %s", svg)
 			}
 			stub := readFile(t, out, "site.test/old.html")
 			if !strings.Contains(stub, `<meta http-equiv="refresh" content="0; url=new.html#sec">`) || !strings.Contains(stub, `<a href="new.html#sec">`) {

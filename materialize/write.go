@@ -136,7 +136,7 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 	e.tried = true
 	data := payload
 	mt := mediaType(e.c.ctype)
-	if mt == "text/html" || mt == "application/xhtml+xml" || mt == "text/css" {
+	if rewritten(mt) {
 		var o htmlrewrite.Options
 		if mhtml != nil {
 			o = *mhtml
@@ -199,6 +199,18 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 		r.sum.Resources++
 	}
 	r.progress()
+}
+
+// rewritten reports whether documents of media type mt have their links
+// pointed at the tree: HTML, XHTML and SVG through htmlrewrite's HTML
+// reader (which reads SVG's href and xlink:href, but not the CSS of an
+// <svg><style>), stylesheets through its CSS reader.
+func rewritten(mt string) bool {
+	switch mt {
+	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/css":
+		return true
+	}
+	return false
 }
 
 // strictType writes a Content-Type as htmlrewrite reads it: the media
