@@ -75,13 +75,7 @@ func TestMHTMLFixtures(t *testing.T) {
 	invalid := map[string]bool{"invalid-bad-boundary.mht": true, "missing_boundary.mhtml": true, "missing_boundary_header.mhtml": true}
 	for _, in := range inputs {
 		out := filepath.Join(t.TempDir(), "out")
-		var problems []string
-		sum, err := Run([]string{in}, Options{Dir: out, Warn: func(w Warning) {
-			if w.Problem {
-				problems = append(problems, w.String())
-			}
-		}})
-		must(t, err)
+		sum, problems := withProblems(t, []string{in}, Options{Dir: out})
 		name := filepath.Base(in)
 		if invalid[name] != (sum.Problems > 0) {
 			t.Errorf("%s: problems %v", name, problems)

@@ -40,6 +40,21 @@ func materialized(t *testing.T, inputs []string, opts Options) (string, Summary)
 	return opts.Dir, sum
 }
 
+// withProblems runs Run over inputs and returns the problems it reported
+// (the test expects some).
+func withProblems(t *testing.T, inputs []string, opts Options) (Summary, []string) {
+	t.Helper()
+	var problems []string
+	opts.Warn = func(w Warning) {
+		if w.Problem {
+			problems = append(problems, w.String())
+		}
+	}
+	sum, err := Run(inputs, opts)
+	must(t, err)
+	return sum, problems
+}
+
 // readURLs reads DIR/urls.jsonl.
 func readURLs(t *testing.T, dir string) map[string]URLRecord {
 	t.Helper()
@@ -482,13 +497,7 @@ func TestUnrewritable(t *testing.T) {
 	in := filepath.Join(src, "u.warc")
 	must(t, os.WriteFile(in, warc, 0o644))
 	out := filepath.Join(src, "out")
-	var problems []string
-	sum, err := Run([]string{in}, Options{Dir: out, MaxToken: 100, Warn: func(w Warning) {
-		if w.Problem {
-			problems = append(problems, w.String())
-		}
-	}})
-	must(t, err)
+	sum, problems := withProblems(t, []string{in}, Options{Dir: out, MaxToken: 100})
 	if sum.Problems != 1 || len(problems) != 1 || !strings.Contains(problems[0], "http://u.test/: links not rewritten") {
 		t.Errorf("problems %d %v", sum.Problems, problems)
 	}
@@ -553,13 +562,7 @@ func TestSymlinkInDir(t *testing.T) {
 	must(t, os.MkdirAll(elsewhere, 0o755))
 	must(t, os.MkdirAll(out, 0o755))
 	must(t, os.Symlink(elsewhere, filepath.Join(out, "cdn.test")))
-	var problems []string
-	sum, err := Run([]string{filepath.Join(src, "fixture.warc")}, Options{Dir: out, Warn: func(w Warning) {
-		if w.Problem {
-			problems = append(problems, w.String())
-		}
-	}})
-	must(t, err)
+	sum, problems := withProblems(t, []string{filepath.Join(src, "fixture.warc")}, Options{Dir: out})
 	if sum.Problems != 1 || !strings.Contains(strings.Join(problems, "\n"), "cdn.test/lib.js") {
 		t.Errorf("problems %d: %v", sum.Problems, problems)
 	}
