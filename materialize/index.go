@@ -62,12 +62,13 @@ func (r *run) writeIndex() {
 	}
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Captured pages</title></head><body>\n<h1>Captured pages</h1>\n")
+	rel := relativizer("index.html")
 	for _, host := range slices.Sorted(mapKeys(byHost)) {
 		pages := byHost[host]
 		slices.SortFunc(pages, func(a, b page) int { return cmp.Compare(a.url, b.url) })
 		b.WriteString("<h2>" + html.EscapeString(host) + "</h2>\n<ul>\n")
 		for _, p := range pages {
-			b.WriteString("<li><a href=\"" + html.EscapeString(relRef("index.html", p.file)) + "\">" + html.EscapeString(p.url) + "</a></li>\n")
+			b.WriteString("<li><a href=\"" + html.EscapeString(rel(p.file)) + "\">" + html.EscapeString(p.url) + "</a></li>\n")
 		}
 		b.WriteString("</ul>\n")
 	}

@@ -258,6 +258,7 @@ func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag s
 // its fragment; a link to anything else becomes absolute; references
 // with other schemes (mailto:, data:, javascript:) stay as written.
 func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link) (string, bool) {
+	rel := relativizer(e.file)
 	return func(l htmlrewrite.Link) (string, bool) {
 		if l.URL == "" {
 			return "", false
@@ -295,7 +296,7 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 		if t == e && frag != "" {
 			return frag, true
 		}
-		return relRef(e.file, t.file) + frag, true
+		return rel(t.file) + frag, true
 	}
 }
 
@@ -303,24 +304,38 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 // the file to (both slash-separated, relative to Dir), each segment
 // percent-encoded (see escapeSegment) so that the reference holds no "?"
 // or "#" and no ":" a parser could take for a scheme.
-func relRef(from, to string) string {
+func relRef(from, to string) string { return relativizer(from)(to) }
+
+// relativizer returns relRef from the file from, with from parsed once.
+func relativizer(from string) func(to string) string {
 	const root = "file:///t/"
-	if from == to {
-		return escapeSegment(to[strings.LastIndexByte(to, '/')+1:])
-	}
 	rv, err := resolve.NewResolver(resolve.WHATWG, root+escapePath(from), resolve.Options{})
-	if err == nil {
-		if rel, err := rv.RelativePath(root + escapePath(to)); err == nil && rel != "" {
+	// A page names the same few files many times (its images, its
+	// stylesheet): each is worked out once.
+	done := map[string]string{}
+	return func(to string) string {
+		if from == to {
+			return escapeSegment(to[strings.LastIndexByte(to, '/')+1:])
+		}
+		if rel, ok := done[to]; ok {
 			return rel
 		}
+		if err == nil {
+			if rel, err := rv.RelativePath(root + escapePath(to)); err == nil && rel != "" {
+				if len(done) < 4096 {
+					done[to] = rel
+				}
+				return rel
+			}
+		}
+		// Not reached with the names layout makes; the long way round.
+		fs, ts := strings.Split(from, "/"), strings.Split(to, "/")
+		i := 0
+		for i < len(fs)-1 && i < len(ts)-1 && fs[i] == ts[i] {
+			i++
+		}
+		return strings.Repeat("../", len(fs)-1-i) + escapePath(strings.Join(ts[i:], "/"))
 	}
-	// Not reached with the names layout makes; the long way round.
-	fs, ts := strings.Split(from, "/"), strings.Split(to, "/")
-	i := 0
-	for i < len(fs)-1 && i < len(ts)-1 && fs[i] == ts[i] {
-		i++
-	}
-	return strings.Repeat("../", len(fs)-1-i) + escapePath(strings.Join(ts[i:], "/"))
 }
 
 func escapePath(p string) string {
@@ -335,16 +350,27 @@ func escapePath(p string) string {
 // unreserved characters and the sub-delimiters a path segment may hold
 // (RFC 3986 §3.3) other than ":": "%" becomes "%25", "?" "%3F", "#" "%23".
 func escapeSegment(s string) string {
+	i := 0
+	for i < len(s) && segmentSafe(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=@", c) >= 0 {
+		if segmentSafe(c) {
 			b.WriteByte(c)
 			continue
 		}
 		b.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)>>4, 16)+strconv.FormatUint(uint64(c)&15, 16)))
 	}
 	return b.String()
+}
+
+func segmentSafe(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=@", c) >= 0
 }
 
 // writeStub writes the page a redirect URL leaves in the tree, so that a
