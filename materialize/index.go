@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"html"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -63,7 +64,7 @@ func (r *run) writeIndex() {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Captured pages</title></head><body>\n<h1>Captured pages</h1>\n")
 	rel := relativizer("index.html")
-	for _, host := range slices.Sorted(mapKeys(byHost)) {
+	for _, host := range slices.Sorted(maps.Keys(byHost)) {
 		pages := byHost[host]
 		slices.SortFunc(pages, func(a, b page) int { return cmp.Compare(a.url, b.url) })
 		b.WriteString("<h2>" + html.EscapeString(host) + "</h2>\n<ul>\n")

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,6 +55,7 @@ type Warning struct {
 	Problem bool
 }
 
+// String gives the warning as relurl prints it: INPUT: WHERE: MESSAGE.
 func (w Warning) String() string {
 	s := w.Input
 	if w.Where != "" {
@@ -332,18 +334,11 @@ func better(c, best *capture, at time.Time) bool {
 	if at.IsZero() {
 		return !c.date.Before(best.date)
 	}
-	d, dBest := absDuration(c.date.Sub(at)), absDuration(best.date.Sub(at))
+	d, dBest := c.date.Sub(at).Abs(), best.date.Sub(at).Abs()
 	if d != dBest {
 		return d < dBest
 	}
 	return c.seq > best.seq
-}
-
-func absDuration(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 // lookup returns the entry of a URL, or nil when it was not captured.
@@ -392,7 +387,7 @@ func (r *run) layout() {
 			used[fold(got)] = true
 			return got
 		}
-		for _, d := range slices.Sorted(mapKeys(n.sub)) {
+		for _, d := range slices.Sorted(maps.Keys(n.sub)) {
 			final := unique(d, "")
 			assign(n.sub[d], prefix+final+"/", map[string]bool{})
 		}
@@ -403,16 +398,6 @@ func (r *run) layout() {
 		}
 	}
 	assign(top, "", map[string]bool{"index.html": true, "urls.jsonl": true})
-}
-
-func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // put writes data to the file of the tree rel (slash-separated) with
