@@ -32,7 +32,7 @@ func (r *run) writeIndex() {
 	var jsonl bytes.Buffer
 	enc := json.NewEncoder(&jsonl)
 	enc.SetEscapeHTML(false)
-	type page struct{ url, file string }
+	type page struct{ url, file, title string }
 	byHost := map[string][]page{}
 	for _, e := range r.entries {
 		if !e.written {
@@ -55,7 +55,7 @@ func (r *run) writeIndex() {
 			if host == "" {
 				host = w.Scheme() + ":"
 			}
-			byHost[host] = append(byHost[host], page{c.url, e.file})
+			byHost[host] = append(byHost[host], page{c.url, e.file, e.title})
 		}
 	}
 	if err := r.put("urls.jsonl", jsonl.Bytes()); err != nil {
@@ -69,7 +69,11 @@ func (r *run) writeIndex() {
 		slices.SortFunc(pages, func(a, b page) int { return cmp.Compare(a.url, b.url) })
 		b.WriteString("<h2>" + html.EscapeString(host) + "</h2>\n<ul>\n")
 		for _, p := range pages {
-			b.WriteString("<li><a href=\"" + html.EscapeString(rel(p.file)) + "\">" + html.EscapeString(p.url) + "</a></li>\n")
+			b.WriteString("<li><a href=\"" + html.EscapeString(rel(p.file)) + "\">" + html.EscapeString(p.url) + "</a>")
+			if p.title != "" {
+				b.WriteString(" — " + html.EscapeString(p.title))
+			}
+			b.WriteString("</li>\n")
 		}
 		b.WriteString("</ul>\n")
 	}

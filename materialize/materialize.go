@@ -160,7 +160,8 @@ type entry struct {
 	final    string
 	kind     string // "page", "resource", "redirect"
 	written  bool
-	tried    bool // its payload was read (a failure to write it is already a problem)
+	tried    bool   // its payload was read (a failure to write it is already a problem)
+	title    string // a page's <title>, for DIR/index.html
 }
 
 func (r *run) hostWanted(host string) bool {

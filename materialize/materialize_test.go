@@ -319,7 +319,7 @@ func TestFixture(t *testing.T) {
 			if !strings.Contains(stub, `<meta http-equiv="refresh" content="0; url=new.html#sec">`) || !strings.Contains(stub, `<a href="new.html#sec">`) {
 				t.Errorf("redirect stub: %s", stub)
 			}
-			if idx := readFile(t, out, "index.html"); !strings.Contains(idx, `<h2>site.test</h2>`) || !strings.Contains(idx, `href="site.test/docs/intro.html"`) {
+			if idx := readFile(t, out, "index.html"); !strings.Contains(idx, `<h2>site.test</h2>`) || !strings.Contains(idx, `href="site.test/docs/intro.html">http://site.test/docs/intro</a> — intro</li>`) {
 				t.Errorf("index.html: %s", idx)
 			}
 			if sec := urls["https://site.test/secure"]; sec.Kind != "page" || sec.File != "site.test/secure.html" {

@@ -189,6 +189,9 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 		r.problem(input, where, e.file+": "+err.Error())
 		return
 	}
+	if e.kind == "page" {
+		e.title = titleOf(data)
+	}
 	e.written = true
 	if e.c.orig != e.c {
 		r.sum.Revisits++
