@@ -120,10 +120,10 @@ func TestWithCharset(t *testing.T) {
 func TestTitleOf(t *testing.T) {
 	for doc, want := range map[string]string{
 		"<!DOCTYPE html><title>  A &amp;\n B </title>": "A & B",
-		"<p>no title</p>":                              "",
-		"<body><title>late</title>":                    "",
-		"<title>" + strings.Repeat("é", 150):           strings.Repeat("é", 100) + "…",
-		"<svg><title>icon</title></svg>":               "",
+		"<p>no title</p>":                    "",
+		"<body><title>late</title>":          "",
+		"<title>" + strings.Repeat("é", 150): strings.Repeat("é", 100) + "…",
+		"<svg><title>icon</title></svg>":     "",
 	} {
 		if got := titleOf([]byte(doc)); got != want {
 			t.Errorf("%q: %q, want %q", doc, got, want)
