@@ -8,6 +8,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/htmltree/htmltreetest"
 )
 
 // BenchmarkScanHTML finds the base of every page of corpus A, against two
@@ -46,7 +47,7 @@ func BenchmarkScanHTML(b *testing.B) {
 		b.SetBytes(size)
 		for b.Loop() {
 			for _, p := range pages {
-				parsedBase(string(p.Data))
+				htmltreetest.ParsedBase(string(p.Data))
 			}
 		}
 	})
@@ -70,7 +71,7 @@ func BenchmarkScanHTML(b *testing.B) {
 func TestScanHTMLCorpus(t *testing.T) {
 	found := 0
 	for _, p := range corpus.PagesA(t) {
-		want, wantFound := parsedBase(string(p.Data))
+		want, wantFound := htmltreetest.ParsedBase(string(p.Data))
 		e, _, err := ScanHTML(bytes.NewReader(p.Data), false)
 		if err != nil {
 			t.Fatalf("%s: %v", p.Name, err)
@@ -107,7 +108,7 @@ func BenchmarkScanHTMLSynthetic(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(tc.doc)))
 			for b.Loop() {
-				parsedBase(tc.doc)
+				htmltreetest.ParsedBase(tc.doc)
 			}
 		})
 	}

@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/relurl/relurl/internal/htmltree"
 )
 
 // Element is the <base> element a scan found.
@@ -27,10 +29,6 @@ const MaxToken = 64 << 20
 
 // maxToken is MaxToken, smaller in tests.
 var maxToken = MaxToken
-
-// maxOpen bounds the open elements a scan tracks inside <svg>/<math>;
-// deeper ones are counted, not remembered, and treated as foreign content.
-const maxOpen = 1024
 
 // maxWarnings bounds the warnings of one scan; the last one says how many
 // more there were.
@@ -69,35 +67,6 @@ func ScanHTML(r io.Reader, strict bool) (Element, []string, error) {
 	return e, s.warnings, err
 }
 
-// namespace is the namespace of an open element.
-type namespace uint8
-
-const (
-	nsHTML namespace = iota
-	nsSVG
-	nsMath
-)
-
-func (n namespace) String() string {
-	switch n {
-	case nsSVG:
-		return "svg"
-	case nsMath:
-		return "math"
-	}
-	return "html"
-}
-
-// frame is an open element inside foreign content, or an HTML element
-// inside an integration point there.
-type frame struct {
-	name  string
-	ns    namespace
-	point bool // an HTML integration point or a MathML text integration point
-	text  bool // a MathML text integration point (mi, mo, mn, ms, mtext)
-	annot bool // MathML annotation-xml, where <svg> starts SVG again
-}
-
 type scanner struct {
 	z      *html.Tokenizer
 	strict bool
@@ -106,15 +75,7 @@ type scanner struct {
 	offset    int64 // where the current token starts
 	rawText   bool  // the previous token opened a raw text element
 
-	// stack holds the open elements from the outermost <svg> or <math>
-	// inward; it is empty in plain HTML. deep counts elements beyond maxOpen.
-	stack []frame
-	deep  int
-	// templates holds, for each open HTML <template>, the length of stack
-	// when it opened; templateDeep counts those beyond maxOpen.
-	templates    []int
-	templateDeep int
-	head         headState // strict: where the head stands
+	tree htmltree.Tree // the open elements, as the tree builder has them
 
 	warnings []string
 	name     [32]byte // scratch for tagName
@@ -126,7 +87,7 @@ func (s *scanner) run() (Element, error) {
 		// "<![CDATA[" opens a CDATA section only when the current node is
 		// foreign; in an HTML element it opens a bogus comment (HTML
 		// §13.2.5.42), even inside an integration point.
-		s.z.AllowCDATA(s.inForeign())
+		s.z.AllowCDATA(s.tree.Foreign())
 		tt := s.z.Next()
 		raw := s.z.Raw()
 		line, col, off := s.line, s.col, s.offset
@@ -143,8 +104,8 @@ func (s *scanner) run() (Element, error) {
 			if off == 0 {
 				raw = bytes.TrimPrefix(raw, utf8BOM) // decoding removes it (Encoding §6)
 			}
-			if !rawText && len(s.templates) == 0 && len(bytes.Trim(raw, "\t\n\f\r ")) > 0 {
-				s.head = headEnded // HTML §13.2.6.4.4, §13.2.6.4.6: "anything else"
+			if !rawText && len(bytes.Trim(raw, "\t\n\f\r ")) > 0 {
+				s.tree.Text()
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			if e, ok := s.startTag(s.tagName(raw), tt == html.SelfClosingTagToken, line, col, off); ok {
@@ -233,87 +194,6 @@ func (s *scanner) attrs() map[string]string {
 	return m
 }
 
-// inForeign reports whether the current node is a foreign element.
-func (s *scanner) inForeign() bool {
-	return s.deep > 0 || len(s.stack) > 0 && s.stack[len(s.stack)-1].ns != nsHTML
-}
-
-// foreign reports whether a start tag named name is processed by the rules
-// for foreign content (HTML §13.2.6, "tree construction dispatcher").
-func (s *scanner) foreign(name string) bool {
-	if s.deep > 0 {
-		return true
-	}
-	if len(s.stack) == 0 {
-		return false
-	}
-	top := s.stack[len(s.stack)-1]
-	switch {
-	case top.ns == nsHTML:
-		return false
-	case top.text && name != "mglyph" && name != "malignmark":
-		return false
-	case top.annot && name == "svg":
-		return false
-	case top.point && !top.text:
-		return false
-	}
-	return true
-}
-
-// breakout reports whether a start tag leaves foreign content (HTML
-// §13.2.6.5).
-func breakout(name string, attrs map[string]string) bool {
-	if name == "font" {
-		for _, k := range [...]string{"color", "face", "size"} {
-			if _, ok := attrs[k]; ok {
-				return true
-			}
-		}
-		return false
-	}
-	return breakoutTags[name]
-}
-
-var breakoutTags = map[string]bool{
-	"b": true, "big": true, "blockquote": true, "body": true, "br": true,
-	"center": true, "code": true, "dd": true, "div": true, "dl": true,
-	"dt": true, "em": true, "embed": true, "h1": true, "h2": true,
-	"h3": true, "h4": true, "h5": true, "h6": true, "head": true,
-	"hr": true, "i": true, "img": true, "li": true, "listing": true,
-	"menu": true, "meta": true, "nobr": true, "ol": true, "p": true,
-	"pre": true, "ruby": true, "s": true, "small": true, "span": true,
-	"strong": true, "strike": true, "sub": true, "sup": true, "table": true,
-	"tt": true, "u": true, "ul": true, "var": true,
-}
-
-// headState is where a scan stands with respect to the head element, as
-// the tree builder's insertion modes say for the elements that go into it.
-type headState uint8
-
-const (
-	headOpen   headState = iota // "before head" or "in head"
-	headClosed                  // "after head": some elements still go into the head
-	headEnded                   // the body has begun
-)
-
-// afterHeadTags are the start tags that the "after head" insertion mode
-// still puts into the head (HTML §13.2.6.4.6), with html and head, which
-// it ignores.
-var afterHeadTags = map[string]bool{
-	"base": true, "basefont": true, "bgsound": true, "link": true, "meta": true,
-	"noframes": true, "script": true, "style": true, "template": true,
-	"title": true, "html": true, "head": true,
-}
-
-// inHeadTags may appear in the head without ending it (HTML §13.2.6.4.4,
-// "in head" insertion mode, plus html and head themselves).
-var inHeadTags = map[string]bool{
-	"base": true, "basefont": true, "bgsound": true, "link": true, "meta": true,
-	"title": true, "noscript": true, "noframes": true, "style": true,
-	"script": true, "template": true, "head": true, "html": true,
-}
-
 // rawTextTags switch the tokenizer to raw text or RCDATA in HTML content,
 // so the text token that follows is not markup.
 var rawTextTags = map[string]bool{
@@ -322,211 +202,41 @@ var rawTextTags = map[string]bool{
 	"plaintext": true,
 }
 
-// voidTags never have contents, so they are never open.
-var voidTags = map[string]bool{
-	"area": true, "base": true, "basefont": true, "bgsound": true, "br": true,
-	"col": true, "embed": true, "frame": true, "hr": true, "img": true,
-	"input": true, "keygen": true, "link": true, "meta": true, "param": true,
-	"source": true, "track": true, "wbr": true,
-}
-
-// closesP are the start tags that close an open <p> element in button
-// scope before they open (HTML §13.2.6.4.7, "in body"). <table> does so
-// only outside quirks mode and <form> only when no form is open, which a
-// scan does not track; neither is here.
-var closesP = map[string]bool{
-	"address": true, "article": true, "aside": true, "blockquote": true,
-	"center": true, "details": true, "dialog": true, "dir": true, "div": true,
-	"dl": true, "fieldset": true, "figcaption": true, "figure": true,
-	"footer": true, "header": true, "hgroup": true, "main": true, "menu": true,
-	"nav": true, "ol": true, "p": true, "search": true, "section": true,
-	"summary": true, "ul": true, "h1": true, "h2": true, "h3": true, "h4": true,
-	"h5": true, "h6": true, "pre": true, "listing": true, "li": true, "dd": true,
-	"dt": true, "plaintext": true, "hr": true, "xmp": true,
-}
-
-// closeP closes the nearest open HTML <p> when it is in button scope
-// (HTML §13.2.4.2), as a start tag in closesP does. Only the HTML elements
-// inside an integration point are on the stack, and every integration
-// point ends button scope, so the search stops at the first foreign frame.
-// Outside foreign content the stack is empty and a <p> does not matter.
-func (s *scanner) closeP() {
-	for i := len(s.stack) - 1; i >= 0 && s.stack[i].ns == nsHTML; i-- {
-		switch s.stack[i].name {
-		case "p":
-			s.stack = s.stack[:i]
-			return
-		case "applet", "button", "caption", "html", "marquee", "object", "select", "table", "td", "template", "th":
-			return
-		}
-	}
-}
-
 // startTag processes a start tag and returns the element when it decides.
 func (s *scanner) startTag(name string, selfClosing bool, line, col int, off int64) (Element, bool) {
-	if s.foreign(name) {
-		var attrs map[string]string
-		switch name {
-		case "font", "annotation-xml", "base":
-			attrs = s.attrs()
-		}
-		if !breakout(name, attrs) {
-			s.foreignStart(name, attrs, selfClosing, line)
-			return Element{}, false
-		}
-		s.popToHTML()
-	}
-	// Template contents do not move the head (HTML §13.2.6.4.18).
-	if len(s.templates) == 0 {
-		switch {
-		case s.head == headOpen && !inHeadTags[name], s.head == headClosed && !afterHeadTags[name]:
-			s.head = headEnded
-		}
-	}
+	var attrs map[string]string
 	switch name {
-	case "svg", "math":
-		ns := nsSVG
-		if name == "math" {
-			ns = nsMath
-		}
-		if !selfClosing {
-			s.push(frame{name: name, ns: ns})
+	case "font", "annotation-xml", "base":
+		attrs = s.attrs()
+	}
+	if ns := s.tree.Start(name, mapAttrs(attrs), selfClosing); ns != htmltree.HTML {
+		// The tokenizer would treat <title>, <style>, <script> and the
+		// like as raw text; in foreign content they are ordinary elements.
+		s.z.NextIsNotRawText()
+		if _, ok := attrs["href"]; ok && name == "base" {
+			s.warn(fmt.Sprintf("line %d: <base href> inside <%s> ignored: it is not an HTML element there", line, ns))
 		}
 		return Element{}, false
-	case "template":
-		if len(s.templates) >= maxOpen {
-			s.templateDeep++ // counted, not remembered
-			return Element{}, false
-		}
-		s.templates = append(s.templates, len(s.stack))
-	case "base":
-		return s.base(s.attrs(), line, col, off)
+	}
+	if name == "base" {
+		return s.base(attrs, line, col, off)
 	}
 	if rawTextTags[name] {
 		s.rawText = true
 	}
-	if closesP[name] {
-		s.closeP()
-	}
-	if len(s.stack) > 0 && !voidTags[name] {
-		s.push(frame{name: name, ns: nsHTML})
-	}
 	return Element{}, false
 }
 
-// foreignStart opens a foreign element (HTML §13.2.6.5, "any other start
-// tag"): in the namespace of the current node, never raw text.
-func (s *scanner) foreignStart(name string, attrs map[string]string, selfClosing bool, line int) {
-	ns := nsSVG
-	if s.deep == 0 {
-		ns = s.stack[len(s.stack)-1].ns
-	}
-	if name == "base" {
-		if _, ok := attrs["href"]; ok {
-			s.warn(fmt.Sprintf("line %d: <base href> inside <%s> ignored: it is not an HTML element there", line, ns))
-		}
-	}
-	// The tokenizer would treat <title>, <style>, <script> and the like as
-	// raw text; in foreign content they are ordinary elements.
-	s.z.NextIsNotRawText()
-	if selfClosing {
-		return
-	}
-	f := frame{name: name, ns: ns}
-	switch {
-	case ns == nsSVG && (name == "foreignobject" || name == "desc" || name == "title"):
-		f.point = true
-	case ns == nsMath && (name == "mi" || name == "mo" || name == "mn" || name == "ms" || name == "mtext"):
-		f.point, f.text = true, true
-	case ns == nsMath && name == "annotation-xml":
-		f.annot = true
-		if enc, ok := attrs["encoding"]; ok && (asciiEqualFold(enc, "text/html") || asciiEqualFold(enc, "application/xhtml+xml")) {
-			f.point = true
-		}
-	}
-	s.push(f)
-}
+// mapAttrs gives htmltree the attributes s.attrs read.
+type mapAttrs map[string]string
 
-// push opens f, or counts it when the stack is full.
-func (s *scanner) push(f frame) {
-	if s.deep > 0 || len(s.stack) >= maxOpen {
-		s.deep++
-		return
-	}
-	s.stack = append(s.stack, f)
-}
-
-// popToHTML pops foreign elements until the current node is an HTML
-// element or an integration point (HTML §13.2.6.5, breakout).
-func (s *scanner) popToHTML() {
-	s.deep = 0
-	for len(s.stack) > 0 {
-		top := s.stack[len(s.stack)-1]
-		if top.ns == nsHTML || top.point {
-			break
-		}
-		s.stack = s.stack[:len(s.stack)-1]
-	}
+func (m mapAttrs) Attr(k string) (string, bool) {
+	v, ok := m[k]
+	return v, ok
 }
 
 // endTag processes an end tag.
-func (s *scanner) endTag(name string) {
-	if s.deep > 0 {
-		s.deep--
-		return
-	}
-	if n := len(s.stack); n > 0 && s.stack[n-1].ns != nsHTML {
-		// HTML §13.2.6.5: </br> and </p> break out; any other end tag
-		// closes the nearest foreign element of its name, looking no
-		// further than the first HTML element.
-		if name == "br" || name == "p" {
-			s.popToHTML()
-		} else {
-			for i := n - 1; i >= 0; i-- {
-				if asciiEqualFold(s.stack[i].name, name) {
-					s.stack = s.stack[:i]
-					return
-				}
-				if i > 0 && s.stack[i-1].ns == nsHTML {
-					break
-				}
-			}
-		}
-	}
-	switch name {
-	case "template":
-		if s.templateDeep > 0 {
-			s.templateDeep--
-			return
-		}
-		if n := len(s.templates); n > 0 {
-			s.stack = s.stack[:s.templates[n-1]]
-			s.templates = s.templates[:n-1]
-		}
-		return
-	case "head", "body", "html", "br":
-		// "in head" and "after head" (HTML §13.2.6.4.4, §13.2.6.4.6):
-		// </head> closes the head; the others start the body. In template
-		// contents they are ignored.
-		if len(s.templates) == 0 {
-			if name != "head" {
-				s.head = headEnded
-			} else if s.head == headOpen {
-				s.head = headClosed
-			}
-		}
-	}
-	// An HTML end tag closes the nearest open HTML element of its name,
-	// and the foreign elements opened inside it, looking no further than
-	// the integration point it is in: those end every scope (HTML
-	// §13.2.4.2, §13.2.6.4.7).
-	for i := len(s.stack) - 1; i >= 0 && !s.stack[i].point && !s.stack[i].annot; i-- {
-		if s.stack[i].ns == nsHTML && s.stack[i].name == name {
-			s.stack = s.stack[:i]
-			return
-		}
-	}
-}
+func (s *scanner) endTag(name string) { s.tree.End(name) }
 
 // base processes an HTML <base> start tag.
 func (s *scanner) base(attrs map[string]string, line, col int, off int64) (Element, bool) {
@@ -534,12 +244,12 @@ func (s *scanner) base(attrs map[string]string, line, col int, off int64) (Eleme
 	if !ok {
 		return Element{}, false
 	}
-	if len(s.templates) > 0 {
+	if s.tree.InTemplate() {
 		s.warn(fmt.Sprintf("line %d: <base href> inside <template> ignored", line))
 		return Element{}, false
 	}
 	if s.strict {
-		if s.head == headEnded {
+		if s.tree.Head() == htmltree.HeadEnded {
 			s.warn(fmt.Sprintf("line %d: <base href> outside the head ignored (strict: the draft's §10 appendix)", line))
 			return Element{}, false
 		}
@@ -559,26 +269,6 @@ func (s *scanner) warn(w string) {
 	case len(s.warnings) == maxWarnings:
 		s.warnings = append(s.warnings, "more warnings left out")
 	}
-}
-
-// asciiEqualFold compares s and t, ignoring ASCII case only, as HTML does.
-func asciiEqualFold(s, t string) bool {
-	if len(s) != len(t) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		a, b := s[i], t[i]
-		if 'A' <= a && a <= 'Z' {
-			a += 'a' - 'A'
-		}
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		if a != b {
-			return false
-		}
-	}
-	return true
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")

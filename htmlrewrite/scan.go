@@ -13,26 +13,18 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite/internal/token"
+	"github.com/relurl/relurl/internal/htmltree"
 	"github.com/relurl/relurl/resolve"
 )
-
-// maxForeign bounds the svg/math nesting tracked; deeper elements are not
-// tracked (best effort: their end tags may then close an outer element).
-const maxForeign = 256
 
 // chunkSize is the piece of text, script or comment held at a time.
 const chunkSize = 64 << 10
 
+// maxTemplates bounds the <template> nesting whose inertness is tracked.
+const maxTemplates = 256
+
 // maxSrcdoc bounds the nesting of <iframe srcdoc> documents rewritten.
 const maxSrcdoc = 4
-
-// frame is an open svg or math element (or one inside them).
-type frame struct {
-	name [maxName]byte
-	n    int
-	math bool // in the MathML namespace
-	html bool // an integration point: its content is HTML
-}
 
 // sub is a change inside a decoded value: [d0, d1) becomes repl.
 type sub struct {
@@ -70,7 +62,8 @@ type scanner struct {
 
 	t        tag
 	spans    []token.Attr
-	foreign  []frame
+	tree     htmltree.Tree // foreign content, integration points (package htmltree)
+	attrs    tagAttrs      // the current start tag's, for tree
 	template int
 	// templates says, for each open <template> (up to maxForeign), whether
 	// its contents are inert; inert counts those that are.
@@ -256,7 +249,7 @@ func (s *scanner) run(r io.Reader) error {
 			return s.err
 		}
 		s.advance(raw)
-		z.AllowCDATA(s.inForeign())
+		z.AllowCDATA(s.tree.Foreign())
 	}
 }
 
@@ -327,33 +320,16 @@ func (s *scanner) position(raw []byte, i int) (line, col int) {
 	return c.line, int(s.off+int64(i)-c.lineOff) + 1
 }
 
-func (s *scanner) inForeign() bool {
-	return len(s.foreign) > 0 && !s.foreign[len(s.foreign)-1].html
-}
-
-func (s *scanner) inMath() bool {
-	return len(s.foreign) > 0 && s.foreign[len(s.foreign)-1].math
-}
-
-// popForeign closes the foreign elements down to the innermost HTML
-// integration point, as an HTML start tag that breaks out does.
-func (s *scanner) popForeign() {
-	for len(s.foreign) > 0 && !s.foreign[len(s.foreign)-1].html {
-		s.foreign = s.foreign[:len(s.foreign)-1]
-	}
-}
-
 func (s *scanner) endTag(raw []byte) {
 	i := 2
 	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
 		i++
 	}
-	var name [maxName]byte
-	n := lower(&name, raw[2:i])
-	if n < 0 {
-		return
-	}
-	if string(name[:n]) == "template" && s.template > 0 && !s.inForeign() {
+	var buf [maxName]byte
+	name := tagName(&buf, raw[2:i])
+	open := s.tree.Templates()
+	s.tree.End(name)
+	if s.tree.Templates() < open && s.template > 0 {
 		s.template--
 		if k := len(s.templates); k > 0 && k > s.template {
 			if s.templates[k-1] {
@@ -362,13 +338,46 @@ func (s *scanner) endTag(raw []byte) {
 			s.templates = s.templates[:k-1]
 		}
 	}
-	for j := len(s.foreign) - 1; j >= 0; j-- {
-		f := &s.foreign[j]
-		if string(f.name[:f.n]) == string(name[:n]) {
-			s.foreign = s.foreign[:j]
-			return
+}
+
+// tagName returns the lower-cased name b, in buf when it fits.
+func tagName(buf *[maxName]byte, b []byte) string {
+	n := lower(buf, b)
+	if n < 0 {
+		return string(bytes.ToLower(b))
+	}
+	return unsafe.String(&buf[0], n)
+}
+
+// asciiEqualFold reports whether b and the lower-case key are equal,
+// ignoring ASCII case.
+func asciiEqualFold(b []byte, key string) bool {
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != key[i] {
+			return false
 		}
 	}
+	return true
+}
+
+// tagAttrs gives htmltree the attributes of the current start tag, read
+// only when it asks (font's color, face and size, annotation-xml's
+// encoding).
+type tagAttrs struct {
+	s   *scanner
+	raw []byte
+}
+
+func (a *tagAttrs) Attr(key string) (string, bool) {
+	for _, sp := range a.s.spans {
+		if k := a.raw[sp.Key[0]:sp.Key[1]]; len(k) == len(key) && asciiEqualFold(k, key) {
+			return a.s.decoded(a.raw[sp.Val[0]:sp.Val[1]]), true
+		}
+	}
+	return "", false
 }
 
 func (s *scanner) startTag(raw []byte, selfClosing bool) error {
@@ -380,20 +389,19 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	if t.nameLen >= 0 {
 		name = t.name[:t.nameLen]
 	}
-	foreign := s.inForeign()
-	if foreign && name != nil && breakout(name) {
-		s.popForeign()
-		foreign = false
+	var tn string // valid during the call of Start, which copies it
+	if name != nil {
+		tn = unsafe.String(&t.name[0], t.nameLen)
+	} else {
+		tn = string(bytes.ToLower(raw[nameSpan[0]:nameSpan[1]]))
 	}
-	math := foreign && s.inMath() || !foreign && t.id == tagMath
-	isForeign := foreign || t.id == tagSvg || t.id == tagMath
+	s.attrs = tagAttrs{s, raw}
+	ns := s.tree.Start(tn, &s.attrs, selfClosing)
+	math := ns == htmltree.MathML
+	isForeign := ns != htmltree.HTML
 	if isForeign {
 		// Inside svg and math, <style>, <title>, <script> ... hold markup.
 		s.z.NextIsNotRawText()
-		if !selfClosing && name != nil && len(s.foreign) < maxForeign {
-			f := frame{name: t.name, n: t.nameLen, math: math, html: integrationPoint(math, name)}
-			s.foreign = append(s.foreign, f)
-		}
 	} else {
 		switch t.id {
 		case tagNoscript:
@@ -405,7 +413,7 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 		case tagTemplate:
 			if !selfClosing {
 				s.template++
-				if len(s.templates) < maxForeign {
+				if len(s.templates) < maxTemplates {
 					// HTML §13.2.6.4.4 "in head", a template start tag: a
 					// declarative shadow root (shadowrootmode) becomes part
 					// of the document; other contents are inert.

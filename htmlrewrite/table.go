@@ -507,34 +507,3 @@ func linking(math bool, name []byte) bool {
 	}
 	return false
 }
-
-// breakout reports whether an HTML start tag in foreign content ends it
-// (LS §13.2.6.5, "any other start tag" in foreign content).
-func breakout(name []byte) bool {
-	switch string(name) {
-	case "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl",
-		"dt", "em", "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i",
-		"img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s",
-		"small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var":
-		return true
-	}
-	return false
-}
-
-// integrationPoint reports whether the foreign element name, inside svg
-// or math, holds HTML content (LS §13.2.6.5: HTML integration points and
-// MathML text integration points).
-func integrationPoint(math bool, name []byte) bool {
-	if math {
-		switch string(name) {
-		case "mi", "mo", "mn", "ms", "mtext", "annotation-xml":
-			return true
-		}
-		return false
-	}
-	switch string(name) {
-	case "foreignobject", "desc", "title":
-		return true
-	}
-	return false
-}
