@@ -262,6 +262,11 @@ func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag s
 // with other schemes (mailto:, data:, javascript:) stay as written.
 func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link) (string, bool) {
 	rel := relativizer(e.file)
+	type found struct {
+		t              *entry
+		abs, inherited string
+	}
+	seen := map[string]found{} // a page names the same URLs many times
 	return func(l htmlrewrite.Link) (string, bool) {
 		if l.URL == "" {
 			return "", false
@@ -275,7 +280,14 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 		if sc != "http" && sc != "https" && sc != "cid" && sc != "thismessage" {
 			return "", false
 		}
-		t, abs, inherited := r.target(u, local)
+		f, ok := seen[u]
+		if !ok {
+			f.t, f.abs, f.inherited = r.target(u, local)
+			if len(seen) < 4096 {
+				seen[u] = f
+			}
+		}
+		t, abs, inherited := f.t, f.abs, f.inherited
 		if t == nil {
 			switch sc {
 			case "cid":
