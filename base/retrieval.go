@@ -175,7 +175,8 @@ func markOfTheWeb(comment string) (string, bool) {
 	if n > 0 && n < len(v) {
 		v = v[:n]
 	}
-	if v == "" || strings.HasPrefix(strings.ToLower(v), "about:") {
+	// A retrieval URL is absolute; "about:internet" names a zone.
+	if v == "" || !absolute(v) || strings.HasPrefix(strings.ToLower(v), "about:") {
 		return "", false
 	}
 	return v, true

@@ -211,8 +211,13 @@ func TestSavedFrom(t *testing.T) {
 	}{
 		{"<!DOCTYPE html>\n<!-- saved from url=(0022)https://example.org/a/ -->\n<html>", "https://example.org/a/"},
 		{"<!-- saved from url=(0025)http://example.org/x.html -->", "http://example.org/x.html"},
-		// The length field must fit.
-		{"<!-- saved from url=(0099)https://example.org/ -->", ""},
+		// Issue 11: one parser (base.SavedFrom) for every command; a
+		// length field that does not fit the URL does not hide it, as in
+		// "relurl base --saved-from".
+		{"<!-- saved from url=(0029)https://www.example.com/a/b/ -->", "https://www.example.com/a/b/"},
+		{"<!-- saved from url=(0099)https://example.org/ -->", "https://example.org/"},
+		// After the first element it is not the browser's comment.
+		{"<p><!-- saved from url=(0020)https://example.org/ -->", ""},
 		// Internet Explorer's zone marker is not a location.
 		{"<!-- saved from url=(0014)about:internet -->", ""},
 		{"<!-- saved from url=(0004)a/b/ -->", ""},

@@ -1,14 +1,12 @@
 package tree
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/relurl/relurl/base"
 )
 
 // A Mapper maps files to their retrieval URLs (the draft's §3.3): how a
@@ -93,44 +91,23 @@ func escapePath(rel string) string {
 	return strings.Join(segs, "/")
 }
 
-// fileURL returns the file: URL of path (RFC 8089), with a final "/" for
-// a directory.
+// fileURL returns the file: URL of path (RFC 8089), as base.FileURL
+// makes it, with a final "/" for a directory.
 func fileURL(path string, dir bool) (string, error) {
-	abs, err := filepath.Abs(path)
+	u, err := base.FileURL(path)
 	if err != nil {
 		return "", err
 	}
-	p := filepath.ToSlash(abs)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows drive letter: file:///C:/...
+	if dir && !strings.HasSuffix(u, "/") {
+		u += "/"
 	}
-	if dir && !strings.HasSuffix(p, "/") {
-		p += "/"
-	}
-	return (&url.URL{Scheme: "file", Path: p}).String(), nil
+	return u, nil
 }
 
-// savedFrom matches the comment browsers write at the top of a saved page
-// (Internet Explorer's "Mark of the Web", also written by Chrome's "HTML
-// only"): the four digits give the URL's length.
-var savedFrom = regexp.MustCompile(`<!-- saved from url=\((\d{4})\)`)
-
 // SavedFrom returns the URL of a "<!-- saved from url=(NNNN)URL -->"
-// comment in head, if there is one and its length field matches exactly.
+// comment at the top of head, as base.SavedFrom reads it: the one parser
+// of the comment, shared by relurl base, links, rewrite and check.
 func SavedFrom(head []byte) (string, bool) {
-	m := savedFrom.FindSubmatchIndex(head)
-	if m == nil {
-		return "", false
-	}
-	n, _ := strconv.Atoi(string(head[m[2]:m[3]]))
-	rest := head[m[1]:]
-	if n == 0 || n > len(rest) || !bytes.HasPrefix(rest[n:], []byte(" -->")) {
-		return "", false
-	}
-	u := string(rest[:n])
-	// "about:internet" marks only the security zone, not a location.
-	if p, err := url.Parse(u); err != nil || p.Scheme == "" || p.Scheme == "about" {
-		return "", false
-	}
-	return u, true
+	u, _, ok := base.SavedFrom(head)
+	return u, ok
 }
