@@ -64,21 +64,22 @@ func (w Warning) String() string {
 	return s + ": " + w.Message
 }
 
-// A Summary counts what a materialization did.
+// A Summary counts what a materialization did. The JSON names are the
+// fields of `relurl materialize --json`.
 type Summary struct {
-	Inputs     int // input files read
-	Captures   int // captures read (records and parts)
-	URLs       int // distinct URLs captured, each with one file
-	Pages      int // HTML files written
-	Resources  int // other files written
-	Redirects  int // redirect stub pages written
-	Revisits   int // files whose payload came from a revisit's original
-	Links      int // links seen in the documents written
-	Local      int // links rewritten to a file of the tree
-	Uncaptured int // links to URLs not captured, left (or made) absolute
-	Excluded   int // captures of hosts the Hosts option leaves out
-	Warnings   int
-	Problems   int // records, parts, inputs or files lost (see Warning.Problem)
+	Inputs     int `json:"inputs"`     // input files read
+	Captures   int `json:"captures"`   // captures read (records and parts)
+	URLs       int `json:"urls"`       // distinct URLs captured, each with one file
+	Pages      int `json:"pages"`      // HTML files written
+	Resources  int `json:"resources"`  // other files written
+	Redirects  int `json:"redirects"`  // redirect stub pages written
+	Revisits   int `json:"revisits"`   // files whose payload came from a revisit's original
+	Links      int `json:"links"`      // links seen in the documents written
+	Local      int `json:"local"`      // links rewritten to a file of the tree
+	Uncaptured int `json:"uncaptured"` // links to URLs not captured, left (or made) absolute
+	Excluded   int `json:"excluded"`   // captures of hosts the Hosts option leaves out
+	Warnings   int `json:"warnings"`
+	Problems   int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
 }
 
 // Run materializes the captures in inputs (WARC files, plain, .warc.gz or

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/relurl/relurl/materialize"
 )
 
-const materializeSynopsis = `[-o DIR] [--at TIMESTAMP] [--hosts LIST] [--quiet] INPUT...
+const materializeSynopsis = `[-o DIR] [--at TIMESTAMP] [--hosts LIST] [--quiet] [--json] INPUT...
 
 Writes the captures in the INPUTs (WARC, .warc.gz, WACZ, MHTML; several
 merge into one tree) as plain files under DIR: one file per captured URL at
@@ -24,6 +25,7 @@ func runMaterialize(args []string, s stdio) int {
 	at := fs.String("at", "", "of several captures of a URL, keep the one closest to this time (YYYY[MM[DD[hh[mm[ss]]]]] or RFC 3339; default: the latest)")
 	hosts := fs.String("hosts", "", "comma-separated hosts to materialize (default: all); links to the others stay absolute")
 	quiet := fs.Bool("quiet", false, "no summary line and no progress bar")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON object on standard output instead of the line on standard error")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -58,7 +60,14 @@ func runMaterialize(args []string, s stdio) int {
 		s.errorf("%v", err)
 		return exitFailure
 	}
-	if !*quiet {
+	switch {
+	case *asJSON:
+		enc := json.NewEncoder(s.out)
+		enc.Encode(struct {
+			materialize.Summary
+			Dir string `json:"dir"`
+		}{sum, *dir})
+	case !*quiet:
 		fmt.Fprintf(s.err, "relurl: materialize: %d pages, %d resources, %d redirects, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems; into %s\n",
 			sum.Pages, sum.Resources, sum.Redirects, sum.Uncaptured, sum.URLs, sum.Captures, sum.Inputs, sum.Links, sum.Local, sum.Warnings, sum.Problems, *dir)
 	}
