@@ -3,7 +3,9 @@ package links
 import (
 	"context"
 	"fmt"
+	"os"
 	"reflect"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -78,6 +80,9 @@ type extractFn struct {
 // ProcessElement reads one file. Opening it through Beam's file systems
 // is the only error that is not data: an unregistered scheme.
 func (fn *extractFn) ProcessElement(ctx context.Context, m fileio.FileMetadata, emit func(Link), fail func(Failure)) error {
+	if isDirectory(m.Path) {
+		return nil // a glob's match, as fileio.ReadMatches skips them
+	}
 	filesCounter.Inc(ctx, 1)
 	st := fn.read(ctx, m, emit, fail)
 	recordsCounter.Inc(ctx, st.records)
@@ -87,6 +92,20 @@ func (fn *extractFn) ProcessElement(ctx context.Context, m fileio.FileMetadata, 
 		badFileCounter.Inc(ctx, 1)
 	}
 	return nil
+}
+
+// isDirectory reports whether path names a directory: an object store's
+// "directory/" marker, or a local directory (which a glob such as dir/*
+// matches).
+func isDirectory(path string) bool {
+	if strings.HasSuffix(path, "/") {
+		return true
+	}
+	if hasScheme(path) {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 func (fn *extractFn) read(ctx context.Context, m fileio.FileMetadata, emit func(Link), fail func(Failure)) fileStats {
