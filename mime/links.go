@@ -67,20 +67,34 @@ func (m *Message) Links(fn func(Link) error) error {
 			p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
 			continue
 		}
-		var links []htmlrewrite.Link
-		collect := func(l htmlrewrite.Link) error {
-			links = append(links, l)
-			return nil
+		// The part's base is decided before its first link: each goes
+		// out as found.
+		var fnErr error
+		emit := func(res base.Result) func(htmlrewrite.Link) error {
+			return func(l htmlrewrite.Link) error {
+				ml := Link{Link: l, Part: p.Path, Base: res}
+				if l.URL != "" {
+					if t := m.Find(l.URL); t != nil {
+						ml.Target = t.Path
+					}
+				}
+				fnErr = fn(ml)
+				return fnErr
+			}
 		}
-		var res base.Result
 		if kind == "css" {
 			// A stylesheet has no <base> of its own: its base is the
 			// part's (for Chrome's cid:css-... parts, the enclosing page's).
-			res = p.Base
-			_, err = htmlrewrite.CSSLinks(bytes.NewReader(body), m.htmlOptions(p), collect)
+			_, err = htmlrewrite.CSSLinks(bytes.NewReader(body), m.htmlOptions(p), emit(p.Base))
 		} else {
-			res, err = htmlrewrite.Links(bytes.NewReader(body), m.htmlOptions(p), collect)
-			res = thisMessage(res)
+			var d *htmlrewrite.Document
+			if d, err = htmlrewrite.Open(bytes.NewReader(body), m.htmlOptions(p)); err == nil {
+				_, err = d.Links(emit(thisMessage(d.Base())))
+				d.Close()
+			}
+		}
+		if fnErr != nil {
+			return fnErr
 		}
 		if errors.Is(err, htmlrewrite.ErrEncoding) {
 			p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
@@ -88,17 +102,6 @@ func (m *Message) Links(fn func(Link) error) error {
 		}
 		if err != nil {
 			return &Error{Op: "links of", Where: partName(p.Path), Err: err}
-		}
-		for _, l := range links {
-			ml := Link{Link: l, Part: p.Path, Base: res}
-			if l.URL != "" {
-				if t := m.Find(l.URL); t != nil {
-					ml.Target = t.Path
-				}
-			}
-			if err := fn(ml); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

@@ -345,26 +345,31 @@ func (x *warcExtractor) context(rec *Record, h Header) base.Context {
 }
 
 func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) error {
-	var links []htmlrewrite.Link
 	o := x.opts.HTML
 	o.Spec, o.Context, o.ContentType = x.opts.Spec, x.context(rec, h), strictType(ParseMediaType(ct))
-	res, err := htmlrewrite.Links(bytes.NewReader(body), o, func(l htmlrewrite.Link) error {
-		links = append(links, l)
-		return nil
-	})
+	d, err := htmlrewrite.Open(bytes.NewReader(body), o)
 	if errors.Is(err, htmlrewrite.ErrEncoding) {
-		return nil // a UTF-16 page, say: no links can be read from its bytes
+		return nil // a page in an encoding whose bytes cannot be read as they are
 	}
 	if err != nil {
 		return x.recordError(rec, err, "links of the payload; record skipped")
 	}
+	defer d.Close()
+	// The base is decided before the first link: each goes out as found.
+	b := d.Base()
+	var fnErr error
+	res, err := d.Links(func(l htmlrewrite.Link) error {
+		fnErr = x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: b})
+		return fnErr
+	})
+	if fnErr != nil {
+		return fnErr
+	}
 	if x.stats != nil {
 		x.stats.warn(rec, res.Warnings)
 	}
-	for _, l := range links {
-		if err := x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: res}); err != nil {
-			return err
-		}
+	if err != nil {
+		return x.recordError(rec, err, "links of the payload; the rest of the record skipped")
 	}
 	return nil
 }
