@@ -181,6 +181,10 @@ const (
 	Refresh                // meta http-equiv=refresh
 	CSS                    // url() and @import in CSS
 	Redirect               // an HTTP redirect (WARC)
+	Import                 // a JS module specifier, import map address or modulepreload
+	Manifest               // a URL member of a web app manifest
+	Feed                   // a link of a feed's structure (Atom link, RSS link, enclosure, ...)
+	Header                 // the target of an HTTP Link header (RFC 8288)
 )
 
 var kindNames = [...]string{
@@ -191,10 +195,14 @@ var kindNames = [...]string{
 	Refresh:    "refresh",
 	CSS:        "css",
 	Redirect:   "redirect",
+	Import:     "import",
+	Manifest:   "manifest",
+	Feed:       "feed",
+	Header:     "header",
 }
 
 // String returns "navigation", "resource", "form", "citation", "refresh",
-// "css" or "redirect".
+// "css", "redirect", "import", "manifest", "feed" or "header".
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
 		return kindNames[k]

@@ -276,7 +276,7 @@ func (f flushBeforeRead) Read(p []byte) (int, error) {
 
 func kindNames() []string {
 	var names []string
-	for k := htmlrewrite.Navigation; k <= htmlrewrite.Redirect; k++ {
+	for k := htmlrewrite.Navigation; k <= htmlrewrite.Header; k++ {
 		names = append(names, k.String())
 	}
 	return names

@@ -1,0 +1,626 @@
+// Package xmlrewrite rewrites the links of XML documents to absolute form,
+// or extracts them with their positions, leaving every other byte as it
+// was: SVG (SVG 2 "Linking"), XHTML, Atom (RFC 4287) and RSS 2.0 feeds.
+//
+// Each element's base is the draft's §3.1 decision for XML: xml:base
+// (XML Base, Second Edition §4.2), resolved against the parent's base,
+// recursively, and reported with its provenance (base.Context.XMLBase).
+// Feeds honour it, as RFC 4287 §2 says; browsers ignore it in SVG and
+// XHTML (Blink since 2015, Gecko since Firefox 66, WebKit never had it),
+// so there the document's base applies unless Options.XMLBase says
+// otherwise. XHTML's document base is its first <base href>, as in HTML.
+//
+// What is a link: in SVG, href and xlink:href (matched by namespace, so
+// any prefix counts) on the elements that take a URL, and CSS url() in
+// style, the presentation attributes and <style>; in XHTML, what the HTML
+// Standard says (package htmlrewrite reads each start tag); in Atom,
+// link@href, content@src, generator@uri, and the icon, logo and uri
+// elements, with text constructs of type="html" read as escaped HTML; in
+// RSS, link, docs, comments, image/url, guid (unless isPermaLink="false"),
+// enclosure@url and source@url, with description and content:encoded as
+// escaped HTML; in any document, <?xml-stylesheet href?>. Not links:
+// xmlns declarations, Atom id (an identifier, §4.2.6), category@scheme,
+// rel values, fragment-only references (kept local unless
+// Options.Fragments), CSS url(#id).
+//
+// Escaping layers stack: a URL in escaped HTML is XML-unescaped, resolved
+// as HTML, and written back HTML- and XML-escaped ("&" becomes "&amp;amp;"),
+// in text or in the CDATA section it was in. Values that use entities
+// declared in a DTD cannot be spliced: they are reported with an error and
+// left as written.
+//
+// The document is held in memory (up to Options.MaxSize); the encoding
+// must be ASCII-compatible (UTF-16 documents are refused with
+// htmlrewrite.ErrEncoding).
+package xmlrewrite
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/linkref"
+	"github.com/relurl/relurl/resolve"
+)
+
+// XMLBaseMode says whether xml:base sets the base of its element.
+type XMLBaseMode int
+
+// The ways to treat xml:base.
+const (
+	// XMLBaseAuto honours xml:base in feeds and ignores it (with a
+	// warning) in SVG and XHTML, as browsers do.
+	XMLBaseAuto XMLBaseMode = iota
+	// XMLBaseHonour follows XML Base in every document.
+	XMLBaseHonour
+	// XMLBaseIgnore ignores xml:base everywhere.
+	XMLBaseIgnore
+)
+
+// Options control a rewrite or an extraction.
+type Options struct {
+	Spec    resolve.Spec // resolution rules; the zero value is an error
+	Context base.Context // the layers below the document (§3.2–§3.4); its Spec defaults to Spec
+	XMLBase XMLBaseMode
+
+	Absolute  bool // also rewrite references that carry a scheme
+	Fragments bool // also rewrite fragment-only references (never CSS url(#id))
+	// Map decides what Rewrite writes for a link, as htmlrewrite's does.
+	Map func(htmlrewrite.Link) (string, bool)
+
+	// MaxSize bounds the document held in memory; the zero value is
+	// htmlrewrite.DefaultMaxToken. A larger document is copied
+	// unchanged, with a warning.
+	MaxSize int
+
+	identity bool // tests: every URL replaced by its own bytes
+}
+
+// Link is a link with the base it was resolved against: each element's
+// xml:base is a decision of its own.
+type Link struct {
+	htmlrewrite.Link
+	Base base.Result
+}
+
+// Rewrite copies the XML document src to dst with its links in absolute
+// form and reports what it did; Stats.Base is the document's base.
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, error) {
+	w := bufio.NewWriterSize(dst, 32<<10)
+	s, err := newScanner(src, opts, w, nil)
+	if err == nil {
+		err = s.run()
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if s == nil {
+		return htmlrewrite.Stats{}, err
+	}
+	s.dec.Stats.Base = s.docBase
+	return s.dec.Stats, err
+}
+
+// Links calls fn for every link of the XML document src, in document
+// order, and returns the document's base. It stops at the first error fn
+// returns.
+func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+	s, err := newScanner(src, opts, nil, fn)
+	if err != nil {
+		return base.Result{}, err
+	}
+	err = s.run()
+	return s.docBase, err
+}
+
+// Sniff returns the format of the XML document that starts with head, from
+// its root element, and false when head holds no root start tag.
+func Sniff(head []byte) (Format, bool) {
+	l := lexer{src: head}
+	for {
+		t, ok := l.next()
+		if !ok {
+			return XML, false
+		}
+		switch t.kind {
+		case startToken:
+			e := &element{src: head, attrs: t.attrs}
+			e.lookup = rootLookup(e)
+			e.ns, e.local = splitName(t.name, e.lookup)
+			return formatOf(e), true
+		case textToken:
+			if len(bytes.TrimLeft(head[t.a:t.b], " \t\r\n\ufeff")) > 0 {
+				return XML, false
+			}
+		}
+	}
+}
+
+func formatOf(root *element) Format {
+	switch {
+	case root.ns == nsSVG && root.local == "svg":
+		return SVG
+	case root.ns == nsXHTML && root.local == "html":
+		return XHTML
+	case root.ns == nsAtom && (root.local == "feed" || root.local == "entry"):
+		return Atom
+	case root.ns == "" && root.local == "rss",
+		root.local == "RDF" && root.ns == "http://www.w3.org/1999/02/22-rdf-syntax-ns#":
+		return RSS
+	}
+	return XML
+}
+
+// rootLookup resolves prefixes from the root element's own declarations.
+func rootLookup(e *element) func(string) string {
+	return func(p string) string {
+		switch p {
+		case "xml":
+			return nsXML
+		case "xmlns":
+			return nsXMLNS
+		}
+		for _, a := range e.attrs {
+			if a.v0 < 0 {
+				continue
+			}
+			if p == "" && a.name == "xmlns" || p != "" && a.name == "xmlns:"+p {
+				return string(e.src[a.v0:a.v1])
+			}
+		}
+		return ""
+	}
+}
+
+// splitName returns the namespace and local name of an element's
+// qualified name: the default namespace applies to unprefixed elements.
+func splitName(q string, lookup func(string) string) (string, string) {
+	if i := strings.IndexByte(q, ':'); i >= 0 {
+		return lookup(q[:i]), q[i+1:]
+	}
+	return lookup(""), q
+}
+
+// binding is one namespace declaration in scope.
+type binding struct{ prefix, uri string }
+
+// frame is an open element.
+type frame struct {
+	qname, ns, local string
+	bindings         int // len(scanner.bindings) before this element's declarations
+	base             base.Result
+	res              *resolve.Resolver
+	resErr           error
+	content          content
+	contentAt        int  // where the content starts
+	mixed            bool // the content has child elements
+	kind             htmlrewrite.Kind
+}
+
+type scanner struct {
+	opts     Options
+	src      []byte
+	w        *bufio.Writer
+	splice   linkref.Splicer
+	fn       func(Link) error
+	err      error
+	format   Format
+	honour   bool
+	docBase  base.Result
+	docRes   *resolve.Resolver
+	docErr   error
+	stack    []frame
+	bindings []binding
+	lines    linkref.Lines
+	dec      linkref.Decider
+	warned   bool // the xml:base warning was given
+	tooLarge bool
+}
+
+func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, error) {
+	if opts.Context.Spec == 0 {
+		opts.Context.Spec = opts.Spec
+	}
+	max := opts.MaxSize
+	if max <= 0 {
+		max = htmlrewrite.DefaultMaxToken
+	}
+	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	s := &scanner{opts: opts, src: data, w: w, fn: fn}
+	s.splice = linkref.Splicer{W: w, Src: data}
+	s.lines = linkref.Lines{Src: data}
+	s.dec = linkref.Decider{Absolute: opts.Absolute, Fragments: opts.Fragments, Map: opts.Map}
+	if len(data) > max {
+		s.tooLarge = true
+		s.docBase = opts.Context.Decide(base.Element{})
+		s.docBase.Warnings = append(s.docBase.Warnings, fmt.Sprintf("the document is longer than %d bytes: left as written", max))
+		if w != nil {
+			w.Write(data)
+			_, err = io.Copy(w, src)
+		}
+		return s, err
+	}
+	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) ||
+		bytes.HasPrefix(data, []byte{0, '<'}) || bytes.HasPrefix(data, []byte{'<', 0}) {
+		return nil, fmt.Errorf("%w: utf-16", htmlrewrite.ErrEncoding)
+	}
+	s.format, _ = Sniff(data)
+	switch opts.XMLBase {
+	case XMLBaseAuto:
+		s.honour = s.format.feed()
+	case XMLBaseHonour:
+		s.honour = true
+	}
+	if s.format == XHTML {
+		s.docBase = opts.Context.Decide(s.xhtmlBase())
+	} else {
+		s.docBase = opts.Context.Decide(base.Element{})
+	}
+	s.docRes, s.docErr = s.resolver(s.docBase.URL)
+	return s, nil
+}
+
+func (s *scanner) resolver(u string) (*resolve.Resolver, error) {
+	if u == "" {
+		return nil, nil
+	}
+	return resolve.NewResolver(s.opts.Context.Spec, u, s.opts.Context.Options)
+}
+
+// xhtmlBase finds the first <base href> in the XHTML namespace, the
+// document base of an XHTML document (HTML Standard "document base URL").
+func (s *scanner) xhtmlBase() base.Element {
+	l := lexer{src: s.src}
+	var stack []binding
+	for {
+		t, ok := l.next()
+		if !ok {
+			return base.Element{}
+		}
+		if t.kind != startToken {
+			continue
+		}
+		e := &element{src: s.src, attrs: t.attrs}
+		e.lookup = rootLookup(e)
+		ns, local := splitName(t.name, func(p string) string {
+			if u := e.lookup(p); u != "" {
+				return u
+			}
+			for i := len(stack) - 1; i >= 0; i-- {
+				if stack[i].prefix == p {
+					return stack[i].uri
+				}
+			}
+			return ""
+		})
+		if u := e.lookup(""); u != "" {
+			stack = append(stack, binding{"", u})
+		}
+		if ns == nsXHTML && local == "base" {
+			if v, ok := e.attrValue("", "href"); ok {
+				var d decoded
+				_ = d.add(v, 0, len(v), false, '"')
+				line, col := s.lines.Position(t.a)
+				return base.Element{Found: true, Href: string(d.text), Line: line, Column: col, Offset: int64(t.a)}
+			}
+		}
+	}
+}
+
+func (s *scanner) lookup(p string) string {
+	switch p {
+	case "xml":
+		return nsXML
+	case "xmlns":
+		return nsXMLNS
+	}
+	for i := len(s.bindings) - 1; i >= 0; i-- {
+		if s.bindings[i].prefix == p {
+			return s.bindings[i].uri
+		}
+	}
+	return ""
+}
+
+func (s *scanner) top() *frame {
+	if len(s.stack) == 0 {
+		return &frame{base: s.docBase, res: s.docRes, resErr: s.docErr}
+	}
+	return &s.stack[len(s.stack)-1]
+}
+
+func (s *scanner) run() error {
+	if s.tooLarge {
+		return nil
+	}
+	l := lexer{src: s.src}
+	for s.err == nil {
+		t, ok := l.next()
+		if !ok {
+			break
+		}
+		switch t.kind {
+		case startToken:
+			s.start(t)
+		case endToken:
+			s.end(t)
+		case piToken:
+			if t.name == "xml-stylesheet" {
+				s.stylesheetPI(t)
+			}
+		}
+	}
+	if s.w != nil {
+		s.splice.Finish()
+	}
+	return s.err
+}
+
+// start handles a start tag: its namespace declarations, its xml:base,
+// its URL attributes, and what its content is.
+func (s *scanner) start(t token) {
+	parent := s.top()
+	if len(s.stack) > 0 {
+		parent.mixed = true
+	}
+	f := frame{qname: t.name, bindings: len(s.bindings), base: parent.base, res: parent.res, resErr: parent.resErr}
+	for _, a := range t.attrs {
+		if a.v0 < 0 {
+			continue
+		}
+		switch {
+		case a.name == "xmlns":
+			s.bindings = append(s.bindings, binding{"", s.attrText(a)})
+		case strings.HasPrefix(a.name, "xmlns:"):
+			s.bindings = append(s.bindings, binding{a.name[6:], s.attrText(a)})
+		}
+	}
+	f.ns, f.local = splitName(t.name, s.lookup)
+	e := &element{ns: f.ns, local: f.local, parent: parent.local, attrs: t.attrs, src: s.src, lookup: s.lookup}
+	line, _ := s.lines.Position(t.a)
+	if v, ok := e.attrValue(nsXML, "base"); ok {
+		s.xmlBase(&f, parent, v, line)
+	}
+	if f.ns == nsXHTML {
+		s.xhtmlTag(t, &f)
+	}
+	for _, a := range t.attrs {
+		if a.v0 < 0 {
+			continue
+		}
+		ns, local := e.attrName(a.name)
+		kind, isURL, isCSS := attrKind(s.format, e, ns, local)
+		switch {
+		case isURL:
+			s.attrLink(t, a, &f, kind)
+		case isCSS:
+			var d decoded
+			if err := d.add(s.src, a.v0, a.v1, false, quoteOf(a)); err != nil {
+				s.warnf("line %d: %s: %v", line, a.name, err)
+				continue
+			}
+			s.nested(&d, true, &f, f.local, local)
+		}
+	}
+	if t.selfClose {
+		s.bindings = s.bindings[:f.bindings]
+		return
+	}
+	f.content, f.contentAt = contentOf(s.format, e), t.b
+	switch f.content {
+	case urlContent:
+		f.kind = htmlrewrite.Feed
+	case cssContent:
+		f.kind = htmlrewrite.CSS
+	}
+	s.stack = append(s.stack, f)
+}
+
+func quoteOf(a attr) byte {
+	if a.quote == 0 {
+		return ' '
+	}
+	return a.quote
+}
+
+// attrText is an attribute's value, decoded as far as it can be.
+func (s *scanner) attrText(a attr) string {
+	var d decoded
+	if err := d.add(s.src, a.v0, a.v1, false, quoteOf(a)); err != nil {
+		return string(s.src[a.v0:a.v1])
+	}
+	return string(d.text)
+}
+
+// xmlBase sets f's base from its xml:base value v, when xml:base counts.
+func (s *scanner) xmlBase(f, parent *frame, v []byte, line int) {
+	if !s.honour {
+		if !s.warned {
+			s.warned = true
+			s.docBase.Warnings = append(s.docBase.Warnings, fmt.Sprintf("xml:base at line %d ignored: browsers ignore xml:base in %s (ask for XML Base to honour it)", line, s.format))
+		}
+		return
+	}
+	var d decoded
+	if err := d.add(v, 0, len(v), false, '"'); err != nil {
+		s.warnf("xml:base at line %d: %v", line, err)
+		return
+	}
+	a, b := d.trim()
+	f.base = s.opts.Context.XMLBase(parent.base, string(d.text[a:b]), fmt.Sprintf("<%s> at line %d", f.qname, line))
+	if f.base.URL != parent.base.URL {
+		f.res, f.resErr = s.resolver(f.base.URL)
+	}
+}
+
+// end handles an end tag: the content of an element whose content is
+// read is complete.
+func (s *scanner) end(t token) {
+	// Close up to the matching element (a mismatched end tag closes the
+	// elements left open inside it; one that matches nothing is ignored).
+	i := len(s.stack) - 1
+	for i >= 0 && s.stack[i].qname != t.name {
+		i--
+	}
+	if i < 0 {
+		return
+	}
+	if i == len(s.stack)-1 {
+		f := &s.stack[i]
+		if !f.mixed && f.content != plainContent {
+			s.content(f, f.contentAt, t.a)
+		}
+	}
+	s.bindings = s.bindings[:s.stack[i].bindings]
+	s.stack = s.stack[:i]
+}
+
+// content reads the content src[a:b] of the element f.
+func (s *scanner) content(f *frame, a, b int) {
+	var d decoded
+	l := lexer{src: s.src[:b], pos: a}
+	for {
+		t, ok := l.next()
+		if !ok {
+			break
+		}
+		var err error
+		switch t.kind {
+		case textToken:
+			err = d.add(s.src, t.a, t.b, false, 0)
+		case cdataToken:
+			err = d.add(s.src, t.a+9, t.b-3, true, 0)
+		case commentToken, piToken:
+			if f.content == urlContent {
+				return // a URL with a comment in it: not one value
+			}
+			continue
+		default:
+			return
+		}
+		if err != nil {
+			line, _ := s.lines.Position(t.a)
+			s.warnf("line %d: <%s>: %v", line, f.qname, err)
+			return
+		}
+	}
+	switch f.content {
+	case urlContent:
+		x, y := d.trim()
+		if x == y {
+			return
+		}
+		s.link(&d, x, y, f, f.local, "", f.kind)
+	case htmlContent:
+		s.nested(&d, false, f, f.local, "")
+	case cssContent:
+		s.nested(&d, true, f, f.local, "")
+	}
+}
+
+// attrLink handles an attribute whose value is a URL.
+func (s *scanner) attrLink(t token, a attr, f *frame, kind htmlrewrite.Kind) {
+	var d decoded
+	if err := d.add(s.src, a.v0, a.v1, false, quoteOf(a)); err != nil {
+		s.failed(a.v0, string(s.src[a.v0:a.v1]), f, localOf(t.name), localOf(a.name), kind, err)
+		return
+	}
+	x, y := d.trim()
+	if x == y {
+		// An empty reference is the base itself (RFC 3986 §5.2.2): it
+		// means something only where a link may name its own document.
+		if kind == htmlrewrite.Feed && localOf(t.name) == "link" {
+			s.linkAt("", a.v0, a.v1, segment{attr: quoteOf(a)}, f, "link", "href", kind)
+		}
+		return
+	}
+	s.link(&d, x, y, f, localOf(t.name), localOf(a.name), kind)
+}
+
+func localOf(q string) string {
+	if i := strings.IndexByte(q, ':'); i >= 0 {
+		return q[i+1:]
+	}
+	return q
+}
+
+// stylesheetPI handles <?xml-stylesheet href?>, whose base is the
+// parent's (XML Base §4.3: processing instructions).
+func (s *scanner) stylesheetPI(t token) {
+	for _, a := range pseudoAttrs(s.src, t.a, t.b) {
+		if a.name != "href" || a.v0 < 0 {
+			continue
+		}
+		s.attrLink(token{name: "xml-stylesheet"}, a, s.top(), htmlrewrite.Resource)
+	}
+}
+
+// link reports or rewrites the reference d.text[x:y].
+func (s *scanner) link(d *decoded, x, y int, f *frame, tag, attrName string, kind htmlrewrite.Kind) {
+	r0, r1, seg, ok := d.span(x, y)
+	if !ok {
+		return
+	}
+	s.linkAt(string(d.text[x:y]), r0, r1, seg, f, tag, attrName, kind)
+}
+
+// linkAt reports or rewrites the reference raw, written at src[r0:r1] in seg.
+func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f *frame, tag, attrName string, kind htmlrewrite.Kind) {
+	mk := func(u string, err error) Link {
+		line, col := s.lines.Position(r0)
+		return Link{Link: htmlrewrite.Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attrName, Kind: kind,
+			Line: line, Column: col, Offset: int64(r0)}, Base: f.base}
+	}
+	if s.fn != nil {
+		u, err := linkref.Resolve(f.res, f.resErr, linkref.Clean(raw))
+		s.emit(mk(u, err))
+		return
+	}
+	if s.opts.identity {
+		s.splice.Replace(r0, r1, string(s.src[r0:r1]))
+		return
+	}
+	u, change := s.dec.Write(f.res, f.resErr, raw, func(u string) htmlrewrite.Link { return mk(u, nil).Link })
+	if !change {
+		return
+	}
+	repl, ok := seg.escape(u)
+	if !ok {
+		s.dec.Stats.Rewritten--
+		s.dec.Stats.Failed++
+		return
+	}
+	s.splice.Replace(r0, r1, repl)
+}
+
+// failed reports a value that could not be read.
+func (s *scanner) failed(off int, raw string, f *frame, tag, attrName string, kind htmlrewrite.Kind, err error) {
+	if s.fn == nil {
+		s.dec.Stats.Links++
+		s.dec.Stats.Failed++
+		return
+	}
+	line, col := s.lines.Position(off)
+	s.emit(Link{Link: htmlrewrite.Link{Raw: raw, Err: err, Tag: tag, Attr: attrName, Kind: kind,
+		Line: line, Column: col, Offset: int64(off)}, Base: f.base})
+}
+
+func (s *scanner) emit(l Link) {
+	if s.err == nil {
+		s.err = s.fn(l)
+	}
+}
+
+func (s *scanner) warnf(format string, a ...any) {
+	const maxWarnings = 100
+	if len(s.docBase.Warnings) < maxWarnings {
+		s.docBase.Warnings = append(s.docBase.Warnings, fmt.Sprintf(format, a...))
+	}
+}
