@@ -22,12 +22,16 @@ type outputMode struct {
 	// the exit status of a failed input (--on-error).
 	forced     tree.Kind
 	failStatus int
+	// hadoopCounters writes each input's counts as Hadoop Streaming
+	// counter lines on stderr (--counters hadoop).
+	hadoopCounters bool
 }
 
 func (sf *streamFlags) mode(s stdio) outputMode {
 	m := outputMode{format: sf.format, status: sf.status, stderr: &lockedStderr{s: s}}
 	m.forced, _ = sf.kind()
 	m.failStatus = sf.exitStatus(1)
+	m.hadoopCounters = sf.counters == "hadoop"
 	return m
 }
 
@@ -35,6 +39,17 @@ func (sf *streamFlags) mode(s stdio) outputMode {
 type lockedStderr struct {
 	mu sync.Mutex
 	s  stdio
+}
+
+// counters writes an input's Hadoop Streaming counter lines when
+// --counters hadoop asks for them, between the workers' lines.
+func (l *lockedStderr) counters(on bool, st *inputStatus) error {
+	if l == nil || !on {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return writeHadoopCounters(l.s.err, st)
 }
 
 func (l *lockedStderr) errorf(format string, a ...any) {
@@ -108,6 +123,10 @@ func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, t *treeFlags, lf link
 			s.errorf("links: %v", werr)
 			return exitFailure
 		}
+	}
+	if werr := m.stderr.counters(m.hadoopCounters, &r.st); werr != nil {
+		s.errorf("links: %v", werr)
+		return exitFailure
 	}
 	if werr := w.Flush(); werr != nil {
 		s.errorf("links: %v", werr)

@@ -209,6 +209,9 @@ func runLinks(args []string, s stdio) int {
 				return err
 			}
 		}
+		if err := mode.stderr.counters(mode.hadoopCounters, &r.st); err != nil {
+			return err
+		}
 		if streaming {
 			return w.Flush()
 		}

@@ -21,6 +21,7 @@ type streamFlags struct {
 	name        string
 	status      bool
 	onError     string
+	counters    string // --counters: "" or "hadoop"
 	fields      string
 	format      recordFormat
 }
@@ -31,6 +32,7 @@ func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 	fs.StringVar(&sf.name, "name", "", `the "file" field of standard input's links and statuses (default "-")`)
 	fs.BoolVar(&sf.status, "status", false, `after each input, a status line {"status":"ok"|"error",...}; each record-level problem a {"status":"record-error",...} line where it happens`)
 	fs.StringVar(&sf.onError, "on-error", "exit", `"exit": exit status 1 when an input failed or had record errors; "report": exit status 0 then (the statuses say what failed)`)
+	fs.StringVar(&sf.counters, "counters", "", `"hadoop": after each input, its counts as Hadoop Streaming counter lines on stderr (reporter:counter:relurl,NAME,N)`)
 	fs.StringVar(&sf.fields, "fields", "", "only these link fields, comma-separated, in this order (jsonl keys, tsv columns): "+joinNames(linkFieldNames()))
 	return sf
 }
@@ -52,6 +54,9 @@ func (sf *streamFlags) check(format string) error {
 	case "auto", "html", "mhtml", "warc":
 	default:
 		return fmt.Errorf(`--input-format is "auto", "html", "mhtml" or "warc", not %q`, sf.inputFormat)
+	}
+	if sf.counters != "" && sf.counters != "hadoop" {
+		return fmt.Errorf(`--counters is "hadoop", not %q`, sf.counters)
 	}
 	switch sf.onError {
 	case "exit", "report":
