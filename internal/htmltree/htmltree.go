@@ -89,6 +89,9 @@ const (
 	propP
 	propLi
 	propDdDt
+	propRoot     // svg or math: foreign content starts
+	propTemplate // template
+	propHeadEnd  // head, body, html, br: their end tags move the head
 )
 
 func (p prop) kind() uint8 {
@@ -111,14 +114,20 @@ func (p prop) kind() uint8 {
 // compiler's binary search beats hashing the name).
 func props(name string) prop {
 	switch name {
-	case "area", "head", "body":
+	case "area":
 		return propVoid | propSpecial
-	case "base", "basefont", "bgsound", "br", "col", "embed", "frame", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr":
+	case "head", "body":
+		return propVoid | propSpecial | propHeadEnd
+	case "svg", "math":
+		return propRoot
+	case "br":
+		return propVoid | propHeadEnd
+	case "base", "basefont", "bgsound", "col", "embed", "frame", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr":
 		return propVoid
 	case "hr":
 		return propVoid | propClosesP
 	case "html":
-		return propVoid | propSpecial | propScope
+		return propVoid | propSpecial | propScope | propHeadEnd
 	case "address", "article", "aside", "blockquote", "center", "details", "dir", "div", "dl", "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol", "section", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing", "plaintext", "xmp":
 		return propClosesP | propSpecial
 	case "dialog", "search", "summary":
@@ -129,7 +138,9 @@ func props(name string) prop {
 		return propClosesP | propSpecial | propLi
 	case "dd", "dt":
 		return propClosesP | propSpecial | propDdDt
-	case "applet", "caption", "marquee", "object", "table", "td", "template", "th":
+	case "template":
+		return propSpecial | propScope | propTemplate
+	case "applet", "caption", "marquee", "object", "table", "td", "th":
 		return propSpecial | propScope
 	case "button", "form", "select", "tbody", "textarea", "tfoot", "thead", "tr":
 		return propSpecial
@@ -364,28 +375,30 @@ func (t *Tree) Start(name string, attr Attrs, selfClosing bool) Namespace {
 			t.head = HeadEnded
 		}
 	}
-	switch name {
-	case "svg", "math":
-		ns := SVG
-		if name == "math" {
-			ns = MathML
-		}
-		if !selfClosing {
-			t.push(newFrame(name, ns, 0))
-		}
-		return ns
-	case "template":
-		if len(t.templates) >= MaxOpen {
-			t.templateDeep++ // counted, not remembered
-			return HTML
-		}
-		t.templates = append(t.templates, len(t.stack))
-	case "li", "dd", "dt":
-		t.closeItem(name)
-	case "a":
-		t.closeA()
-	}
 	p := props(name)
+	if p&(propRoot|propTemplate|propLi|propDdDt|propA) != 0 {
+		switch name {
+		case "svg", "math":
+			ns := SVG
+			if name == "math" {
+				ns = MathML
+			}
+			if !selfClosing {
+				t.push(newFrame(name, ns, 0))
+			}
+			return ns
+		case "template":
+			if len(t.templates) >= MaxOpen {
+				t.templateDeep++ // counted, not remembered
+				return HTML
+			}
+			t.templates = append(t.templates, len(t.stack))
+		case "li", "dd", "dt":
+			t.closeItem(name)
+		case "a":
+			t.closeA()
+		}
+	}
 	if p&propClosesP != 0 {
 		t.closeP()
 	}
@@ -489,35 +502,38 @@ func (t *Tree) End(name string) {
 			}
 		}
 	}
-	switch name {
-	case "template":
-		if t.templateDeep > 0 {
-			t.templateDeep--
+	p := props(name)
+	if p&(propTemplate|propHeadEnd) != 0 {
+		switch name {
+		case "template":
+			if t.templateDeep > 0 {
+				t.templateDeep--
+				return
+			}
+			if n := len(t.templates); n > 0 {
+				t.truncate(t.templates[n-1])
+				t.templates = t.templates[:n-1]
+			}
+			return
+		case "head", "body", "html", "br":
+			// "in head" and "after head" (HTML §13.2.6.4.4, §13.2.6.4.6):
+			// </head> closes the head; the others start the body. In template
+			// contents they are ignored.
+			if !t.InTemplate() {
+				if name != "head" {
+					t.head = HeadEnded
+				} else if t.head == HeadOpen {
+					t.head = HeadClosed
+				}
+			}
 			return
 		}
-		if n := len(t.templates); n > 0 {
-			t.truncate(t.templates[n-1])
-			t.templates = t.templates[:n-1]
-		}
-		return
-	case "head", "body", "html", "br":
-		// "in head" and "after head" (HTML §13.2.6.4.4, §13.2.6.4.6):
-		// </head> closes the head; the others start the body. In template
-		// contents they are ignored.
-		if !t.InTemplate() {
-			if name != "head" {
-				t.head = HeadEnded
-			} else if t.head == HeadOpen {
-				t.head = HeadClosed
-			}
-		}
-		return
 	}
 	// An HTML end tag closes the nearest open HTML element of its name in
 	// scope, and the elements opened inside it, foreign ones included
 	// (HTML §13.2.6.4.7 "any other end tag", §13.2.4.2): <div><svg></div>
 	// leaves the svg.
-	endSpecial := props(name)&propSpecial != 0
+	endSpecial := p&propSpecial != 0
 	for i := len(t.stack) - 1; i >= 0; i-- {
 		f := &t.stack[i]
 		if f.ns == HTML && f.tag() == name {
