@@ -106,6 +106,7 @@ func fixtureRecords() []fixtureRecord {
 		// SVG as a document: its href and xlink:href are links.
 		{uri: "http://site.test/img/icon.svg", headers: []string{"Content-Type: image/svg+xml"}, body: `<?xml version="1.0"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">
+<style>rect { fill: url(#g) } .b { background: url(/img/bg.png) }</style>
 <image href="logo.png" width="1" height="1"/><image xlink:href="/img/logo@2x.png" width="1" height="1"/><a href="/docs"><text>d</text></a>
 </svg>
 `},

@@ -17,6 +17,7 @@ import (
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 // materialized runs Run over inputs into a new directory and fails the
@@ -146,9 +147,13 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 			}
 			return nil
 		}
-		if ext == ".css" {
+		switch ext {
+		case ".css":
 			_, err = htmlrewrite.CSSLinks(bytes.NewReader(data), opts, check)
-		} else {
+		case ".svg":
+			_, err = xmlrewrite.Links(bytes.NewReader(data), xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
+				func(l xmlrewrite.Link) error { return check(l.Link) })
+		default:
 			_, err = htmlrewrite.Links(bytes.NewReader(data), opts, check)
 		}
 		return err
@@ -160,16 +165,19 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 // neutral is a document with every link value replaced by "X" and its
 // <base> removed: two documents that differ only in their links are equal
 // once neutral.
-func neutral(t *testing.T, data []byte, css bool) string {
+func neutral(t *testing.T, data []byte, ext string) string {
 	t.Helper()
 	var out bytes.Buffer
 	o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://x.test/"},
 		Base: htmlrewrite.BaseRemove, LazyLoad: true, Srcdoc: true, Fragments: true, Absolute: true,
 		Map: func(htmlrewrite.Link) (string, bool) { return "X", true }}
 	var err error
-	if css {
+	switch ext {
+	case ".css":
 		_, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(data), o)
-	} else {
+	case ".svg":
+		_, err = xmlrewrite.Rewrite(&out, bytes.NewReader(data), xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map})
+	default:
 		_, err = htmlrewrite.Rewrite(&out, bytes.NewReader(data), o)
 	}
 	must(t, err)
@@ -217,8 +225,8 @@ func checkPayloads(t *testing.T, dir string, recs []fixtureRecord) {
 		if tag := charsetTag("utf-8"); !strings.Contains(r.body, tag) {
 			data = bytes.Replace(data, []byte(tag), nil, 1) // what withCharset adds
 		}
-		css := strings.HasSuffix(rec.File, ".css")
-		if a, b := neutral(t, []byte(r.body), css), neutral(t, data, css); a != b {
+		ext := filepath.Ext(rec.File)
+		if a, b := neutral(t, []byte(r.body), ext), neutral(t, data, ext); a != b {
 			t.Errorf("%s: %s differs from the payload beyond its links:\n%s\n---\n%s", u, rec.File, a, b)
 		}
 	}
@@ -312,7 +320,7 @@ func TestFixture(t *testing.T) {
 			if css := readFile(t, out, "site.test/more.css"); !strings.Contains(css, "url('img/logo.png#frag')") {
 				t.Errorf("more.css: %s", css)
 			}
-			if svg := readFile(t, out, "site.test/img/icon.svg"); !strings.Contains(svg, `<image href="logo.png"`) || !strings.Contains(svg, `xlink:href="logo@2x.png"`) || !strings.Contains(svg, `<a href="../docs.html">`) {
+			if svg := readFile(t, out, "site.test/img/icon.svg"); !strings.Contains(svg, `<image href="logo.png"`) || !strings.Contains(svg, `xlink:href="logo@2x.png"`) || !strings.Contains(svg, `<a href="../docs.html">`) || !strings.Contains(svg, `.b { background: url(bg.png) }`) || !strings.Contains(svg, `url(#g)`) {
 				t.Errorf("icon.svg: %s", svg)
 			}
 			stub := readFile(t, out, "site.test/old.html")

@@ -12,6 +12,7 @@ import (
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 // write reads the inputs a second time and writes the file of every
@@ -163,9 +164,17 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 		var out bytes.Buffer
 		var err error
 		var st htmlrewrite.Stats
-		if mt == "text/css" {
+		switch mt {
+		case "text/css":
 			st, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(payload), o)
-		} else {
+		case "image/svg+xml":
+			// Browsers ignore xml:base in SVG (xmlrewrite's default
+			// follows them), so a relative reference written here
+			// resolves against the file, as it must.
+			st, err = xmlrewrite.Rewrite(&out, bytes.NewReader(payload), xmlrewrite.Options{
+				Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: r.opts.MaxToken,
+			})
+		default:
 			st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(payload), o)
 		}
 		switch {
@@ -205,9 +214,11 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 }
 
 // rewritten reports whether documents of media type mt have their links
-// pointed at the tree: HTML, XHTML and SVG through htmlrewrite's HTML
-// reader (which reads SVG's href and xlink:href, but not the CSS of an
-// <svg><style>), stylesheets through its CSS reader.
+// pointed at the tree: HTML and XHTML through htmlrewrite (whose
+// BaseRemove takes out <base>), stylesheets through its CSS reader, SVG
+// through xmlrewrite (href, xlink:href, and CSS in style and <style>).
+// Feeds are not: a relative reference written into one would resolve
+// against its xml:base, which feed readers honour.
 func rewritten(mt string) bool {
 	switch mt {
 	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/css":
