@@ -405,7 +405,11 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 	e.st.records = 1 // one document
 	switch f.Kind {
 	case tree.MHTML:
-		err := mime.Links(r, t.mimeOptions(docURL), func(l mime.Link) error {
+		m, err := mime.Read(r, t.mimeOptions(docURL))
+		if err != nil {
+			return docResult{err: err}
+		}
+		err = m.Links(func(l mime.Link) error {
 			if !e.filter.keep(l.Kind, l.URL, "", l.Base.URL) {
 				return nil
 			}
@@ -414,7 +418,14 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 			rec.Part, rec.TargetPart = &part, l.Target
 			return e.add(rec)
 		})
-		return docResult{err: err}
+		// What the parts left unread or read best effort reaches the user.
+		var warns []string
+		for _, p := range m.Parts() {
+			for _, w := range p.Warnings {
+				warns = append(warns, fmt.Sprintf("part %q: %s", p.Path, w))
+			}
+		}
+		return docResult{warnings: warns, err: err}
 	}
 	return htmlLinks(r, t.htmlOptions(docURL), root, e)
 }
