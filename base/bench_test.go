@@ -47,7 +47,7 @@ func BenchmarkScanHTML(b *testing.B) {
 		b.SetBytes(size)
 		for b.Loop() {
 			for _, p := range pages {
-				htmltreetest.ParsedBase(string(p.Data))
+				htmltreetest.ParsedBase(string(p.Data), false)
 			}
 		}
 	})
@@ -71,7 +71,7 @@ func BenchmarkScanHTML(b *testing.B) {
 func TestScanHTMLCorpus(t *testing.T) {
 	found := 0
 	for _, p := range corpus.PagesA(t) {
-		want, wantFound := htmltreetest.ParsedBase(string(p.Data))
+		want, wantFound := htmltreetest.ParsedBase(string(p.Data), false)
 		e, _, err := ScanHTML(bytes.NewReader(p.Data), false)
 		if err != nil {
 			t.Fatalf("%s: %v", p.Name, err)
@@ -108,7 +108,7 @@ func BenchmarkScanHTMLSynthetic(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(tc.doc)))
 			for b.Loop() {
-				htmltreetest.ParsedBase(tc.doc)
+				htmltreetest.ParsedBase(tc.doc, false)
 			}
 		})
 	}

@@ -60,11 +60,33 @@ const maxWarnings = 20
 // not belong in the head, or at text that is not white space; a <base>
 // between </head> and the body still goes into it. Every other <base href>
 // is ignored with a warning naming its line.
-func ScanHTML(r io.Reader, strict bool) (Element, []string, error) {
+//
+// <noscript> is read as by a user agent without scripting, as relurl is
+// (HTML §13.2.6.4.5 "in head noscript", §13.2.6.4.7 "in body" with the
+// scripting flag disabled): its content is markup, so a <base href> in it
+// counts (in the head the tree builder moves it out of the noscript into
+// the head). [Scripting] reads it as a browser running scripts does: raw
+// text, so a <base> in it is not an element.
+func ScanHTML(r io.Reader, strict bool, opts ...ScanOption) (Element, []string, error) {
 	s := scanner{z: html.NewTokenizer(r), strict: strict, line: 1, col: 1}
+	for _, o := range opts {
+		o(&s)
+	}
 	s.z.SetMaxBuf(maxToken)
 	e, err := s.run()
 	return e, s.warnings, err
+}
+
+// A ScanOption changes how ScanHTML reads a document.
+type ScanOption func(*scanner)
+
+// Scripting reads the document as a browser with scripting enabled does
+// when on is true (HTML §13.2.2, "the scripting flag"): the content of
+// <noscript> is raw text, and a <base> inside it is no element. The
+// default, like on false, is the reading of a user agent without
+// scripting, where it is markup.
+func Scripting(on bool) ScanOption {
+	return func(s *scanner) { s.tree.Scripting = on }
 }
 
 type scanner struct {
@@ -194,14 +216,6 @@ func (s *scanner) attrs() map[string]string {
 	return m
 }
 
-// rawTextTags switch the tokenizer to raw text or RCDATA in HTML content,
-// so the text token that follows is not markup.
-var rawTextTags = map[string]bool{
-	"iframe": true, "noembed": true, "noframes": true, "noscript": true,
-	"script": true, "style": true, "xmp": true, "textarea": true, "title": true,
-	"plaintext": true,
-}
-
 // startTag processes a start tag and returns the element when it decides.
 func (s *scanner) startTag(name string, selfClosing bool, line, col int, off int64) (Element, bool) {
 	var attrs map[string]string
@@ -221,8 +235,12 @@ func (s *scanner) startTag(name string, selfClosing bool, line, col int, off int
 	if name == "base" {
 		return s.base(attrs, line, col, off)
 	}
-	if rawTextTags[name] {
+	switch {
+	case s.tree.RawText(name):
 		s.rawText = true
+	case name == "noscript":
+		// Scripting disabled: <noscript> holds markup.
+		s.z.NextIsNotRawText()
 	}
 	return Element{}, false
 }
@@ -291,8 +309,8 @@ var ErrPrescanLimit = errors.New("prescan limit reached")
 // reported not found, and a warning says so. When the scan fails (a token
 // over MaxToken, a read error), the error comes with the reader all the
 // same, so that the document can still be passed on unchanged.
-func Prescan(r io.Reader, strict bool, limit int64) (Element, []string, io.Reader, error) {
-	e, warnings, rest, settled, err := Lookahead(r, strict, limit)
+func Prescan(r io.Reader, strict bool, limit int64, opts ...ScanOption) (Element, []string, io.Reader, error) {
+	e, warnings, rest, settled, err := Lookahead(r, strict, limit, opts...)
 	if !settled {
 		warnings = append(warnings, fmt.Sprintf("no <base href> in the first %d bytes: a later one is not looked for (%v)", limit, ErrPrescanLimit))
 	}
@@ -306,11 +324,11 @@ func Prescan(r io.Reader, strict bool, limit int64) (Element, []string, io.Reade
 // the spool). It reads r only as far as it must: up to the deciding
 // element, so that a caller reading a pipe can go on before the writer has
 // finished.
-func Lookahead(r io.Reader, strict bool, limit int64) (e Element, warnings []string, rest io.Reader, settled bool, err error) {
+func Lookahead(r io.Reader, strict bool, limit int64, opts ...ScanOption) (e Element, warnings []string, rest io.Reader, settled bool, err error) {
 	if rs, ok := r.(io.ReadSeeker); ok {
 		start, err := rs.Seek(0, io.SeekCurrent)
 		if err == nil {
-			e, warnings, err := ScanHTML(rs, strict)
+			e, warnings, err := ScanHTML(rs, strict, opts...)
 			if _, serr := rs.Seek(start, io.SeekStart); serr != nil {
 				return Element{}, warnings, nil, true, &Error{Op: "prescan", Err: serr}
 			}
@@ -318,7 +336,7 @@ func Lookahead(r io.Reader, strict bool, limit int64) (e Element, warnings []str
 		}
 	}
 	t := &teeLimit{r: r, limit: limit}
-	e, warnings, err = ScanHTML(t, strict)
+	e, warnings, err = ScanHTML(t, strict, opts...)
 	rest = io.MultiReader(bytes.NewReader(t.buf), r)
 	if errors.Is(err, ErrPrescanLimit) {
 		return Element{}, warnings, rest, false, nil

@@ -12,23 +12,32 @@ import (
 )
 
 // checkAgainstParse fails t when ScanHTML and the tree builder disagree,
-// in browser mode (parsedBase) or strict mode (parsedHeadBase), and
-// reports whether doc has a base.
-func checkAgainstParse(t *testing.T, doc string, strict bool) bool {
+// in browser mode (htmltreetest.ParsedBase) or strict mode
+// (parsedHeadBase), read without scripting (the default) and with it
+// (Scripting(true)), or in the readings given, and reports whether doc
+// has a base in the last reading.
+func checkAgainstParse(t *testing.T, doc string, strict bool, readings ...bool) bool {
 	t.Helper()
 	oracle := htmltreetest.ParsedBase
 	if strict {
 		oracle = parsedHeadBase
 	}
-	want, wantFound := oracle(doc)
-	e, _, err := ScanHTML(strings.NewReader(doc), strict)
-	if err != nil {
-		t.Fatalf("ScanHTML(%q, strict %v): %v", doc, strict, err)
+	if readings == nil {
+		readings = []bool{true, false}
 	}
-	if e.Found != wantFound || e.Href != want {
-		t.Fatalf("ScanHTML(%q, strict %v) = %q (found %v); html.Parse: %q (found %v)", doc, strict, e.Href, e.Found, want, wantFound)
+	var found bool
+	for _, scripting := range readings {
+		want, wantFound := oracle(doc, scripting)
+		e, _, err := ScanHTML(strings.NewReader(doc), strict, Scripting(scripting))
+		if err != nil {
+			t.Fatalf("ScanHTML(%q, strict %v, scripting %v): %v", doc, strict, scripting, err)
+		}
+		if e.Found != wantFound || e.Href != want {
+			t.Fatalf("ScanHTML(%q, strict %v, scripting %v) = %q (found %v); html.Parse: %q (found %v)", doc, strict, scripting, e.Href, e.Found, want, wantFound)
+		}
+		found = wantFound
 	}
-	return wantFound
+	return found
 }
 
 // TestScanHTMLAgreesWithParse checks ScanHTML against the tree builder on
@@ -67,8 +76,8 @@ func FuzzScanHTMLAgreesWithParse(f *testing.F) {
 // the tree that is a child of the head element and has an absolute href
 // (the draft's §10 appendix: "when present in the "HEAD" portion of a
 // document"; "The "HREF" attribute must be an absolute URL").
-func parsedHeadBase(doc string) (href string, found bool) {
-	root, err := html.Parse(strings.NewReader(doc))
+func parsedHeadBase(doc string, scripting bool) (href string, found bool) {
+	root, err := html.ParseWithOptions(strings.NewReader(doc), html.ParseOptionEnableScripting(scripting))
 	if err != nil {
 		return "", false
 	}
@@ -163,6 +172,15 @@ func FuzzScanHTMLStrictAgreesWithParse(f *testing.F) {
 	})
 }
 
+// misnestedReading is the one reading of <noscript> the misnested
+// documents are checked in: with scripting, its content is text. Read as
+// markup (the default), the generator's <noscript> is one more element
+// like <section> or <span>, around which misnested formatting end tags
+// (<b><section>...<svg></b>) call for the adoption agency algorithm, which
+// htmltree does not model (its package doc); the well-formed documents are
+// checked in both readings.
+const misnestedReading = true
+
 // TestScanHTMLMisnestedAgreesWithParse is TestScanHTMLAgreesWithParse on
 // documents whose end tags are left out or stray, as real pages have them:
 // an end tag in foreign content that closes an HTML element around it
@@ -175,7 +193,7 @@ func TestScanHTMLMisnestedAgreesWithParse(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	found := 0
 	for range n {
-		if checkAgainstParse(t, htmltreetest.Generate(r.IntN, true), false) {
+		if checkAgainstParse(t, htmltreetest.Generate(r.IntN, true), false, misnestedReading) {
 			found++
 		}
 	}
@@ -190,7 +208,7 @@ func TestScanHTMLMisnestedAgreesWithParse(t *testing.T) {
 func FuzzScanHTMLMisnestedAgreesWithParse(f *testing.F) {
 	f.Add([]byte{3, 5, 9, 0, 1, 2})
 	f.Fuzz(func(t *testing.T, choices []byte) {
-		checkAgainstParse(t, htmltreetest.Generate(htmltreetest.Chooser(choices), true), false)
+		checkAgainstParse(t, htmltreetest.Generate(htmltreetest.Chooser(choices), true), false, misnestedReading)
 	})
 }
 

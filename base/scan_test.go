@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/relurl/relurl/internal/htmltree/htmltreetest"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -41,7 +42,9 @@ func TestScanHTMLBrowser(t *testing.T) {
 		{"comment", `<!-- <base href=c> --><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 23, Offset: 22}, 0},
 		{"script", `<script>"<base href=s>"</script><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 33, Offset: 32}, 0},
 		{"title", `<title><base href=s></title>`, Element{}, 0},
-		{"noscript", `<noscript><base href=n></noscript>`, Element{}, 0},
+		// Without scripting (the default: relurl runs none) <noscript> holds
+		// markup; TestScanHTMLNoscript reads it with scripting too.
+		{"noscript", `<noscript><base href=n></noscript>`, Element{Found: true, Href: "n", Line: 1, Column: 11, Offset: 10}, 0},
 		{"textarea", `<textarea><base href=n></textarea>`, Element{}, 0},
 		// Foreign content: an svg or math element named base.
 		{"svg", `<svg><base href=s></svg><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 25, Offset: 24}, 1},
@@ -283,4 +286,52 @@ func TestScanHTMLTokenLimit(t *testing.T) {
 	_, _, err := ScanHTML(strings.NewReader(doc), false)
 	assert.ErrorIs(t, err, html.ErrBufferExceeded)
 	assert.EqualError(t, err, "base: scan html at byte 1016: max buffer exceeded")
+}
+
+// TestScanHTMLNoscript: the scripting flag decides how <noscript> is read
+// (HTML §13.2.2). Without scripting (the default, a user agent that runs
+// no scripts), its content is markup: a <base href> in a body <noscript>
+// is an element, and one in a head <noscript> is moved into the head by
+// the "in head noscript" insertion mode (§13.2.6.4.5, "anything else":
+// pop the noscript, reprocess in head). With Scripting(true), as in a
+// browser running scripts, it is raw text and the <base> no element.
+func TestScanHTMLNoscript(t *testing.T) {
+	tests := []struct {
+		name, html     string
+		off, scripting string // the href found ("": none), by reading
+		strict         bool
+	}{
+		{"body", `<body><noscript><base href=n></noscript><base href=d>`, "n", "d", false},
+		{"head", `<head><noscript><base href=n></noscript><base href=d></head>`, "n", "d", false},
+		{"head, strict", `<head><noscript><base href=http://n/></noscript></head>`, "http://n/", "", true},
+		{"head noscript text ends the head, strict", `<head><noscript>x<base href=http://n/></noscript></head>`, "", "", true},
+		{"nested markup", `<noscript><div><p><base href=n></div></noscript>`, "n", "", false},
+		{"svg inside", `<noscript><svg><base href=s></svg><base href=n></noscript>`, "n", "", false},
+		{"in a template", `<template><noscript><base href=t></noscript></template><base href=d>`, "d", "d", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, scripting := range []bool{false, true} {
+				want := tt.off
+				if scripting {
+					want = tt.scripting
+				}
+				e, _, err := ScanHTML(strings.NewReader(tt.html), tt.strict, Scripting(scripting))
+				require.NoError(t, err)
+				assert.Equal(t, want != "", e.Found, "scripting %v", scripting)
+				assert.Equal(t, want, e.Href, "scripting %v", scripting)
+				if !scripting {
+					d, _, err := ScanHTML(strings.NewReader(tt.html), tt.strict)
+					require.NoError(t, err)
+					assert.Equal(t, e, d, "the default reads without scripting")
+				}
+				got, found := htmltreetest.ParsedBase(tt.html, scripting)
+				if tt.strict {
+					got, found = parsedHeadBase(tt.html, scripting)
+				}
+				assert.Equal(t, want, got, "html.Parse, scripting %v", scripting)
+				assert.Equal(t, want != "", found)
+			}
+		})
+	}
 }

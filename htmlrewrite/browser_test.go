@@ -500,3 +500,48 @@ func TestRefreshBeforeBase(t *testing.T) {
 		})
 	}
 }
+
+// TestNoscriptOneReading: the scripting flag (HTML §13.2.2) decides how
+// <noscript> is parsed, and one switch, Options.Scripting, decides both
+// whether its links are read and whether a <base href> in it counts.
+// Before, its links were read as markup (scripting off) while a <base> in
+// it was ignored (scripting on). By default relurl reads the document as
+// a user agent without scripting, which it is: both count. With Scripting
+// (a browser running scripts), neither does.
+func TestNoscriptOneReading(t *testing.T) {
+	const page = "http://ex.com/dir/page.html"
+	cases := []struct {
+		name, doc string
+		scripting bool
+		base      string
+		links     []string
+	}{
+		{"the issue, default", `<noscript><base href="/ns/"><img src="i.png"></noscript><a href="a.html">`, false,
+			"http://ex.com/ns/", []string{"http://ex.com/ns/i.png", "http://ex.com/ns/a.html"}},
+		{"the issue, scripting", `<noscript><base href="/ns/"><img src="i.png"></noscript><a href="a.html">`, true,
+			page, []string{"http://ex.com/dir/a.html"}},
+		{"head noscript, default", `<head><noscript><base href="/ns/"><link rel=stylesheet href="s.css"></noscript></head><a href="a.html">`, false,
+			"http://ex.com/ns/", []string{"http://ex.com/ns/s.css", "http://ex.com/ns/a.html"}},
+		{"head noscript, scripting", `<head><noscript><base href="/ns/"><link rel=stylesheet href="s.css"></noscript></head><a href="a.html">`, true,
+			page, []string{"http://ex.com/dir/a.html"}},
+		{"a later base, scripting", `<noscript><base href="/ns/"></noscript><base href="/b/"><a href="a.html">`, true,
+			"http://ex.com/b/", []string{"http://ex.com/b/a.html"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opts := Options{Spec: resolve.WHATWG, Scripting: c.scripting, Context: base.Context{Retrieval: page}}
+			links, b := collect(t, c.doc, opts)
+			assert.Equal(t, c.base, b.URL)
+			var urls []string
+			for _, l := range links {
+				urls = append(urls, l.URL)
+			}
+			assert.Equal(t, c.links, urls)
+			// The rewriter removes the <base> that counted, and only it.
+			ropts := opts
+			ropts.Base = BaseRemove
+			out, _ := rewrite(t, c.doc, ropts)
+			assert.Equal(t, !c.scripting, !strings.Contains(out, `<base href="/ns/">`))
+		})
+	}
+}

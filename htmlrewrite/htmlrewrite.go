@@ -96,10 +96,15 @@ type Options struct {
 	// param's name is movie, src, url, filename, data or href (HTML 4.01
 	// §13.3.2 and the Flash/ActiveX conventions).
 	Param bool
-	// SkipNoscript leaves the content of <noscript> alone. By default it
-	// is read as markup (as a browser with scripting disabled reads it),
-	// so that the lazy-loading fallbacks inside it are rewritten too.
-	SkipNoscript bool
+	// Scripting reads the document as a browser running scripts does:
+	// the content of <noscript> is raw text (HTML §13.2.2, "the scripting
+	// flag"), so no link in it is reported or rewritten and a <base href>
+	// in it does not count. By default, as relurl runs no scripts, it is
+	// read as a user agent without scripting reads it: as markup, whose
+	// links (the lazy-loading fallbacks, say) are reported and rewritten
+	// and whose <base href> counts. One switch decides both, so the links
+	// and the base always come from the same reading.
+	Scripting bool
 
 	// Map, when set, decides what Rewrite writes for each link: it gets
 	// the link as Links reports it (resolved, with its position) and
@@ -446,7 +451,7 @@ func prepare(src io.Reader, opts *Options) (prepared, error) {
 		return p, err
 	}
 	stream := io.MultiReader(bytes.NewReader(head), src)
-	elem, warns, rest, settled, err := base.Lookahead(stream, opts.Context.Strict, int64(limit))
+	elem, warns, rest, settled, err := base.Lookahead(stream, opts.Context.Strict, int64(limit), base.Scripting(opts.Scripting))
 	if !settled && opts.Spool {
 		f, err := base.Spool(rest, opts.SpoolDir)
 		if err != nil {
@@ -500,7 +505,7 @@ func (p *prepared) prepareSeekable(rs io.ReadSeeker, opts *Options) error {
 // fallback base, with a warning: the rewrite then meets the same problem
 // and reports it.
 func (p *prepared) scan(r io.Reader, opts *Options) {
-	elem, warns, err := base.ScanHTML(r, opts.Context.Strict)
+	elem, warns, err := base.ScanHTML(r, opts.Context.Strict, base.Scripting(opts.Scripting))
 	p.decide(elem, warns, err, opts)
 }
 

@@ -79,11 +79,11 @@ func TestQuoting(t *testing.T) {
 	}, opts)
 }
 
-// TestNoscriptOption: SkipNoscript reads <noscript> as a browser with
+// TestNoscriptOption: Scripting reads <noscript> as a browser with
 // scripting on does: raw text.
 func TestNoscriptOption(t *testing.T) {
 	opts := testOptions()
-	opts.SkipNoscript = true
+	opts.Scripting = true
 	in := `<noscript><img src="lazy.png"></noscript>`
 	got, _ := rewrite(t, in, opts)
 	assert.Equal(t, in, got)

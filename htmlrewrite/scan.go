@@ -143,6 +143,7 @@ func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link)
 		return nil, err
 	}
 	s := &scanner{opts: opts, w: w, fn: fn, p: p, line: 1}
+	s.tree.Scripting = opts.Scripting
 	s.stats.Base = p.base
 	s.stats.Charset = p.encName
 	s.ropts = opts.Context.Options
@@ -405,23 +406,23 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	} else {
 		switch t.id {
 		case tagNoscript:
-			if !s.opts.SkipNoscript {
-				s.z.NextIsNotRawText()
+			if !s.tree.RawText("noscript") {
+				s.z.NextIsNotRawText() // scripting disabled: markup
 			}
 		case tagStyle:
 			s.styleNext = true
 		case tagTemplate:
-			if !selfClosing {
-				s.template++
-				if len(s.templates) < maxTemplates {
-					// HTML §13.2.6.4.4 "in head", a template start tag: a
-					// declarative shadow root (shadowrootmode) becomes part
-					// of the document; other contents are inert.
-					inert := s.inert > 0 || !s.shadowRoot(raw)
-					s.templates = append(s.templates, inert)
-					if inert {
-						s.inert++
-					}
+			// The self-closing flag does not apply to <template> (HTML
+			// §13.2.6.4.4): "<template/>" opens one, as htmltree says.
+			s.template++
+			if len(s.templates) < maxTemplates {
+				// HTML §13.2.6.4.4 "in head", a template start tag: a
+				// declarative shadow root (shadowrootmode) becomes part
+				// of the document; other contents are inert.
+				inert := s.inert > 0 || !s.shadowRoot(raw)
+				s.templates = append(s.templates, inert)
+				if inert {
+					s.inert++
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package htmlrewrite
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -19,12 +20,22 @@ import (
 // one that counts hold the absolute base. It reports whether doc has one.
 func checkBaseAgainstParse(t testing.TB, name, doc string) bool {
 	t.Helper()
-	want, found := htmltreetest.ParsedBase(doc)
+	found := false
+	for _, scripting := range []bool{true, false} {
+		found = checkBaseReading(t, name, doc, scripting)
+	}
+	return found
+}
+
+// checkBaseReading is checkBaseAgainstParse for one reading of
+// <noscript>: html.Parse and the rewriter with the same scripting flag
+// (Options.Scripting; the default, false, reads it as markup).
+func checkBaseReading(t testing.TB, name, doc string, scripting bool) bool {
+	t.Helper()
+	name = fmt.Sprintf("%s (scripting %v)", name, scripting)
+	want, found := htmltreetest.ParsedBase(doc, scripting)
 	opts := testOptions()
-	// html.Parse reads as a browser with scripting on: <noscript> holds
-	// raw text. The rewriter's default reading of it as markup (for the
-	// lazy-loading fallbacks) is issue 14's to reconcile.
-	opts.SkipNoscript = true
+	opts.Scripting = scripting
 	wantBase := testBase
 	if found {
 		r, err := resolve.NewResolver(opts.Spec, testBase, resolve.Options{})
@@ -48,7 +59,7 @@ func checkBaseAgainstParse(t testing.TB, name, doc string) bool {
 		if _, err := Rewrite(&out, strings.NewReader(doc), opts); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		got, gotFound := htmltreetest.ParsedBase(out.String())
+		got, gotFound := htmltreetest.ParsedBase(out.String(), scripting)
 		switch {
 		case mode == BaseRemove && gotFound:
 			t.Fatalf("%s: --base-element remove left <base href=%q>, which html.Parse takes as the base\n%s\n=>\n%s", name, got, doc, out.String())

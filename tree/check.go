@@ -130,6 +130,9 @@ type Checker struct {
 	// ContentType is the Content-Type the tree's HTML files are served
 	// with, if known: its charset outranks a <meta> declaration.
 	ContentType string
+	// Scripting reads <noscript> as a browser running scripts does (see
+	// htmlrewrite.Options.Scripting).
+	Scripting bool
 	// Host is how the server maps URL paths to files; nil is the "file"
 	// profile (see HostProfile).
 	Host *Host
@@ -308,7 +311,7 @@ func (c *Checker) readHTML(f File, data []byte) (Document, error) {
 	// Only a document that holds "<base" can have a <base> element: the
 	// others are not tokenized a second time.
 	if mentionsBase(data) {
-		if e, _, err := base.ScanHTML(bytes.NewReader(data), false); err == nil && e.Found {
+		if e, _, err := base.ScanHTML(bytes.NewReader(data), false, base.Scripting(c.Scripting)); err == nil && e.Found {
 			doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
 		}
 	}
@@ -369,6 +372,7 @@ func (c *Checker) htmlOptions(f File) htmlrewrite.Options {
 		Spec:        c.Spec,
 		Context:     base.Context{Spec: c.Spec, Options: c.Options, Retrieval: c.docURL(f)},
 		ContentType: c.ContentType,
+		Scripting:   c.Scripting,
 	}
 }
 

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 )
@@ -42,7 +45,7 @@ type baseOutput struct {
 }
 
 func runBase(args []string, s stdio) int {
-	fs := newFlagSet("base", "[--url RETRIEVAL_URL] [--header 'Name: value']... [--content-type VALUE] [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
+	fs := newFlagSet("base", "[--url RETRIEVAL_URL] [--header 'Name: value']... [--content-type VALUE] [--scripting] [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
 	spec, opts := specFlag(fs, defaultHTMLSpec)
 	var retrieval optionalString
 	fs.Var(&retrieval, "url", "the URL the document was retrieved from, after redirects (draft §3.3); default: the file's own file: URL")
@@ -52,6 +55,8 @@ func runBase(args []string, s stdio) int {
 	contentLocation := fs.Bool("content-location", false, "let a Content-Location header count, as for a MIME part (browsers ignore it in HTTP)")
 	var contentType string
 	contentTypeFlag(fs, &contentType)
+	var scripting bool
+	scriptingFlag(fs, &scripting)
 	savedFrom := fs.Bool("saved-from", false, "without --url, take the retrieval URL from a saved page's <!-- saved from url=(NNNN)... --> comment")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -99,13 +104,25 @@ func runBase(args []string, s stdio) int {
 		c.Retrieval, c.RetrievalDetail = u, "file: URL of "+name
 	}
 
-	if c.Options.QueryEncoding == nil {
-		// <base href> is text in the document's encoding (the WHATWG mode
-		// decodes it with this); a UTF-16 page has no <base> to decode.
-		prefix, _ := br.Peek(1024)
-		c.Options.QueryEncoding, _, _ = htmlrewrite.Encoding(prefix, headers.h.Get("Content-Type"))
+	var doc io.Reader = br
+	prefix, _ := br.Peek(1024)
+	docEnc, charset, _ := htmlrewrite.Encoding(prefix, headers.h.Get("Content-Type"))
+	switch charset {
+	case "utf-16le", "utf-16be":
+		// A UTF-16 page is scanned as the text it decodes to (UTF-8).
+		endian := unicode.LittleEndian
+		if charset == "utf-16be" {
+			endian = unicode.BigEndian
+		}
+		doc = transform.NewReader(br, unicode.UTF16(endian, unicode.UseBOM).NewDecoder())
+	default:
+		if c.Options.QueryEncoding == nil {
+			// <base href> is text in the document's encoding (the WHATWG
+			// mode decodes it with this).
+			c.Options.QueryEncoding = docEnc
+		}
 	}
-	e, warnings, err := base.ScanHTML(br, *strict)
+	e, warnings, err := base.ScanHTML(doc, *strict, base.Scripting(scripting))
 	if err != nil {
 		s.errorf("base: %s: %v", name, err)
 		return exitFailure

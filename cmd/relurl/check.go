@@ -50,6 +50,8 @@ func runCheck(args []string, s stdio) int {
 	maxSize := fs.Int64("max-size", defaultMaxSize, "largest input file, in bytes")
 	var contentType string
 	contentTypeFlag(fs, &contentType)
+	var scripting bool
+	scriptingFlag(fs, &scripting)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -124,7 +126,7 @@ func runCheck(args []string, s stdio) int {
 		}
 	}
 	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value,
-		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType}
+		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType, Scripting: scripting}
 	if *gram != "" {
 		if err := grammar.Validate(*gram, ""); errors.Is(err, grammar.ErrUnknownGrammar) {
 			return usageErr("%v", err)

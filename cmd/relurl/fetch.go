@@ -35,6 +35,8 @@ func runFetch(args []string, s stdio) int {
 	timeout := fs.Duration("timeout", 30*time.Second, "time allowed for the whole fetch, redirects included")
 	maxSize := fs.Int64("max-size", base.DefaultMaxBytes, "largest response body, in bytes")
 	maxRedirects := fs.Int("max-redirects", base.DefaultMaxRedirects, "redirects followed before giving up")
+	var scripting bool
+	scriptingFlag(fs, &scripting)
 	contentLocation := fs.Bool("content-location", false, "let the response's Content-Location set the base (RFC 2616 did; RFC 9110 and browsers do not)")
 	sameHost := fs.Bool("same-host", false, "refuse a redirect to another host than the URL's")
 	denyPrivate := fs.Bool("deny-private", false, "refuse to connect to loopback, private, link-local and other non-public addresses (checked after DNS, at connect time, redirects included)")
@@ -86,7 +88,7 @@ func runFetch(args []string, s stdio) int {
 	}
 	ctxBase := *doc.Context
 	ctxBase.Spec, ctxBase.Options, ctxBase.ContentLocation = *spec, *opts, *contentLocation
-	hopts := htmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct}
+	hopts := htmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct, Scripting: scripting}
 
 	if *links {
 		w := bufio.NewWriterSize(s.out, 64<<10)

@@ -68,6 +68,7 @@ func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
 	fs.BoolVar(&t.savedFrom, "saved-from", false, `take a file's URL from its "<!-- saved from url=(NNNN)URL -->" comment when it has one`)
 	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "the most held in memory for one input, in bytes: an MHTML archive, the look-ahead for a stream's <base>; files and streams of any size are read through")
 	contentTypeFlag(fs, &t.html.ContentType)
+	scriptingFlag(fs, &t.html.Scripting)
 	fs.BoolVar(&t.strict, "strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base (the draft's §10 appendix), not the first <base href> as in browsers")
 	return t
 }
@@ -84,6 +85,13 @@ func contentTypeFlag(fs *flag.FlagSet, v *string) {
 		*v = s
 		return nil
 	})
+}
+
+// scriptingFlag binds --scripting to v: read <noscript> as a browser
+// running scripts does (raw text: no links in it, no <base> in it), not as
+// relurl, which runs none, reads it by default (markup).
+func scriptingFlag(fs *flag.FlagSet, v *bool) {
+	fs.BoolVar(v, "scripting", false, "read <noscript> as a browser running scripts does: raw text, so its links are not read and a <base> in it does not count (default: markup, as a user agent without scripting reads it)")
 }
 
 // check validates the flags once parsed; errors are usage errors.

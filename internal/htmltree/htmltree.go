@@ -170,6 +170,28 @@ type Tree struct {
 	// count says how many a, p, li, dd/dt and foreign elements are open,
 	// so that the tags that close them look down the stack only then.
 	count [6]int
+
+	// Scripting is the parser's scripting flag (HTML §13.2.2): set, the
+	// content of <noscript> is raw text, as in a browser running scripts;
+	// unset (the zero Tree), it is markup, as in a user agent that runs
+	// none, which relurl is (HTML §13.2.6.4.5 "in head noscript",
+	// §13.2.6.4.7 "in body").
+	Scripting bool
+}
+
+// RawText reports whether the content of the HTML element name (lower
+// case), just started, is text rather than markup: raw text or RCDATA
+// (HTML §13.2.6.2), and <noscript> only with Scripting. The tokenizer
+// reads every one of them, <noscript> included, as text by itself: for a
+// <noscript> that holds markup the caller calls NextIsNotRawText.
+func (t *Tree) RawText(name string) bool {
+	switch name {
+	case "iframe", "noembed", "noframes", "script", "style", "xmp", "textarea", "title", "plaintext":
+		return true
+	case "noscript":
+		return t.Scripting
+	}
+	return false
 }
 
 // Kinds of open elements counted.

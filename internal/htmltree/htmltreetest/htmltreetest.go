@@ -15,8 +15,10 @@ import (
 // builder (html.Parse), and the HTML Standard's "first base element with
 // an href attribute in tree order", where an HTML element is one in no
 // namespace and template contents are not in the tree (html.md §3.1 [obs]).
-func ParsedBase(doc string) (href string, found bool) {
-	root, err := html.Parse(strings.NewReader(doc))
+// scripting is the parser's scripting flag: set, <noscript> holds raw
+// text; unset (relurl's default reading), markup.
+func ParsedBase(doc string, scripting bool) (href string, found bool) {
+	root, err := html.ParseWithOptions(strings.NewReader(doc), html.ParseOptionEnableScripting(scripting))
 	if err != nil {
 		return "", false
 	}
