@@ -44,11 +44,12 @@ func cssURLs(v string, fn func(cssURL)) {
 			continue
 		case c == '"' || c == '\'':
 			j, u := cssString(v, i)
-			if imageSet > 0 && depth >= imageSet || atRule == "import" && first {
+			// Only image-set()'s own strings: not type("image/avif").
+			if imageSet > 0 && depth == imageSet || atRule == "import" && first {
 				fn(u)
 			}
 			i = j
-		case c == '\\':
+		case c == '\\' && (i+1 >= len(v) || v[i+1] == '\n'):
 			i += 2
 		case c == '@':
 			j := cssName(v, i+1)
@@ -69,14 +70,16 @@ func cssURLs(v string, fn func(cssURL)) {
 				depth--
 			}
 			i++
-		case isNameStart(c) || c == '-':
+		case isNameStart(c) || c == '-' || c == '\\':
 			j := cssName(v, i)
 			if j == i {
 				i++
 				break
 			}
 			if j < len(v) && v[j] == '(' {
-				switch strings.ToLower(v[i:j]) {
+				// The name with its escapes decoded (§4.3.11 consume a
+				// name): u\72 l( and \75 rl( are url( too.
+				switch strings.ToLower(cssNameValue(v[i:j])) {
 				case "url":
 					k, u, ok := cssURLToken(v, j+1)
 					if ok && !(atRule == "namespace") {
@@ -103,6 +106,23 @@ func isNameStart(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c >= 0x80
 }
 
+// cssNameValue decodes the escapes of a name.
+func cssNameValue(n string) string {
+	if strings.IndexByte(n, '\\') < 0 {
+		return n
+	}
+	var b strings.Builder
+	for i := 0; i < len(n); {
+		if n[i] == '\\' {
+			i = cssEscape(n, i, &b)
+			continue
+		}
+		b.WriteByte(n[i])
+		i++
+	}
+	return b.String()
+}
+
 // cssName returns the end of the name (ident code points and escapes)
 // starting at i.
 func cssName(v string, i int) int {
@@ -112,7 +132,9 @@ func cssName(v string, i int) int {
 		case isNameStart(c) || c == '-' || '0' <= c && c <= '9':
 			i++
 		case c == '\\' && i+1 < len(v) && v[i+1] != '\n':
-			i += 2
+			// A whole escape: hex digits and the white space after them.
+			var b strings.Builder
+			i = cssEscape(v, i, &b)
 		default:
 			return i
 		}

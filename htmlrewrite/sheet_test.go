@@ -8,6 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/encoding/japanese"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/resolve"
 )
 
 // TestRewriteCSS: a stylesheet's URLs resolve against its own URL (CSS
@@ -94,4 +97,26 @@ func TestSheetEncoding(t *testing.T) {
 	assert.Equal(t, "@charset \"koi8-r\"; a{b:url(http://ex.com/dir/%D0%98)}", out.String())
 	_, err = RewriteCSS(&out, strings.NewReader("\xff\xfea\x00"), opts)
 	assert.ErrorIs(t, err, ErrEncoding)
+}
+
+// TestCSSLinksIssue15 follows formats.md §10 checklist #2–#4: escaped
+// "url" names (CSS Syntax §4.3.11 consume a name, §4.3.7 escapes), comments
+// inside an unquoted url (§4.3.6), image-set()'s type() string (CSS Images
+// 4 §2.2) and @font-face src's local() (CSS Fonts 4 §4.3), which are not URLs.
+func TestCSSLinksIssue15(t *testing.T) {
+	sheet := `a{b:u\72 l(x.png)} c{d:url(/*x*/a.png)} e{b:\75 rl(y.png)} f{fill:url(#g)} g{c:url()} @namespace s url(http://www.w3.org/2000/svg);` +
+		`h{background:-webkit-image-set("a.avif" type("image/avif") 1x, url(b.png) 2x)} @font-face{src:local("F"),url(f.woff2) format("woff2")}`
+	var got []string
+	_, err := CSSLinks(strings.NewReader(sheet), Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://cdn.example/assets/css/site.css"}}, func(l Link) error {
+		got = append(got, l.URL)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"https://cdn.example/assets/css/x.png", "https://cdn.example/*x*/a.png", "https://cdn.example/assets/css/y.png",
+		"https://cdn.example/assets/css/a.avif", "https://cdn.example/assets/css/b.png", "https://cdn.example/assets/css/f.woff2"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }

@@ -217,6 +217,15 @@ func (x *warcExtractor) response(rec *Record) error {
 			return err
 		}
 	}
+	if vs := resp.Header.Values("Link"); len(vs) > 0 {
+		// RFC 8288 §3.1: against the retrieval URL, never a body <base>.
+		b := base.Result{URL: rec.TargetURI, Source: base.Retrieval, Detail: "WARC-Target-URI"}
+		if err := HeaderLinks(vs, x.opts.Spec, rec.TargetURI, func(l htmlrewrite.Link) error {
+			return x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: b})
+		}); err != nil {
+			return err
+		}
+	}
 	ct := resp.Header.Get("Content-Type")
 	if rec.Type == "revisit" {
 		c, ok := x.referred(rec)

@@ -18,6 +18,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 // Problem is what makes a link break when its tree moves.
@@ -281,6 +282,8 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	var err error
 	if r := c.Readers[f.Kind]; r != nil {
 		doc, err = r(f, docURL, data)
+	} else if f.Kind == CSS || f.Kind == XML {
+		doc, err = c.readOther(f, data)
 	} else {
 		doc, err = c.readHTML(f, data)
 	}
@@ -303,7 +306,26 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 
 // Reads reports whether Check reads files of kind k: HTML, and the kinds
 // of Checker.Readers.
-func (c *Checker) Reads(k Kind) bool { return k == HTML || c.Readers[k] != nil }
+func (c *Checker) Reads(k Kind) bool { return k == HTML || k == CSS || k == XML || c.Readers[k] != nil }
+
+// readOther reads a stylesheet (htmlrewrite.CSSLinks) or an SVG or feed
+// (xmlrewrite.Links, each link against its element's base).
+func (c *Checker) readOther(f File, data []byte) (Document, error) {
+	var doc Document
+	opts := c.htmlOptions(f)
+	add := func(l htmlrewrite.Link) {
+		doc.Links = append(doc.Links, Link{Raw: reference(l.Raw), URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Line: l.Line, Column: l.Column, Offset: l.Offset})
+	}
+	if f.Kind == CSS {
+		res, err := htmlrewrite.CSSLinks(bytes.NewReader(data), opts, func(l htmlrewrite.Link) error { add(l); return nil })
+		doc.Base = res.URL
+		return doc, err
+	}
+	xo := xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context}
+	res, err := xmlrewrite.Links(bytes.NewReader(data), xo, func(l xmlrewrite.Link) error { add(l.Link); return nil })
+	doc.Base = res.URL
+	return doc, err
+}
 
 // readHTML is the Reader of HTML.
 func (c *Checker) readHTML(f File, data []byte) (Document, error) {
@@ -804,7 +826,7 @@ func formOf(raw string) refForm {
 // for that place; every other byte stays as it was. A finding whose link
 // is no longer at its offset is left alone.
 func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, error) {
-	if c.Readers[f.Kind] != nil {
+	if c.Readers[f.Kind] != nil || f.Kind == CSS || f.Kind == XML {
 		return data, 0, nil // read by a Reader: not HTML, not rewritten here
 	}
 	if err := c.Prepare(); err != nil {

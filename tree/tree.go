@@ -19,6 +19,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 // Kind says how a file is to be read.
@@ -30,11 +32,17 @@ const (
 	HTML              // text/html
 	MHTML             // multipart/related, RFC 2557 (.mht, .mhtml)
 	WARC              // WARC 1.1 (.warc, .warc.gz, .warc.zst) and ARC (.arc, .arc.gz)
+	CSS               // a stylesheet, text/css (.css)
+	XML               // SVG, Atom or RSS (.svg, .atom, .rss; .xml by its root element): package xmlrewrite
 )
 
-// String returns "other", "html", "mhtml" or "warc".
+// String returns "other", "html", "mhtml", "warc", "css" or "xml".
 func (k Kind) String() string {
 	switch k {
+	case CSS:
+		return "css"
+	case XML:
+		return "xml"
 	case HTML:
 		return "html"
 	case MHTML:
@@ -71,14 +79,34 @@ func KindOf(name string, head []byte) Kind {
 			return Other
 		}
 		return HTML
+	case ".css":
+		return text(head, CSS)
+	case ".svg", ".atom", ".rss":
+		return text(head, XML)
 	}
 	if len(head) > SniffLen {
 		head = head[:SniffLen]
 	}
-	if strings.HasPrefix(http.DetectContentType(head), "text/html") {
+	switch ct := http.DetectContentType(head); {
+	case strings.HasPrefix(ct, "text/html"):
 		return HTML
+	case strings.HasPrefix(ct, "text/xml"), strings.HasPrefix(ct, "text/plain"):
+		// MIME Sniffing leaves XML vocabularies alone (§7); the root
+		// element tells SVG, XHTML, Atom and RSS apart (formats.md §9).
+		if f, ok := xmlrewrite.Sniff(head); ok && f != xmlrewrite.XML {
+			return XML
+		}
 	}
 	return Other
+}
+
+// text returns k for a head that is text, else Other (a NUL byte: binary,
+// e.g. a gzipped .svgz saved as .svg).
+func text(head []byte, k Kind) Kind {
+	if bytes.IndexByte(head, 0) >= 0 && !utf16BOM(head) {
+		return Other
+	}
+	return k
 }
 
 // utf16BOM reports whether head starts with a UTF-16 byte order mark: such

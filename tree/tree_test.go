@@ -42,7 +42,14 @@ func TestKindOf(t *testing.T) {
 		{"x.txt", "<p>", HTML},
 		{"x", "<script>", HTML},
 		{"x", "plain text", Other},
-		{"style.css", "body{}", Other},
+		// Issue 15: stylesheets by extension; SVG, Atom and RSS by
+		// extension or, as XML, by their root element (formats.md §9).
+		{"style.css", "body{}", CSS},
+		{"icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>", XML},
+		{"icon.svg", "\x1f\x8b\x08\x00\x00", Other},
+		{"feed", "<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">", XML},
+		{"feed.xml", "<?xml version=\"1.0\"?><rss version=\"2.0\">", XML},
+		{"sitemap.xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">", Other},
 		{"img.png", "\x89PNG\r\n\x1a\n", Other},
 		{"empty", "", Other},
 	}
@@ -92,7 +99,7 @@ func TestWalk(t *testing.T) {
 	want := []row{
 		{"a.mht", "mhtml", dir},
 		{"b/c/deep/x y.html", "html", dir},
-		{"b/c/style.css", "other", dir},
+		{"b/c/style.css", "css", dir},
 		{"b/page", "html", dir},
 		{"index.html", "html", dir},
 		{"z.warc.gz", "warc", dir},

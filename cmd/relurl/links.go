@@ -17,6 +17,7 @@ import (
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text|tsv] [--fields LIST] [--status] [--on-error exit|report] [filters] PATH... | -
@@ -167,7 +168,7 @@ func runLinks(args []string, s stdio) int {
 		}
 		if f.Kind == tree.Other {
 			if f.Rel == "" {
-				return docResult{err: fmt.Errorf("not an HTML, MHTML or WARC file (by name and content)")}
+				return docResult{err: fmt.Errorf("not an HTML, MHTML, WARC, CSS, SVG or feed file (by name and content)")}
 			}
 			return docResult{}
 		}
@@ -426,6 +427,28 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 			}
 		}
 		return docResult{warnings: warns, err: err}
+	case tree.CSS:
+		// A stylesheet's URLs resolve against its own URL (CSS Values 4 §4.5.1).
+		o := t.htmlOptions(docURL)
+		b := o.Context.Fallback()
+		e.base = b
+		final, err := htmlrewrite.CSSLinks(r, o, func(l htmlrewrite.Link) error {
+			if !e.filter.keep(l.Kind, l.URL, root, "") {
+				return nil
+			}
+			return e.add(record(l, e.file, b))
+		})
+		return docResult{warnings: final.Warnings, err: err}
+	case tree.XML:
+		final, err := xmlrewrite.Links(r, t.xmlOptions(docURL), func(l xmlrewrite.Link) error {
+			if !e.filter.keep(l.Kind, l.URL, root, "") {
+				return nil
+			}
+			// Each element's base is its own (xml:base, §3.1).
+			return e.add(record(l.Link, e.file, l.Base))
+		})
+		e.base = final
+		return docResult{warnings: final.Warnings, err: err}
 	}
 	return htmlLinks(r, t.htmlOptions(docURL), root, e)
 }

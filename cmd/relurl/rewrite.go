@@ -16,6 +16,7 @@ import (
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 const rewriteSynopsis = `[--base URL] [--spec S] [-o DIR | -i | --dry-run] [flags] PATH... | -
@@ -68,11 +69,12 @@ func runRewrite(args []string, s stdio) int {
 	outDir := fs.String("o", "", "write the rewritten tree to this directory, mirroring the inputs (documents already up to date there are left alone)")
 	inPlace := fs.Bool("i", false, "rewrite files in place, atomically; a file with nothing to change is not written")
 	dryRun := fs.Bool("dry-run", false, "report which files would change, write nothing")
-	others := fs.String("others", "copy", `with -o, files that are not HTML or MHTML: "copy" or "skip"`)
+	others := fs.String("others", "copy", `with -o, files that are not HTML, MHTML, CSS, SVG or feeds: "copy" or "skip"`)
 	sync := fs.Bool("sync", false, "with -o, fsync each file written (-i always does: the originals are at stake)")
 	hardLinks := fs.String("hardlinks", "skip", `with -i, a file with several names (hard links): "skip" it with a warning, "keep" the names together (written through the same inode, not atomically), or "split" it (this name gets the new content)`)
 	quiet := fs.Bool("quiet", false, "no summary line and no progress bar (a document written to standard output has neither)")
 	jsonSummary := fs.Bool("json", false, "print the summary as JSON on standard output (standard error when the document goes there)")
+	fs.StringVar(&t.input, "input-format", "auto", `the kind of standard input: "auto" (by its first bytes), "html", "mhtml", "css" or "xml" (SVG, Atom, RSS)`)
 	addRewriteFlags(fs, t)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -328,6 +330,19 @@ func rewriteDoc(kind tree.Kind, data []byte, docURL string, t *treeFlags) ([]byt
 			return nil, c, err
 		}
 		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
+	case tree.CSS, tree.XML:
+		var st htmlrewrite.Stats
+		var err error
+		if kind == tree.CSS {
+			st, err = htmlrewrite.RewriteCSS(&buf, bytes.NewReader(data), t.htmlOptions(docURL))
+		} else {
+			st, err = xmlrewrite.Rewrite(&buf, bytes.NewReader(data), t.xmlOptions(docURL))
+		}
+		c.warns = st.Base.Warnings
+		if err != nil {
+			return nil, c, err
+		}
+		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
 	default:
 		st, err := htmlrewrite.Rewrite(&buf, bytes.NewReader(data), t.htmlOptions(docURL))
 		c.warns = st.Base.Warnings
@@ -364,7 +379,7 @@ func oneSourceEach(items iter.Seq[walked], dir string, copyOthers bool) iter.Seq
 }
 
 // isDoc reports whether rewrite rewrites f (rather than copy or skip it).
-func isDoc(f tree.File) bool { return f.Kind == tree.HTML || f.Kind == tree.MHTML }
+func isDoc(f tree.File) bool { return f.Kind != tree.Other && f.Kind != tree.WARC }
 
 // mirrorPath is where f goes in the mirror dir: its path in its tree, or
 // for a file given alone its name.
@@ -470,7 +485,9 @@ func rewriteFile(dst io.Writer, f tree.File, docURL string, t *treeFlags) (rewri
 // as it is read, MHTML (whose parts link to each other) read whole.
 func rewriteStream(dst io.Writer, src io.Reader, kind tree.Kind, docURL string, t *treeFlags) (rewriteCounts, bool, error) {
 	var c rewriteCounts
-	if kind == tree.MHTML {
+	if kind == tree.MHTML || kind == tree.CSS || kind == tree.XML {
+		// Held whole: MHTML parts link to each other; a stylesheet or an
+		// XML document is read in memory by its reader.
 		data, err := io.ReadAll(io.LimitReader(src, t.maxSize+1))
 		if err == nil && int64(len(data)) > t.maxSize {
 			err = tree.ErrTooLarge
@@ -506,7 +523,9 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 	if kind != tree.MHTML && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")) {
 		kind = tree.MHTML
 	}
-	if kind != tree.MHTML {
+	if forced, ok := t.inputKind(); ok {
+		kind = forced
+	} else if kind != tree.MHTML && kind != tree.XML {
 		kind = tree.HTML // a stream named "-" is taken for HTML
 	}
 	c, changed, err := rewriteStream(w, in, kind, t.base.value, t)

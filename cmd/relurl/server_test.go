@@ -100,6 +100,8 @@ func testSite() http.Handler {
 	mux.Handle("/cl", page(html, `<a href="x.html">x</a>`, "Content-Location", "/elsewhere/doc.html"))
 	// <base> outranks the URL.
 	mux.Handle("/based", page(html, `<head><base href="https://cdn.example/assets/"></head><a href="x.html">x</a>`))
+	// RFC 8288 §3.1: Link header targets against the response URL, not the <base>.
+	mux.Handle("/linked/page", page(html, `<base href="https://cdn.example/"><a href="p">p</a>`, "Link", `<x.js>; rel=modulepreload, </a,b.css>; rel=preload`))
 	mux.Handle("/latin1", page("text/html; charset=windows-1252", "<a href=\"caf\xe9.html?q=\xe9\">caf\xe9</a>"))
 	mux.Handle("/big", page(html, strings.Repeat("<p>filler</p>\n", 1000)))
 	mux.Handle("/image.png", page("image/png", "\x89PNG\r\n\x1a\n"))

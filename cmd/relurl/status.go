@@ -28,7 +28,7 @@ type streamFlags struct {
 
 func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 	sf := new(streamFlags)
-	fs.StringVar(&sf.inputFormat, "input-format", "auto", `the kind of every input: "auto" (files by name and content, standard input by its first bytes), "html", "mhtml" or "warc" (.warc, .warc.gz, .warc.zst: told apart by content)`)
+	fs.StringVar(&sf.inputFormat, "input-format", "auto", `the kind of every input: "auto" (files by name and content, standard input by its first bytes), "html", "mhtml", "warc" (.warc, .warc.gz, .warc.zst: told apart by content), "css" or "xml" (SVG, Atom, RSS; also "svg", "atom", "rss")`)
 	fs.StringVar(&sf.name, "name", "", `the "file" field of standard input's links and statuses (default "-")`)
 	fs.BoolVar(&sf.status, "status", false, `after each input, a status line {"status":"ok"|"error",...}; each record-level problem a {"status":"record-error",...} line where it happens`)
 	fs.StringVar(&sf.onError, "on-error", "exit", `"exit": exit status 1 when an input failed or had record errors; "report": exit status 0 then (the statuses say what failed)`)
@@ -51,9 +51,9 @@ func joinNames(names []string) string {
 // check validates the flags against --format (jsonl, text or tsv).
 func (sf *streamFlags) check(format string) error {
 	switch sf.inputFormat {
-	case "auto", "html", "mhtml", "warc":
+	case "auto", "html", "mhtml", "warc", "css", "xml", "svg", "atom", "rss":
 	default:
-		return fmt.Errorf(`--input-format is "auto", "html", "mhtml" or "warc", not %q`, sf.inputFormat)
+		return fmt.Errorf(`--input-format is "auto", "html", "mhtml", "warc", "css" or "xml", not %q`, sf.inputFormat)
 	}
 	if sf.counters != "" && sf.counters != "hadoop" {
 		return fmt.Errorf(`--counters is "hadoop", not %q`, sf.counters)
@@ -86,6 +86,10 @@ func (sf *streamFlags) kind() (tree.Kind, bool) {
 		return tree.MHTML, true
 	case "warc":
 		return tree.WARC, true
+	case "css":
+		return tree.CSS, true
+	case "xml", "svg", "atom", "rss":
+		return tree.XML, true
 	}
 	return tree.Other, false
 }
@@ -200,6 +204,9 @@ func sniffStream(in *bufio.Reader) (tree.Kind, error) {
 		return tree.MHTML, nil
 	case bytes.HasPrefix(head, []byte{0xfe, 0xff}), bytes.HasPrefix(head, []byte{0xff, 0xfe}):
 		return tree.HTML, nil
+	}
+	if tree.KindOf("-", head) == tree.XML {
+		return tree.XML, nil // an SVG or a feed, by its root element
 	}
 	for _, c := range head {
 		if c <= 0x08 || c == 0x0b || 0x0e <= c && c <= 0x1a || 0x1c <= c && c <= 0x1f {

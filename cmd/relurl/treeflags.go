@@ -21,6 +21,7 @@ import (
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 // defaultHTMLSpec is the mode links in HTML resolve under unless --spec
@@ -37,6 +38,7 @@ const defaultMaxSize = 256 << 20
 // treeFlags are the flags of the subcommands that read files and trees:
 // rewrite, links and check.
 type treeFlags struct {
+	input     string // rewrite --input-format for standard input
 	base      optionalString
 	spec      *resolve.Spec
 	opts      *resolve.Options
@@ -216,6 +218,24 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 		o.MaxToken = int(t.maxSize)
 	}
 	return o
+}
+
+// inputKind returns the kind rewrite's --input-format forces on
+// standard input, or false for auto.
+func (t *treeFlags) inputKind() (tree.Kind, bool) {
+	sf := streamFlags{inputFormat: t.input}
+	return sf.kind()
+}
+
+// xmlOptions returns the options of package xmlrewrite for an SVG or
+// feed retrieved from docURL.
+func (t *treeFlags) xmlOptions(docURL string) xmlrewrite.Options {
+	o := t.htmlOptions(docURL)
+	x := xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments}
+	if t.maxSize < htmlrewrite.DefaultMaxToken {
+		x.MaxSize = int(t.maxSize)
+	}
+	return x
 }
 
 // mimeOptions returns the options of package mime for an archive
