@@ -28,17 +28,21 @@ type Kind int
 
 // The kinds of file the walk tells apart.
 const (
-	Other Kind = iota // not a document relurl reads: copied or skipped
-	HTML              // text/html
-	MHTML             // multipart/related, RFC 2557 (.mht, .mhtml)
-	WARC              // WARC 1.1 (.warc, .warc.gz, .warc.zst) and ARC (.arc, .arc.gz)
-	CSS               // a stylesheet, text/css (.css)
-	XML               // SVG, Atom or RSS (.svg, .atom, .rss; .xml by its root element): package xmlrewrite
+	Other    Kind = iota // not a document relurl reads: copied or skipped
+	HTML                 // text/html
+	MHTML                // multipart/related, RFC 2557 (.mht, .mhtml)
+	WARC                 // WARC 1.1 (.warc, .warc.gz, .warc.zst) and ARC (.arc, .arc.gz)
+	CSS                  // a stylesheet, text/css (.css)
+	XML                  // SVG, Atom or RSS (.svg, .atom, .rss; .xml by its root element): package xmlrewrite
+	Manifest             // a web app manifest (.webmanifest): package manifest
 )
 
-// String returns "other", "html", "mhtml", "warc", "css" or "xml".
+// String returns "other", "html", "mhtml", "warc", "css", "xml" or
+// "manifest".
 func (k Kind) String() string {
 	switch k {
+	case Manifest:
+		return "manifest"
 	case CSS:
 		return "css"
 	case XML:
@@ -83,6 +87,8 @@ func KindOf(name string, head []byte) Kind {
 		return text(head, CSS)
 	case ".svg", ".atom", ".rss":
 		return text(head, XML)
+	case ".webmanifest":
+		return text(head, Manifest)
 	}
 	if len(head) > SniffLen {
 		head = head[:SniffLen]

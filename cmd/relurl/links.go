@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -437,6 +438,17 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 				return nil
 			}
 			return e.add(record(l, e.file, b))
+		})
+		return docResult{warnings: final.Warnings, err: err}
+	case tree.Manifest:
+		mo := t.manifestOptions(docURL)
+		e.base = mo.Context.Fallback()
+		// Its URL members resolve against the manifest's own URL.
+		final, err := manifest.Links(r, mo, func(l htmlrewrite.Link) error {
+			if !e.filter.keep(l.Kind, l.URL, root, "") {
+				return nil
+			}
+			return e.add(record(l, e.file, e.base))
 		})
 		return docResult{warnings: final.Warnings, err: err}
 	case tree.XML:

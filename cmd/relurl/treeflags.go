@@ -18,6 +18,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -236,6 +237,13 @@ func (t *treeFlags) xmlOptions(docURL string) xmlrewrite.Options {
 		x.MaxSize = int(t.maxSize)
 	}
 	return x
+}
+
+// manifestOptions returns the options of package manifest for a web app
+// manifest retrieved from docURL.
+func (t *treeFlags) manifestOptions(docURL string) manifest.Options {
+	o := t.htmlOptions(docURL)
+	return manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, MaxSize: o.MaxToken}
 }
 
 // mimeOptions returns the options of package mime for an archive
