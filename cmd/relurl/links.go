@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
-	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/xmlrewrite"
 )
@@ -186,7 +184,7 @@ func runLinks(args []string, s stdio) int {
 		if err != nil {
 			return docResult{err: err}
 		}
-		root = normalize(t, root)
+		root = tree.NewScope(*t.spec, *t.opts, root).Root()
 		r, err := os.Open(f.Path)
 		if err != nil {
 			return docResult{err: err}
@@ -296,28 +294,6 @@ func directoryOf(u string) string {
 	return u[:strings.LastIndexByte(u, '/')+1]
 }
 
-// normalize returns u as the resolver writes it (lower-case scheme and
-// host, ...), so that resolved links compare with it as strings.
-func normalize(t *treeFlags, u string) string {
-	r, err := resolve.NewResolver(*t.spec, u, *t.opts)
-	if err != nil {
-		return u
-	}
-	if n, err := r.Reference(u); err == nil {
-		return n
-	}
-	return u
-}
-
-// origin returns scheme://host of u, or "" when it has none.
-func origin(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.Host == "" {
-		return ""
-	}
-	return strings.ToLower(p.Scheme) + "://" + strings.ToLower(p.Host)
-}
-
 // keep reports whether a link to u passes the filter; root is the tree
 // root URL, or "" to compare origins with the document's base instead.
 func (lf linkFilter) keep(kind htmlrewrite.Kind, u, root, docBase string) bool {
@@ -331,8 +307,7 @@ func (lf linkFilter) keep(kind htmlrewrite.Kind, u, root, docBase string) bool {
 	if root != "" {
 		in = u != "" && strings.HasPrefix(u, root)
 	} else {
-		o := origin(u)
-		in = o != "" && o == origin(docBase)
+		in = tree.SameOrigin(u, docBase)
 	}
 	return in == lf.internal
 }
