@@ -102,7 +102,11 @@ func fixtureRecords() []fixtureRecord {
 <a href="mailto:someone@site.test">mail</a> <a href="/con">con</a> <a href="/`+strings.Repeat("long", 80)+`">long</a>
 <a href="/evil">evil</a> <a href="https://site.test/secure">https</a> <a href="/style.php">php css</a>
 <div style="background: url('img/bg.png')"></div>
-<object data="img/icon.svg" type="image/svg+xml"></object>`)},
+<object data="img/icon.svg" type="image/svg+xml"></object>
+<link rel="manifest" href="/app.webmanifest">`)},
+		// A web app manifest: its URL members point at the tree.
+		{uri: "http://site.test/app.webmanifest", headers: []string{"Content-Type: application/manifest+json"}, body: `{"id": "/", "start_url": "/?utm=app", "scope": "/", "icons": [{"src": "img/logo.png", "sizes": "1x1"}]}`},
+		{uri: "http://site.test/?utm=app", headers: []string{htmlType}, body: page("app start", `<a href="/">home</a>`)},
 		// SVG as a document: its href and xlink:href are links.
 		{uri: "http://site.test/img/icon.svg", headers: []string{"Content-Type: image/svg+xml"}, body: `<?xml version="1.0"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/xmlrewrite"
@@ -105,7 +106,7 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 			return err
 		}
 		ext := strings.ToLower(filepath.Ext(p))
-		if ext != ".html" && ext != ".css" && ext != ".htm" && ext != ".svg" {
+		if ext != ".html" && ext != ".css" && ext != ".htm" && ext != ".svg" && ext != ".webmanifest" {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -153,6 +154,14 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 		case ".svg":
 			_, err = xmlrewrite.Links(bytes.NewReader(data), xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
 				func(l xmlrewrite.Link) error { return check(l.Link) })
+		case ".webmanifest":
+			_, err = manifest.Links(bytes.NewReader(data), manifest.Options{Spec: opts.Spec, Context: opts.Context},
+				func(l htmlrewrite.Link) error {
+					if l.Attr == "id" { // an identity, written absolute as captured
+						return nil
+					}
+					return check(l)
+				})
 		default:
 			_, err = htmlrewrite.Links(bytes.NewReader(data), opts, check)
 		}
@@ -177,6 +186,8 @@ func neutral(t *testing.T, data []byte, ext string) string {
 		_, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(data), o)
 	case ".svg":
 		_, err = xmlrewrite.Rewrite(&out, bytes.NewReader(data), xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map})
+	case ".webmanifest":
+		_, err = manifest.Rewrite(&out, bytes.NewReader(data), manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map})
 	default:
 		_, err = htmlrewrite.Rewrite(&out, bytes.NewReader(data), o)
 	}
@@ -322,6 +333,9 @@ func TestFixture(t *testing.T) {
 			}
 			if svg := readFile(t, out, "site.test/img/icon.svg"); !strings.Contains(svg, `<image href="logo.png"`) || !strings.Contains(svg, `xlink:href="logo@2x.png"`) || !strings.Contains(svg, `<a href="../docs.html">`) || !strings.Contains(svg, `.b { background: url(bg.png) }`) || !strings.Contains(svg, `url(#g)`) {
 				t.Errorf("icon.svg: %s", svg)
+			}
+			if m := readFile(t, out, "site.test/app.webmanifest"); m != `{"id": "http://site.test/", "start_url": "index;utm=app.html", "scope": "index.html", "icons": [{"src": "img/logo.png", "sizes": "1x1"}]}` {
+				t.Errorf("app.webmanifest: %s", m)
 			}
 			stub := readFile(t, out, "site.test/old.html")
 			if !strings.Contains(stub, `<meta http-equiv="refresh" content="0; url=new.html#sec">`) || !strings.Contains(stub, `<a href="new.html#sec">`) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/xmlrewrite"
@@ -174,6 +175,20 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			st, err = xmlrewrite.Rewrite(&out, bytes.NewReader(payload), xmlrewrite.Options{
 				Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: r.opts.MaxToken,
 			})
+		case "application/manifest+json":
+			// The id member is the app's identity, resolved against
+			// start_url's origin, which a file: URL lacks: it is written
+			// absolute, as captured, never as a path.
+			m := o.Map
+			st, err = manifest.Rewrite(&out, bytes.NewReader(payload), manifest.Options{
+				Spec: o.Spec, Context: o.Context, MaxSize: r.opts.MaxToken,
+				Map: func(l htmlrewrite.Link) (string, bool) {
+					if l.Attr == "id" {
+						return l.URL, l.URL != ""
+					}
+					return m(l)
+				},
+			})
 		default:
 			st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(payload), o)
 		}
@@ -216,12 +231,13 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 // rewritten reports whether documents of media type mt have their links
 // pointed at the tree: HTML and XHTML through htmlrewrite (whose
 // BaseRemove takes out <base>), stylesheets through its CSS reader, SVG
-// through xmlrewrite (href, xlink:href, and CSS in style and <style>).
+// through xmlrewrite (href, xlink:href, and CSS in style and <style>),
+// web app manifests through package manifest.
 // Feeds are not: a relative reference written into one would resolve
 // against its xml:base, which feed readers honour.
 func rewritten(mt string) bool {
 	switch mt {
-	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/css":
+	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/css", "application/manifest+json":
 		return true
 	}
 	return false
