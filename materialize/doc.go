@@ -28,8 +28,9 @@
 // URL the latest is kept (or the one closest to Options.At), preferring
 // those with a status below 400.
 //
-// Links: every HTML, XHTML and SVG document and every stylesheet is
-// rewritten byte-preserving by package htmlrewrite (SVG by xmlrewrite), each link resolved against the document's own base
+// Links: every HTML, XHTML and SVG document, stylesheet and web app
+// manifest is rewritten byte-preserving by package htmlrewrite (SVG by
+// xmlrewrite, manifests by manifest; feeds and scripts are copied), each link resolved against the document's own base
 // (its <base href>, then the HTTP or MIME headers, then the captured URL:
 // the relative-URL draft's §3), then written as the shortest relative
 // reference to the file of the URL it names (fragment kept), or as an
