@@ -17,6 +17,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/xmlrewrite"
@@ -283,7 +284,7 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	var err error
 	if r := c.Readers[f.Kind]; r != nil {
 		doc, err = r(f, docURL, data)
-	} else if f.Kind == CSS || f.Kind == XML || f.Kind == Manifest {
+	} else if f.Kind == CSS || f.Kind == XML || f.Kind == Manifest || f.Kind == Module {
 		doc, err = c.readOther(f, data)
 	} else {
 		doc, err = c.readHTML(f, data)
@@ -308,7 +309,7 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 // Reads reports whether Check reads files of kind k: HTML, and the kinds
 // of Checker.Readers.
 func (c *Checker) Reads(k Kind) bool {
-	return k == HTML || k == CSS || k == XML || k == Manifest || c.Readers[k] != nil
+	return k == HTML || k == CSS || k == XML || k == Manifest || k == Module || c.Readers[k] != nil
 }
 
 // readOther reads a stylesheet (htmlrewrite.CSSLinks) or an SVG or feed
@@ -321,6 +322,11 @@ func (c *Checker) readOther(f File, data []byte) (Document, error) {
 	}
 	if f.Kind == CSS {
 		res, err := htmlrewrite.CSSLinks(bytes.NewReader(data), opts, func(l htmlrewrite.Link) error { add(l); return nil })
+		doc.Base = res.URL
+		return doc, err
+	}
+	if f.Kind == Module {
+		res, err := jsmodule.Links(bytes.NewReader(data), jsmodule.Options{Spec: opts.Spec, Context: opts.Context}, func(l htmlrewrite.Link) error { add(l); return nil })
 		doc.Base = res.URL
 		return doc, err
 	}
@@ -834,7 +840,7 @@ func formOf(raw string) refForm {
 // for that place; every other byte stays as it was. A finding whose link
 // is no longer at its offset is left alone.
 func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, error) {
-	if c.Readers[f.Kind] != nil || f.Kind == CSS || f.Kind == XML || f.Kind == Manifest {
+	if c.Readers[f.Kind] != nil || f.Kind == CSS || f.Kind == XML || f.Kind == Manifest || f.Kind == Module {
 		return data, 0, nil // read by a Reader: not HTML, not rewritten here
 	}
 	if err := c.Prepare(); err != nil {

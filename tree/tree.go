@@ -35,14 +35,17 @@ const (
 	CSS                  // a stylesheet, text/css (.css)
 	XML                  // SVG, Atom or RSS (.svg, .atom, .rss; .xml by its root element): package xmlrewrite
 	Manifest             // a web app manifest (.webmanifest): package manifest
+	Module               // a JavaScript module (.mjs, RFC 9239): package jsmodule
 )
 
-// String returns "other", "html", "mhtml", "warc", "css", "xml" or
-// "manifest".
+// String returns "other", "html", "mhtml", "warc", "css", "xml",
+// "manifest" or "module".
 func (k Kind) String() string {
 	switch k {
 	case Manifest:
 		return "manifest"
+	case Module:
+		return "module"
 	case CSS:
 		return "css"
 	case XML:
@@ -89,6 +92,10 @@ func KindOf(name string, head []byte) Kind {
 		return text(head, XML)
 	case ".webmanifest":
 		return text(head, Manifest)
+	case ".mjs":
+		// A .js file is a module only when a document says so
+		// (type=module, modulepreload, an import): not told by name.
+		return text(head, Module)
 	}
 	if len(head) > SniffLen {
 		head = head[:SniffLen]

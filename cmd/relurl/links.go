@@ -13,6 +13,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
@@ -413,6 +414,17 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 				return nil
 			}
 			return e.add(record(l, e.file, b))
+		})
+		return docResult{warnings: final.Warnings, err: err}
+	case tree.Module:
+		mo := t.moduleOptions(docURL)
+		e.base = mo.Context.Fallback()
+		// Specifiers against the module's own URL (HTML §8.1.5).
+		final, err := jsmodule.Links(r, mo, func(l htmlrewrite.Link) error {
+			if !e.filter.keep(l.Kind, l.URL, root, "") {
+				return nil
+			}
+			return e.add(record(l, e.file, e.base))
 		})
 		return docResult{warnings: final.Warnings, err: err}
 	case tree.Manifest:

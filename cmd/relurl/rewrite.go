@@ -14,6 +14,7 @@ import (
 
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
@@ -331,10 +332,12 @@ func rewriteDoc(kind tree.Kind, data []byte, docURL string, t *treeFlags) ([]byt
 			return nil, c, err
 		}
 		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
-	case tree.CSS, tree.XML, tree.Manifest:
+	case tree.CSS, tree.XML, tree.Manifest, tree.Module:
 		var st htmlrewrite.Stats
 		var err error
-		if kind == tree.Manifest {
+		if kind == tree.Module {
+			st, err = jsmodule.Rewrite(&buf, bytes.NewReader(data), t.moduleOptions(docURL))
+		} else if kind == tree.Manifest {
 			st, err = manifest.Rewrite(&buf, bytes.NewReader(data), t.manifestOptions(docURL))
 		} else if kind == tree.CSS {
 			st, err = htmlrewrite.RewriteCSS(&buf, bytes.NewReader(data), t.htmlOptions(docURL))
@@ -488,7 +491,7 @@ func rewriteFile(dst io.Writer, f tree.File, docURL string, t *treeFlags) (rewri
 // as it is read, MHTML (whose parts link to each other) read whole.
 func rewriteStream(dst io.Writer, src io.Reader, kind tree.Kind, docURL string, t *treeFlags) (rewriteCounts, bool, error) {
 	var c rewriteCounts
-	if kind == tree.MHTML || kind == tree.CSS || kind == tree.XML || kind == tree.Manifest {
+	if kind == tree.MHTML || kind == tree.CSS || kind == tree.XML || kind == tree.Manifest || kind == tree.Module {
 		// Held whole: MHTML parts link to each other; a stylesheet or an
 		// XML document is read in memory by its reader.
 		data, err := io.ReadAll(io.LimitReader(src, t.maxSize+1))

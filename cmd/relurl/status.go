@@ -28,7 +28,7 @@ type streamFlags struct {
 
 func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 	sf := new(streamFlags)
-	fs.StringVar(&sf.inputFormat, "input-format", "auto", `the kind of every input: "auto" (files by name and content, standard input by its first bytes), "html", "mhtml", "warc" (.warc, .warc.gz, .warc.zst: told apart by content), "css", "xml" (SVG, Atom, RSS; also "svg", "atom", "rss") or "manifest"`)
+	fs.StringVar(&sf.inputFormat, "input-format", "auto", `the kind of every input: "auto" (files by name and content, standard input by its first bytes), "html", "mhtml", "warc" (.warc, .warc.gz, .warc.zst: told apart by content), "css", "xml" (SVG, Atom, RSS; also "svg", "atom", "rss"), "manifest" or "module" (a JS module)`)
 	fs.StringVar(&sf.name, "name", "", `the "file" field of standard input's links and statuses (default "-")`)
 	fs.BoolVar(&sf.status, "status", false, `after each input, a status line {"status":"ok"|"error",...}; each record-level problem a {"status":"record-error",...} line where it happens`)
 	fs.StringVar(&sf.onError, "on-error", "exit", `"exit": exit status 1 when an input failed or had record errors; "report": exit status 0 then (the statuses say what failed)`)
@@ -51,9 +51,9 @@ func joinNames(names []string) string {
 // check validates the flags against --format (jsonl, text or tsv).
 func (sf *streamFlags) check(format string) error {
 	switch sf.inputFormat {
-	case "auto", "html", "mhtml", "warc", "css", "xml", "svg", "atom", "rss", "manifest":
+	case "auto", "html", "mhtml", "warc", "css", "xml", "svg", "atom", "rss", "manifest", "module":
 	default:
-		return fmt.Errorf(`--input-format is "auto", "html", "mhtml", "warc", "css", "xml" or "manifest", not %q`, sf.inputFormat)
+		return fmt.Errorf(`--input-format is "auto", "html", "mhtml", "warc", "css", "xml", "manifest" or "module", not %q`, sf.inputFormat)
 	}
 	if sf.counters != "" && sf.counters != "hadoop" {
 		return fmt.Errorf(`--counters is "hadoop", not %q`, sf.counters)
@@ -90,6 +90,8 @@ func (sf *streamFlags) kind() (tree.Kind, bool) {
 		return tree.CSS, true
 	case "manifest":
 		return tree.Manifest, true
+	case "module":
+		return tree.Module, true
 	case "xml", "svg", "atom", "rss":
 		return tree.XML, true
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
@@ -244,6 +245,13 @@ func (t *treeFlags) xmlOptions(docURL string) xmlrewrite.Options {
 func (t *treeFlags) manifestOptions(docURL string) manifest.Options {
 	o := t.htmlOptions(docURL)
 	return manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, MaxSize: o.MaxToken}
+}
+
+// moduleOptions returns the options of package jsmodule for a module
+// retrieved from docURL.
+func (t *treeFlags) moduleOptions(docURL string) jsmodule.Options {
+	o := t.htmlOptions(docURL)
+	return jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, MaxSize: o.MaxToken}
 }
 
 // mimeOptions returns the options of package mime for an archive
