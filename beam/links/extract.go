@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -26,9 +27,9 @@ type Options struct {
 	// ContentLocation makes a WARC response's HTTP Content-Location a base
 	// layer (mime.Options.ContentLocation).
 	ContentLocation bool
-	// MaxSize bounds an HTML or MHTML file, which is read into memory
-	// whole; zero means 256 MiB (relurl links --max-size). WARC files are
-	// streamed, whatever their size.
+	// MaxSize bounds an MHTML file, which is read into memory whole;
+	// zero means 256 MiB (relurl links --max-size). WARC and HTML files
+	// are streamed, whatever their size.
 	MaxSize int64
 }
 
@@ -83,9 +84,13 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 	case tree.MHTML:
 		x.mhtml(br, size)
 	case tree.HTML:
-		x.html(br, size)
-	default:
+		x.html(br)
+	case tree.Other:
 		x.fileFailed(errors.New("not an HTML, MHTML or WARC file (by name and content)"))
+	default:
+		// relurl links reads these too (CSS, SVG/XML, manifests, JS
+		// modules); this pipeline does not yet.
+		x.fileFailed(fmt.Errorf("a %v file: relurl-beam reads WARC, MHTML and HTML only", tree.KindOf(path, head)))
 	}
 	return x.stats
 }
@@ -120,7 +125,7 @@ func hasScheme(path string) bool {
 	return true
 }
 
-// readWhole reads an HTML or MHTML file, bounded by MaxSize.
+// readWhole reads an MHTML file, bounded by MaxSize.
 func (x *extractor) readWhole(r io.Reader, size int64) ([]byte, error) {
 	if size > x.opts.MaxSize {
 		return nil, tree.ErrTooLarge
@@ -149,30 +154,30 @@ func (x *extractor) link(l htmlrewrite.Link, b base.Result) Link {
 	return r
 }
 
-func (x *extractor) html(r io.Reader, size int64) {
+// html streams an HTML document: htmlrewrite.Open decides its base
+// before the first link (spooling to a temporary file when the <base> is
+// not settled early), so the links go out as they are found.
+func (x *extractor) html(r io.Reader) {
 	u, err := x.docURL()
 	if err != nil {
 		x.fileFailed(err)
 		return
 	}
-	data, err := x.readWhole(r, size)
+	o := htmlrewrite.Options{Spec: x.opts.Spec, Context: base.Context{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict}}
+	d, err := htmlrewrite.Open(r, o)
 	if err != nil {
 		x.fileFailed(err)
 		return
 	}
+	defer d.Close()
 	x.stats.records++
-	o := htmlrewrite.Options{Spec: x.opts.Spec, Context: base.Context{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict}}
-	// The base comes back at the end; the links wait for it.
-	var found []htmlrewrite.Link
-	b, err := htmlrewrite.Links(bytes.NewReader(data), o, func(l htmlrewrite.Link) error {
-		found = append(found, l)
+	b := d.Base()
+	_, err = d.Links(func(l htmlrewrite.Link) error {
+		out := x.link(l, b)
+		out.Page = u
+		x.out(out)
 		return nil
 	})
-	for _, l := range found {
-		r := x.link(l, b)
-		r.Page = u
-		x.out(r)
-	}
 	if err != nil {
 		x.fileFailed(err)
 	}

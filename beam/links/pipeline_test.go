@@ -310,6 +310,7 @@ func TestExtractFailures(t *testing.T) {
 		{"binary", "x.bin", "\x00\x01\x02", "not an HTML, MHTML or WARC file"},
 		{"empty warc", "x.warc", "", "empty"},
 		{"not warc", "x.warc.gz", "hello, world\n", "not a WARC"},
+		{"stylesheet", "x.css", "a { background: url(b.png) }", "a css file: relurl-beam reads WARC, MHTML and HTML only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var fails []Failure

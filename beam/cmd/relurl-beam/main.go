@@ -37,7 +37,7 @@ var (
 	spec            = flag.String("spec", "whatwg", "resolution mode: rfc1808, rfc2396, rfc3986 or whatwg")
 	strict          = flag.Bool("strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base")
 	contentLocation = flag.Bool("content-location", false, "a WARC response's HTTP Content-Location is a base layer")
-	maxSize         = flag.Int64("max-size", 256<<20, "largest HTML or MHTML file, in bytes (WARC files stream)")
+	maxSize         = flag.Int64("max-size", 256<<20, "largest MHTML file, in bytes (WARC and HTML files stream)")
 )
 
 func main() {
