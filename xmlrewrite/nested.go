@@ -1,6 +1,7 @@
 package xmlrewrite
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"strconv"
@@ -139,8 +140,17 @@ func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
 		changes = append(changes, c)
 		return sentinelOpen + strconv.Itoa(len(changes)-1) + sentinelClose, true
 	}
+	// One 32 KiB writer for every nested run: htmlrewrite's own
+	// bufio.NewWriterSize takes it as it is instead of allocating one.
 	var out bytes.Buffer
-	st, err := run(&out, nil)
+	if s.nestedW == nil {
+		s.nestedW = bufio.NewWriterSize(&out, 32<<10)
+	}
+	s.nestedW.Reset(&out)
+	st, err := run(s.nestedW, nil)
+	if ferr := s.nestedW.Flush(); err == nil {
+		err = ferr
+	}
 	s.dec.Stats.Links += st.Failed
 	s.dec.Stats.Failed += st.Failed
 	if err != nil {

@@ -218,6 +218,7 @@ type scanner struct {
 	lines    linkref.Lines
 	dec      linkref.Decider
 	warned   bool // the xml:base warning was given
+	nestedW  *bufio.Writer
 	tooLarge bool
 }
 
