@@ -88,3 +88,35 @@ func TestWARCLinkHeader(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestWARCOtherKinds: stylesheet, SVG, Atom (sniffed from application/xml)
+// and manifest responses have their links read, each against the record's
+// WARC-Target-URI (the feed's against its xml:base); other XML is not read.
+func TestWARCOtherKinds(t *testing.T) {
+	rec := func(uri, ct, body string) string {
+		http := "HTTP/1.1 200 OK\r\nContent-Type: " + ct + "\r\n\r\n" + body
+		return "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: " + uri + "\r\n" +
+			"Content-Type: application/http; msgtype=response\r\nContent-Length: " + strconv.Itoa(len(http)) + "\r\n\r\n" + http + "\r\n\r\n"
+	}
+	warc := rec("https://cdn.example/css/site.css", "text/css", `@import "reset.css"; a{b:url(../img/bg.png)}`) +
+		rec("https://www.example/icons/set.svg", "image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg"><use href="a.svg#x"/></svg>`) +
+		rec("https://feeds.example/f/atom", "application/xml", `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://blog.example/a/"><link href="p1"/></feed>`) +
+		rec("https://www.example/sitemap.xml", "application/xml", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/x</loc></url></urlset>`) +
+		rec("https://app.example/pwa/manifest.webmanifest", "application/manifest+json", `{"start_url":"./","icons":[{"src":"i.png"}]}`)
+	var got []string
+	if err := WARCLinks(strings.NewReader(warc), Options{Spec: resolve.WHATWG}, func(l WARCLink) error {
+		got = append(got, l.Kind.String()+" "+l.URL+" "+l.Base.Source.String())
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"css https://cdn.example/css/reset.css retrieval", "css https://cdn.example/img/bg.png retrieval",
+		"resource https://www.example/icons/a.svg#x retrieval",
+		"feed https://blog.example/a/p1 embedded",
+		"manifest https://app.example/pwa/ retrieval", "manifest https://app.example/pwa/i.png retrieval",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

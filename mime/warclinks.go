@@ -10,6 +10,8 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/manifest"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 // A WARCLink is one link of an HTML payload in a WARC file, or the
@@ -144,7 +146,7 @@ func (x *warcExtractor) record(rec *Record) error {
 		return x.response(rec)
 	case "resource":
 		ct := rec.Header.Get("Content-Type")
-		if !isHTMLType(ct) {
+		if !readsType(ct) {
 			return nil
 		}
 		body, err := readMax(rec.Block, x.lim.DecodedBytes)
@@ -152,7 +154,7 @@ func (x *warcExtractor) record(rec *Record) error {
 		if !ok {
 			return err
 		}
-		return x.html(rec, nil, ct, body)
+		return x.payload(rec, nil, ct, body)
 	}
 	return nil
 }
@@ -235,12 +237,12 @@ func (x *warcExtractor) response(rec *Record) error {
 		if ct == "" {
 			ct = c.contentType
 		}
-		if !isHTMLType(ct) {
+		if !readsType(ct) {
 			return nil
 		}
-		return x.html(rec, resp.Header, ct, c.body)
+		return x.payload(rec, resp.Header, ct, c.body)
 	}
-	if !isHTMLType(ct) {
+	if !readsType(ct) {
 		return nil
 	}
 	// A record cut short is read as far as it goes.
@@ -257,7 +259,87 @@ func (x *warcExtractor) response(rec *Record) error {
 		return x.recordError(rec, ErrNotWARC, "HTTP payload: "+err.Error()+"; record skipped")
 	}
 	x.remember(rec, body, ct)
-	return x.html(rec, resp.Header, ct, body)
+	return x.payload(rec, resp.Header, ct, body)
+}
+
+// payloadKind names the readers of package mime's records by media type.
+type payloadKind int
+
+const (
+	notRead payloadKind = iota
+	htmlPayload
+	cssPayload
+	xmlPayload
+	manifestPayload
+)
+
+// kindOfType says which reader reads a payload of Content-Type ct. XML
+// types that name no vocabulary (application/xml, text/xml) are read
+// when their root element is SVG, XHTML, Atom or RSS (payload sniffed).
+func kindOfType(ct string) payloadKind {
+	mt, _ := ParseMediaType(ct)
+	switch mt {
+	case "text/html", "application/xhtml+xml":
+		return htmlPayload
+	case "text/css":
+		return cssPayload
+	case "image/svg+xml", "application/atom+xml", "application/rss+xml", "application/xml", "text/xml":
+		return xmlPayload
+	case "application/manifest+json":
+		return manifestPayload
+	}
+	return notRead
+}
+
+// readsType reports whether a payload of Content-Type ct has links read.
+func readsType(ct string) bool { return kindOfType(ct) != notRead }
+
+// payload reads the links of a record's payload by its media type, each
+// against the record's base (the payload's own URL: WARC-Target-URI).
+func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) error {
+	k := kindOfType(ct)
+	if k == htmlPayload {
+		return x.html(rec, h, ct, body)
+	}
+	if k == xmlPayload {
+		if f, ok := xmlrewrite.Sniff(body[:min(len(body), 4096)]); !ok || f == xmlrewrite.XML {
+			return nil // another XML vocabulary
+		}
+	}
+	ctx := x.context(rec, h)
+	b := ctx.Fallback()
+	var fnErr error
+	emit := func(l htmlrewrite.Link, lb base.Result) error {
+		fnErr = x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: lb})
+		return fnErr
+	}
+	var res base.Result
+	var err error
+	switch k {
+	case cssPayload:
+		o := x.opts.HTML
+		o.Spec, o.Context, o.ContentType = x.opts.Spec, ctx, strictType(ParseMediaType(ct))
+		res, err = htmlrewrite.CSSLinks(bytes.NewReader(body), o, func(l htmlrewrite.Link) error { return emit(l, b) })
+	case xmlPayload:
+		o := xmlrewrite.Options{Spec: x.opts.Spec, Context: ctx}
+		res, err = xmlrewrite.Links(bytes.NewReader(body), o, func(l xmlrewrite.Link) error { return emit(l.Link, l.Base) })
+	case manifestPayload:
+		o := manifest.Options{Spec: x.opts.Spec, Context: ctx}
+		res, err = manifest.Links(bytes.NewReader(body), o, func(l htmlrewrite.Link) error { return emit(l, b) })
+	}
+	if fnErr != nil {
+		return fnErr
+	}
+	if x.stats != nil {
+		x.stats.warn(rec, res.Warnings)
+	}
+	if errors.Is(err, htmlrewrite.ErrEncoding) {
+		return nil // as for HTML: bytes that cannot be read as they are
+	}
+	if err != nil {
+		return x.recordError(rec, err, "links of the payload; the rest of the record skipped")
+	}
+	return nil
 }
 
 func (x *warcExtractor) referred(rec *Record) (cached, bool) {
@@ -381,10 +463,4 @@ func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) erro
 		return x.recordError(rec, err, "links of the payload; the rest of the record skipped")
 	}
 	return nil
-}
-
-// isHTMLType reports whether a Content-Type names HTML.
-func isHTMLType(ct string) bool {
-	mt, _ := ParseMediaType(ct)
-	return mt == "text/html" || mt == "application/xhtml+xml"
 }
