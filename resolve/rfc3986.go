@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"bytes"
 	"strings"
 	"unsafe"
 )
@@ -111,7 +112,7 @@ func appendMerged(b []byte, base *uriRef, rel string) []byte {
 // and returns the length of the result. The output never outruns the
 // input, so the output buffer can be the input buffer.
 func removeDotSegments(p []byte) int {
-	if !hasDot(p) {
+	if !hasDotSegment(p) {
 		return len(p)
 	}
 	in, w := 0, 0
@@ -177,11 +178,13 @@ func hasPrefix(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
 }
 
-func hasDot(b []byte) bool {
-	for _, c := range b {
-		if c == '.' {
-			return true
-		}
-	}
-	return false
+// hasDotSegment reports whether a segment of the path b may be "." or "..":
+// whether b starts with "." or has "/." in it. Without one, §5.2.4 step 2E
+// alone applies and copies the path unchanged. Most paths of real pages
+// have a "." (a file name's extension) but no dot segment, so looking for
+// any "." sent them through the step-by-step loop (resolution profile).
+func hasDotSegment(b []byte) bool {
+	return len(b) > 0 && b[0] == '.' || bytes.Contains(b, slashDot)
 }
+
+var slashDot = []byte("/.")
