@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
+	"strings"
+	"sync"
 )
 
 // Exit statuses, the same for every subcommand.
@@ -55,7 +58,19 @@ func run(args []string, s stdio) int {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
+		if name == "help" && len(args) > 1 {
+			for _, c := range commands {
+				if c.name == args[1] {
+					return c.run([]string{"-h"}, s)
+				}
+			}
+			s.errorf("unknown command %q (relurl help lists them)", args[1])
+			return exitUsage
+		}
 		usage(s.out)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(s.out, versionLine())
 		return exitOK
 	}
 	for _, c := range commands {
@@ -63,8 +78,7 @@ func run(args []string, s stdio) int {
 			return c.run(args[1:], s)
 		}
 	}
-	s.errorf("unknown command %q", name)
-	usage(s.err)
+	s.errorf("unknown command %q (relurl help lists them)", name)
 	return exitUsage
 }
 
@@ -77,28 +91,99 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nrun \"relurl <command> -h\" for a command's flags")
 }
 
+// versionLine is what relurl --version prints: the module version the
+// binary was built from, or "(devel)" with the VCS revision (and
+// "+dirty" for uncommitted changes) when built from a checkout.
+func versionLine() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "relurl (unknown version)"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, dirty string
+	for _, kv := range info.Settings {
+		switch kv.Key {
+		case "vcs.revision":
+			rev = kv.Value
+		case "vcs.modified":
+			if kv.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	line := "relurl " + v
+	if rev != "" && (v == "(devel)" || strings.Contains(v, "+dirty")) {
+		line += " " + rev + dirty
+	}
+	return line + " " + info.GoVersion
+}
+
+// flagSets holds, for each subcommand's flag set, where its help goes.
+var flagSets sync.Map // *flag.FlagSet -> *flagHelp
+
+type flagHelp struct {
+	name, synopsis string
+	s              stdio
+	parsing        bool
+}
+
 // newFlagSet returns a flag set for a subcommand that reports its errors
-// on s.err instead of exiting.
+// on s.err instead of exiting: -h prints the full help on s.out (exit 0);
+// a usage error prints one line naming the problem and the synopsis with
+// "relurl NAME -h" as the hint (exit 2), not the whole flag list.
 func newFlagSet(name, synopsis string, s stdio) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(s.err)
+	h := &flagHelp{name: name, synopsis: synopsis, s: s}
+	flagSets.Store(fs, h)
 	fs.Usage = func() {
-		fmt.Fprintf(s.err, "usage: relurl %s %s\n", name, synopsis)
-		fs.PrintDefaults()
+		if h.parsing {
+			return // parseFlags decides what to print
+		}
+		h.hint()
 	}
 	return fs
+}
+
+// hint is the short usage line of a usage error.
+func (h *flagHelp) hint() {
+	line, _, _ := strings.Cut(h.synopsis, "\n")
+	fmt.Fprintf(h.s.err, "usage: relurl %s %s (run \"relurl %s -h\" for the flags)\n", h.name, strings.TrimSpace(line), h.name)
 }
 
 // parseFlags parses args and returns -1 to go on, or the exit status to
 // return: 0 for -h, 2 for a bad flag.
 func parseFlags(fs *flag.FlagSet, args []string) int {
+	var h *flagHelp
+	if v, ok := flagSets.Load(fs); ok {
+		h = v.(*flagHelp)
+	}
 	// Flags may follow arguments ("relurl resolve REF --base B"): parse
 	// the rest again after each positional argument.
 	var positional []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if h != nil {
+			h.parsing = true
+		}
+		err := fs.Parse(args)
+		if h != nil {
+			h.parsing = false
+		}
+		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				if h != nil {
+					fmt.Fprintf(h.s.out, "usage: relurl %s %s\n", h.name, h.synopsis)
+					fs.SetOutput(h.s.out)
+					fs.PrintDefaults()
+					fs.SetOutput(h.s.err)
+				}
 				return exitOK
+			}
+			if h != nil {
+				h.hint()
 			}
 			return exitUsage
 		}

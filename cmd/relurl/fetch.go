@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -60,13 +61,19 @@ func runFetch(args []string, s stdio) int {
 	case *timeout <= 0 || *maxSize <= 0 || *maxRedirects < 1:
 		// base.FetchLimits reads 0 redirects as its default.
 		return usageErr("--timeout, --max-size and --max-redirects must be positive")
+	case !hasScheme(fs.Arg(0)):
+		return usageErr("%q needs a scheme: try \"http://%s\" or \"https://%s\"", fs.Arg(0), fs.Arg(0), fs.Arg(0))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	lim := base.FetchLimits{MaxRedirects: *maxRedirects, MaxBytes: *maxSize, SameHost: *sameHost, DenyPrivate: *denyPrivate}
 	doc, err := base.Fetch(ctx, &http.Client{}, fs.Arg(0), lim)
 	if err != nil {
-		s.errorf("%v", err)
+		if errors.Is(err, context.DeadlineExceeded) {
+			s.errorf("fetch %s: timed out after %v (--timeout)", fs.Arg(0), *timeout)
+		} else {
+			s.errorf("%s", strings.TrimPrefix(err.Error(), "base: "))
+		}
 		return exitFailure
 	}
 	if *verbose {
@@ -148,4 +155,22 @@ func isHTMLResponse(contentType string, body []byte) bool {
 		return tree.KindOf("", body) == tree.HTML
 	}
 	return false
+}
+
+// hasScheme says whether u starts with a scheme ("http:", "ftp:"), not
+// with a host and port ("127.0.0.1:8766/", "localhost:8080"), which net/url
+// would misread.
+func hasScheme(u string) bool {
+	u = strings.TrimSpace(u)
+	scheme, rest, ok := strings.Cut(u, ":")
+	if !ok || scheme == "" {
+		return false
+	}
+	for i, c := range scheme {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return rest == "" || rest[0] < '0' || rest[0] > '9'
 }
