@@ -108,15 +108,22 @@ func (w Writer) WriteFile(path string, data []byte, perm fs.FileMode) error {
 // at root, as WriteFile does: missing directories are made, and no
 // symbolic link below root is followed (ErrSymlink).
 func (w Writer) WriteIn(root, rel string, data []byte, perm fs.FileMode) error {
+	_, err := w.WriteInKept(root, rel, data, perm)
+	return err
+}
+
+// WriteInKept is WriteIn that also says whether the file was left alone
+// because it already held the data (KeepSame): an up-to-date file.
+func (w Writer) WriteInKept(root, rel string, data []byte, perm fs.FileMode) (kept bool, err error) {
 	d, name, err := openParent(root, rel, true)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer d.close()
 	if w.KeepSame && holdsIn(d, name, data, perm) {
-		return nil
+		return true, nil
 	}
-	return w.replace(d, name, perm, nil, func(f *os.File) error {
+	return false, w.replace(d, name, perm, nil, func(f *os.File) error {
 		_, err := f.Write(data)
 		return err
 	})

@@ -33,14 +33,15 @@ URL is its file: URL. Exit status: 0 done, 1 some file failed, 2 usage.`
 
 // rewriteCounts is the summary of a rewrite run.
 type rewriteCounts struct {
-	Files       int `json:"files"`        // documents read
-	Changed     int `json:"changed"`      // documents whose bytes changed
-	Links       int `json:"links"`        // URL values seen
-	Rewritten   int `json:"rewritten"`    // URL values changed
-	FailedLinks int `json:"failed_links"` // URL values that could not be resolved
-	Failed      int `json:"failed"`       // files that could not be read, rewritten or written
-	Copied      int `json:"copied"`       // other files copied to the mirror
-	Skipped     int `json:"skipped"`      // other files not copied
+	Files       int `json:"files"`                // documents read
+	Changed     int `json:"changed"`              // documents whose bytes changed (with -o: mirror files written)
+	UpToDate    int `json:"up_to_date,omitempty"` // with -o: documents the mirror already held as rewritten, left alone
+	Links       int `json:"links"`                // URL values seen
+	Rewritten   int `json:"rewritten"`            // URL values changed
+	FailedLinks int `json:"failed_links"`         // URL values that could not be resolved
+	Failed      int `json:"failed"`               // files that could not be read, rewritten or written
+	Copied      int `json:"copied"`               // other files copied to the mirror
+	Skipped     int `json:"skipped"`              // other files not copied
 	// Documents not written for safety (a symbolic link or another file
 	// in their place at write time, a hard link under --hardlinks=skip);
 	// counted in Failed too.
@@ -59,10 +60,11 @@ type rewriteCounts struct {
 
 // rewriteResult is what rewriting one file did.
 type rewriteResult struct {
-	counts  rewriteCounts
-	err     error
-	note    string // what was done about err: "copied unchanged"
-	changed bool
+	counts   rewriteCounts
+	err      error
+	note     string // what was done about err: "copied unchanged"
+	changed  bool
+	upToDate bool // -o: the mirror already held the rewritten document
 }
 
 func runRewrite(args []string, s stdio) int {
@@ -209,7 +211,7 @@ func runRewrite(args []string, s stdio) int {
 				break
 			}
 			r.changed = !bytes.Equal(old, out)
-			r.err = mirrorWrite(mirror, *outDir, f, out)
+			r.upToDate, r.err = mirrorWrite(mirror, *outDir, f, out)
 		default:
 			// To standard output or nowhere (--dry-run): streamed.
 			var dst io.Writer = io.Discard
@@ -226,6 +228,8 @@ func runRewrite(args []string, s stdio) int {
 			if r.note != "" {
 				r.counts.Unrewritten = 1
 			}
+		} else if r.upToDate {
+			r.counts.UpToDate = 1
 		} else if r.changed {
 			r.counts.Changed = 1
 		}
@@ -274,6 +278,7 @@ func runRewrite(args []string, s stdio) int {
 func (c *rewriteCounts) add(d rewriteCounts) {
 	c.Files += d.Files
 	c.Changed += d.Changed
+	c.UpToDate += d.UpToDate
 	c.Links += d.Links
 	c.Rewritten += d.Rewritten
 	c.FailedLinks += d.FailedLinks
@@ -294,6 +299,9 @@ func (c rewriteCounts) print(s stdio, jsonTo io.Writer, quiet, asJSON bool) {
 	case !quiet:
 		fmt.Fprintf(s.err, "relurl: rewrite: %d files read, %d changed, %d links rewritten, %d links failed",
 			c.Files, c.Changed, c.Rewritten, c.FailedLinks)
+		if c.UpToDate > 0 {
+			fmt.Fprintf(s.err, ", %d up to date", c.UpToDate)
+		}
 		if c.Copied > 0 {
 			fmt.Fprintf(s.err, ", %d other files copied", c.Copied)
 		}
@@ -407,11 +415,11 @@ func mirrorRel(f tree.File) string {
 // mirrorWrite writes data as f's mirror in dir. The writer makes the
 // directories below dir and follows no link there: a link planted in the
 // mirror cannot send the write elsewhere.
-func mirrorWrite(w tree.Writer, dir string, f tree.File, data []byte) error {
+func mirrorWrite(w tree.Writer, dir string, f tree.File, data []byte) (kept bool, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return false, err
 	}
-	return w.WriteIn(dir, mirrorRel(f), data, f.Mode)
+	return w.WriteInKept(dir, mirrorRel(f), data, f.Mode)
 }
 
 func mirrorCopy(w tree.Writer, dir string, f tree.File) error {
