@@ -290,6 +290,16 @@ func walkSeq(walks ...iter.Seq2[tree.File, error]) iter.Seq[walked] {
 // when it names that path already. The name is quoted when it holds
 // control characters (tree.DisplayName).
 func fileError(path string, err error) string {
+	if errors.Is(err, tree.ErrTooLarge) {
+		// In the user's terms: how large, and the flag that bounds it.
+		msg := "file too large"
+		if info, serr := os.Stat(path); serr == nil {
+			msg = fmt.Sprintf("file too large: %d bytes, over --max-size", info.Size())
+		} else {
+			msg += ", over --max-size"
+		}
+		return tree.DisplayName(path) + ": " + msg
+	}
 	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
 		return pe.Op + " " + tree.DisplayName(path) + ": " + pe.Err.Error()
 	}
