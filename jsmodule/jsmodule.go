@@ -203,17 +203,12 @@ func read(src io.Reader, opts *Options) ([]byte, []ref, base.Result, error) {
 		opts.Context.Spec = opts.Spec
 	}
 	b := opts.Context.Decide(base.Element{})
-	max := opts.MaxSize
-	if max <= 0 {
-		max = htmlrewrite.DefaultMaxToken
+	data, err := linkref.ReadDocument(src, opts.MaxSize)
+	if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
+		err = fmt.Errorf("jsmodule: %w", err)
 	}
-	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
 	if err != nil {
 		return data, nil, b, err
-	}
-	if len(data) > max {
-		rest, _ := io.ReadAll(src)
-		return append(data, rest...), nil, b, fmt.Errorf("jsmodule: longer than %d bytes: left as written", max)
 	}
 	refs, err := scan(data)
 	return data, refs, b, err

@@ -9,6 +9,8 @@ package linkref
 import (
 	"bufio"
 	"bytes"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/relurl/relurl/htmlrewrite"
@@ -147,4 +149,27 @@ func (l *Lines) Position(o int) (line, col int) {
 	}
 	l.off = o
 	return l.line0, o - l.lineStart + 1
+}
+
+// TooLongError is ReadDocument's error for a document over its bound.
+type TooLongError struct{ Limit int }
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("longer than %d bytes: left as written", e.Limit)
+}
+
+// ReadDocument reads a document that a reader must hold whole, at most max
+// bytes (htmlrewrite.DefaultMaxToken when max <= 0). A longer one is still
+// read to its end and returned with a *TooLongError, so that the caller can
+// copy it as written.
+func ReadDocument(src io.Reader, max int) ([]byte, error) {
+	if max <= 0 {
+		max = htmlrewrite.DefaultMaxToken
+	}
+	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
+	if err != nil || len(data) <= max {
+		return data, err
+	}
+	rest, _ := io.ReadAll(src)
+	return append(data, rest...), &TooLongError{Limit: max}
 }
