@@ -12,6 +12,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
 )
@@ -100,7 +101,7 @@ func runFetch(args []string, s stdio) int {
 
 	if *links {
 		w := bufio.NewWriterSize(s.out, 64<<10)
-		lw := newLinkWriter(ordered.Direct(linkOut(w, s, false)), doc.URL, linkFilter{}, *format == "text")
+		lw := newLinkWriter(ordered.Direct(linkOut(w, s, false)), doc.URL, linkfilter.Filter{}, *format == "text")
 		// RFC 8288 §3.1: Link header targets against the response URL.
 		hb := base.Result{URL: doc.URL, Source: base.Retrieval, Detail: "response URL"}
 		if err := mime.HeaderLinks(doc.Header.Values("Link"), *spec, doc.URL, func(l htmlrewrite.Link) error {
@@ -109,7 +110,7 @@ func runFetch(args []string, s stdio) int {
 			s.errorf("fetch: %v", err)
 			return exitFailure
 		}
-		r := htmlLinks(bytes.NewReader(doc.Body), hopts, "", lw)
+		r := htmlLinks(bytes.NewReader(doc.Body), hopts, linkfilter.Site{}, lw)
 		if werr := w.Flush(); werr != nil {
 			s.errorf("fetch: %v", werr)
 			return exitFailure

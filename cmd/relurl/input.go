@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
 )
@@ -96,7 +97,7 @@ func (e *linkWriter) recordError(re *mime.RecordError) error {
 // linksStdin writes the links of standard input, one document read as a
 // stream (its kind by --input-format, else by its first bytes): a WARC
 // goes through record by record with no bound on its size.
-func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, t *treeFlags, lf linkFilter, text bool, name string, m outputMode, report func(string, docResult) bool) int {
+func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, t *treeFlags, lf linkfilter.Filter, text bool, name string, m outputMode, report func(string, docResult) bool) int {
 	if name == "" {
 		name = "-"
 	}
@@ -113,7 +114,7 @@ func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, t *treeFlags, lf link
 	if err == nil {
 		lw := newLinkWriter(ordered.Direct(out), name, lf, text)
 		lw.mode = m
-		r = docLinks(in, tree.File{Path: "-", Kind: kind}, t.base.value, "", t, lw)
+		r = docLinks(in, tree.File{Path: "-", Kind: kind}, t.base.value, linkfilter.Site{Document: t.base.value}, t, lw)
 		r.st = lw.st
 	}
 	r.st.file, r.st.err = name, r.err

@@ -7,15 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/xmlrewrite"
 )
@@ -65,12 +66,6 @@ type linkRecord struct {
 	Inert bool `json:"inert,omitempty"`
 }
 
-// linkFilter is what --internal, --external and --kind keep.
-type linkFilter struct {
-	internal, external bool
-	kinds              map[string]bool // nil: every kind
-}
-
 // docResult is what reading one document's links left to say: its
 // library warnings and its error.
 type docResult struct {
@@ -84,11 +79,14 @@ func runLinks(args []string, s stdio) int {
 	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
 	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line) or "tsv" (tab-separated fields, no header)`)
 	sf := addStreamFlags(fs)
-	var filter linkFilter
-	fs.BoolVar(&filter.internal, "internal", false, "only links into the tree (under its root URL; in MHTML and WARC: to the same origin as the document)")
-	fs.BoolVar(&filter.external, "external", false, "only links out of the tree")
-	kinds := fs.String("kind", "", "only these kinds, comma-separated: navigation, resource, form, citation, refresh, css, redirect")
-	unique := fs.Bool("unique", false, "print each URL once (text) or each link to a URL once (jsonl); links that failed are kept")
+	var filter linkfilter.Filter
+	internal := fs.Bool("internal", false, "only links into the site: under the tree's root URL for a tree; for a file alone, standard input, an MHTML part or a WARC record, to the same origin as the document")
+	external := fs.Bool("external", false, "only links out of the site (the others, and those that did not resolve)")
+	kinds := fs.String("kind", "", "only these kinds, comma-separated: "+strings.Join(kindNames(), ", "))
+	schemes := fs.String("scheme", "", `only URLs with these schemes, comma-separated, e.g. "http,https" (links that did not resolve are left out)`)
+	fs.BoolVar(&filter.StripFragment, "strip-fragment", false, `remove the fragment ("#...") of every URL`)
+	normalize := fs.String("normalize", "", "normalize every URL (RFC 3986 §6), comma-separated: "+strings.Join(resolve.NormalizationNames(), ", "))
+	unique := fs.Bool("unique", false, "print each URL once (text) or each link to a URL once (jsonl), after --strip-fragment and --normalize; links that failed are kept")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -105,18 +103,38 @@ func runLinks(args []string, s stdio) int {
 	if err := sf.check(*format); err != nil {
 		return usageErr("%v", err)
 	}
-	if filter.internal && filter.external {
+	if *internal && *external {
 		return usageErr("--internal and --external exclude each other")
 	}
+	switch {
+	case *internal:
+		filter.Scope = linkfilter.Internal
+	case *external:
+		filter.Scope = linkfilter.External
+	}
 	if *kinds != "" {
-		filter.kinds = map[string]bool{}
+		filter.Kinds = map[htmlrewrite.Kind]bool{}
 		for k := range strings.SplitSeq(*kinds, ",") {
-			if !slices.Contains(kindNames(), k) {
+			kind, ok := kindByName(k)
+			if !ok {
 				return usageErr("unknown --kind %q (want %s)", k, strings.Join(kindNames(), ", "))
 			}
-			filter.kinds[k] = true
+			filter.Kinds[kind] = true
 		}
 	}
+	if *schemes != "" {
+		for sch := range strings.SplitSeq(*schemes, ",") {
+			if !validScheme(sch) {
+				return usageErr(`--scheme: %q is not a scheme (want names such as "http,https")`, sch)
+			}
+			filter.Schemes = append(filter.Schemes, sch)
+		}
+	}
+	n, err := resolve.ParseNormalization(*normalize)
+	if err != nil {
+		return usageErr("--normalize: %v", err)
+	}
+	filter.Normalize = n
 	if fs.NArg() == 0 && t.fromList == "" {
 		fs.Usage()
 		return exitUsage
@@ -176,16 +194,16 @@ func runLinks(args []string, s stdio) int {
 		if err != nil {
 			return docResult{err: err}
 		}
-		root := ""
+		// A file walked in a tree is in the tree's site; a file alone
+		// in its URL's origin.
+		site := linkfilter.Site{Document: docURL}
 		if f.Rel != "" {
-			root, err = t.mapper.Root(f.Root)
-		} else {
-			root = directoryOf(docURL)
+			root, err := t.mapper.Root(f.Root)
+			if err != nil {
+				return docResult{err: err}
+			}
+			site.Tree = tree.NewScope(*t.spec, *t.opts, root)
 		}
-		if err != nil {
-			return docResult{err: err}
-		}
-		root = tree.NewScope(*t.spec, *t.opts, root).Root()
 		r, err := os.Open(f.Path)
 		if err != nil {
 			return docResult{err: err}
@@ -193,7 +211,7 @@ func runLinks(args []string, s stdio) int {
 		defer r.Close()
 		lw := newLinkWriter(sink, wk.name, filter, text)
 		lw.mode = mode
-		res := docLinks(r, f, docURL, root, t, lw)
+		res := docLinks(r, f, docURL, site, t, lw)
 		res.st = lw.st
 		return res
 	}
@@ -278,6 +296,31 @@ func (f flushBeforeRead) Read(p []byte) (int, error) {
 	return f.r.Read(p)
 }
 
+// kindByName returns the link kind called name (htmlrewrite.Kind's String).
+func kindByName(name string) (htmlrewrite.Kind, bool) {
+	for k := htmlrewrite.Navigation; k <= htmlrewrite.Header; k++ {
+		if k.String() == name {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// validScheme reports whether s is a scheme name: a letter, then letters,
+// digits, "+", "-" and "." (RFC 3986 §3.1).
+func validScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		switch {
+		case 'a' <= c && c <= 'z':
+		case i > 0 && ('0' <= s[i] && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.'):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
 func kindNames() []string {
 	var names []string
 	for k := htmlrewrite.Navigation; k <= htmlrewrite.Header; k++ {
@@ -286,39 +329,12 @@ func kindNames() []string {
 	return names
 }
 
-// directoryOf returns the URL of the directory of the document u: the
-// tree a file given alone stands in.
-func directoryOf(u string) string {
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		u = u[:i]
-	}
-	return u[:strings.LastIndexByte(u, '/')+1]
-}
-
-// keep reports whether a link to u passes the filter; root is the tree
-// root URL, or "" to compare origins with the document's base instead.
-func (lf linkFilter) keep(kind htmlrewrite.Kind, u, root, docBase string) bool {
-	if lf.kinds != nil && !lf.kinds[kind.String()] {
-		return false
-	}
-	if !lf.internal && !lf.external {
-		return true
-	}
-	var in bool
-	if root != "" {
-		in = u != "" && strings.HasPrefix(u, root)
-	} else {
-		in = tree.SameOrigin(u, docBase)
-	}
-	return in == lf.internal
-}
-
 // linkWriter writes one document's link records to its sink, as they
 // are found.
 type linkWriter struct {
 	sink   *ordered.Sink
 	file   string
-	filter linkFilter
+	filter linkfilter.Filter
 	text   bool
 	buf    bytes.Buffer
 	enc    *json.Encoder
@@ -327,7 +343,7 @@ type linkWriter struct {
 	st     inputStatus // what was read and written
 }
 
-func newLinkWriter(sink *ordered.Sink, file string, lf linkFilter, text bool) *linkWriter {
+func newLinkWriter(sink *ordered.Sink, file string, lf linkfilter.Filter, text bool) *linkWriter {
 	e := &linkWriter{sink: sink, file: file, filter: lf, text: text}
 	e.enc = json.NewEncoder(&e.buf)
 	e.enc.SetEscapeHTML(false)
@@ -358,6 +374,14 @@ func (e *linkWriter) add(r *linkRecord) error {
 	return e.sink.Record(r.URL, e.buf.Bytes())
 }
 
+// pass applies the filter to the link l of a document at site: it says
+// whether l is kept, and writes l.URL as the filter does.
+func (e *linkWriter) pass(l *htmlrewrite.Link, site linkfilter.Site) bool {
+	u, ok := e.filter.Apply(l.Kind, l.URL, site)
+	l.URL = u
+	return ok
+}
+
 func record(l htmlrewrite.Link, file string, b base.Result) *linkRecord {
 	r := &linkRecord{
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
@@ -374,9 +398,10 @@ func record(l htmlrewrite.Link, file string, b base.Result) *linkRecord {
 }
 
 // docLinks writes the links of the document r of kind f.Kind, retrieved
-// from docURL, as they are found; root is the tree's root URL for
-// --internal and --external, "" to compare origins instead.
-func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *linkWriter) docResult {
+// from docURL, as they are found; site is where the document stands for
+// --internal and --external (a part of an MHTML archive or a WARC record
+// stands at its own URL's origin).
+func docLinks(r io.Reader, f tree.File, docURL string, site linkfilter.Site, t *treeFlags, e *linkWriter) docResult {
 	if f.Kind == tree.WARC {
 		return e.scanWARC(r, t)
 	}
@@ -388,7 +413,7 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 			return docResult{err: err}
 		}
 		err = m.Links(func(l mime.Link) error {
-			if !e.filter.keep(l.Kind, l.URL, "", l.Base.URL) {
+			if !e.pass(&l.Link, linkfilter.Site{Document: l.Base.URL}) {
 				return nil
 			}
 			rec := record(l.Link, e.file, l.Base)
@@ -410,7 +435,7 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 		b := o.Context.Fallback()
 		e.base = b
 		final, err := htmlrewrite.CSSLinks(r, o, func(l htmlrewrite.Link) error {
-			if !e.filter.keep(l.Kind, l.URL, root, "") {
+			if !e.pass(&l, site) {
 				return nil
 			}
 			return e.add(record(l, e.file, b))
@@ -421,7 +446,7 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 		e.base = mo.Context.Fallback()
 		// Specifiers against the module's own URL (HTML §8.1.5).
 		final, err := jsmodule.Links(r, mo, func(l htmlrewrite.Link) error {
-			if !e.filter.keep(l.Kind, l.URL, root, "") {
+			if !e.pass(&l, site) {
 				return nil
 			}
 			return e.add(record(l, e.file, e.base))
@@ -432,7 +457,7 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 		e.base = mo.Context.Fallback()
 		// Its URL members resolve against the manifest's own URL.
 		final, err := manifest.Links(r, mo, func(l htmlrewrite.Link) error {
-			if !e.filter.keep(l.Kind, l.URL, root, "") {
+			if !e.pass(&l, site) {
 				return nil
 			}
 			return e.add(record(l, e.file, e.base))
@@ -440,7 +465,7 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 		return docResult{warnings: final.Warnings, err: err}
 	case tree.XML:
 		final, err := xmlrewrite.Links(r, t.xmlOptions(docURL), func(l xmlrewrite.Link) error {
-			if !e.filter.keep(l.Kind, l.URL, root, "") {
+			if !e.pass(&l.Link, site) {
 				return nil
 			}
 			// Each element's base is its own (xml:base, §3.1).
@@ -449,12 +474,13 @@ func docLinks(r io.Reader, f tree.File, docURL, root string, t *treeFlags, e *li
 		e.base = final
 		return docResult{warnings: final.Warnings, err: err}
 	}
-	return htmlLinks(r, t.htmlOptions(docURL), root, e)
+	return htmlLinks(r, t.htmlOptions(docURL), site, e)
 }
 
 // htmlLinks writes the links of an HTML document, each with the base
-// decided before the first one.
-func htmlLinks(r io.Reader, opts htmlrewrite.Options, root string, e *linkWriter) docResult {
+// decided before the first one. A document alone with no URL (a stream
+// without --base) stands at its base's origin.
+func htmlLinks(r io.Reader, opts htmlrewrite.Options, site linkfilter.Site, e *linkWriter) docResult {
 	d, err := htmlrewrite.Open(r, opts)
 	if err != nil {
 		return docResult{err: err}
@@ -462,8 +488,11 @@ func htmlLinks(r io.Reader, opts htmlrewrite.Options, root string, e *linkWriter
 	defer d.Close()
 	b := d.Base()
 	e.base = b
+	if site.Document == "" {
+		site.Document = b.URL
+	}
 	final, err := d.Links(func(l htmlrewrite.Link) error {
-		if !e.filter.keep(l.Kind, l.URL, root, "") {
+		if !e.pass(&l, site) {
 			return nil
 		}
 		return e.add(record(l, e.file, b))
@@ -472,7 +501,7 @@ func htmlLinks(r io.Reader, opts htmlrewrite.Options, root string, e *linkWriter
 }
 
 func (e *linkWriter) warc(l mime.WARCLink) error {
-	if !e.filter.keep(l.Kind, l.URL, "", l.Target) {
+	if !e.pass(&l.Link, linkfilter.Site{Document: l.Target}) {
 		return nil
 	}
 	r := record(l.Link, e.file, l.Base)
