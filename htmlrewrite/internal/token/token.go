@@ -107,6 +107,9 @@ type Tokenizer struct {
 	// buf[raw.end:] is buffered input that will yield future tokens.
 	raw span
 	buf []byte
+	// lim is where readByte's fast path stops: the end of buf, or the
+	// byte that reaches maxBuf (see setLim).
+	lim int
 	// maxBuf limits the data buffered in buf. A value of 0 means unlimited.
 	maxBuf int
 	// buf[data.start:data.end] holds the raw bytes of the current token's data:
@@ -235,6 +238,27 @@ func (z *Tokenizer) Err() error {
 // It sets z.err if the underlying reader returns an error.
 // Pre-condition: z.err == nil.
 func (z *Tokenizer) readByte() byte {
+	// The common case is a buffered byte within the limit;
+	// readByteSlow refills the buffer and enforces maxBuf.
+	if z.raw.end >= z.lim {
+		return z.readByteSlow()
+	}
+	c := z.buf[z.raw.end]
+	z.raw.end++
+	return c
+}
+
+// setLim sets lim for the current token, buffer and maxBuf.
+func (z *Tokenizer) setLim() {
+	z.lim = len(z.buf)
+	if z.maxBuf > 0 {
+		z.lim = min(z.lim, z.raw.start+z.maxBuf-1)
+	}
+}
+
+// readByteSlow is readByte when the buffer is exhausted or the next byte
+// reaches maxBuf.
+func (z *Tokenizer) readByteSlow() byte {
 	if z.raw.end >= len(z.buf) {
 		// Our buffer is exhausted and we have to read from z.r. Check if the
 		// previous read resulted in an error.
@@ -270,6 +294,7 @@ func (z *Tokenizer) readByte() byte {
 			}
 		}
 		z.raw.start, z.raw.end, z.buf = 0, d, buf1[:d]
+		z.setLim()
 		// Now that we have copied the live bytes to the start of the buffer,
 		// we read from z.r into the remainder.
 		var n int
@@ -279,6 +304,7 @@ func (z *Tokenizer) readByte() byte {
 			return 0
 		}
 		z.buf = buf1[:d+n]
+		z.setLim()
 	}
 	x := z.buf[z.raw.end]
 	z.raw.end++
@@ -656,10 +682,21 @@ func (z *Tokenizer) readCommentFrom(beginning bool) {
 
 	var dashCount int
 	for {
-		if dashCount == 0 && !beginning && z.full() {
-			z.data.end = z.raw.end
-			z.resume = resumeComment
-			return
+		if dashCount == 0 && !beginning {
+			// Bytes other than "-", ">" and "!" leave the state as it
+			// is: skip them, up to where a split may come.
+			end := z.lim
+			if z.chunk > 0 {
+				end = min(end, z.raw.start+z.chunk)
+			}
+			if z.raw.end < end {
+				z.raw.end = skipPast(z.buf[:end], z.raw.end, commentStop)
+			}
+			if z.full() {
+				z.data.end = z.raw.end
+				z.resume = resumeComment
+				return
+			}
 		}
 		c := z.readByte()
 		if z.err != nil {
@@ -936,8 +973,18 @@ func (z *Tokenizer) readStartTag() TokenType {
 // in [A-Za-z].
 func (z *Tokenizer) readTag(saveAttr bool) {
 	z.attr = z.attr[:0]
-	clear(z.attrNames)
-	z.attrMap = false
+	if z.attrMap {
+		clear(z.attrNames)
+		z.attrMap = false
+	}
+	if z.readTagBuffered(saveAttr) {
+		return
+	}
+	z.attr = z.attr[:0]
+	if z.attrMap {
+		clear(z.attrNames)
+		z.attrMap = false
+	}
 	// Read the tag name and attribute key/value pairs.
 	z.readTagName()
 	if z.skipWhiteSpace(); z.err != nil {
@@ -961,12 +1008,118 @@ func (z *Tokenizer) readTag(saveAttr bool) {
 	}
 }
 
+// readTagBuffered is readTag for a tag that lies wholly in the buffer
+// before z.lim, read with an index into the buffer instead of a call per
+// byte; it reports false, having changed nothing but z.attr, z.attrNames
+// and z.pendingAttr, when the tag reaches z.lim (a refill, the end of the
+// input or the maxBuf limit), where readTag then reads it byte by byte.
+// Every step matches the byte-by-byte functions' on the same bytes (the
+// differential tests against x/net check both paths: their one-byte
+// reader forces the slow one).
+func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
+	buf := z.buf[:z.lim]
+	i := z.raw.end
+	nameStart := i - 1
+	// readTagName: a white space byte ending the name is consumed, "/"
+	// and ">" are not.
+	for i < len(buf) && !tagNameStop[buf[i]] {
+		i++
+	}
+	if i >= len(buf) {
+		return false
+	}
+	nameEnd := i
+	if isSpace(buf[i]) {
+		i++
+	}
+	for {
+		for i < len(buf) && isSpace(buf[i]) {
+			i++
+		}
+		if i >= len(buf) {
+			return false
+		}
+		if buf[i] == '>' {
+			i++
+			break
+		}
+		// readTagAttrKey: an "=" as the name's first byte is part of it.
+		k0 := i
+		if buf[i] == '=' {
+			i++
+		}
+		for i < len(buf) && !attrKeyStop[buf[i]] {
+			i++
+		}
+		if i >= len(buf) {
+			return false
+		}
+		k1 := i
+		// readTagAttrVal: an absent value is the empty span at k1.
+		v0, v1 := k1, k1
+		for i < len(buf) && isSpace(buf[i]) {
+			i++
+		}
+		if i >= len(buf) {
+			return false
+		}
+		switch buf[i] {
+		case '/':
+			i++
+		case '=':
+			i++
+			for i < len(buf) && isSpace(buf[i]) {
+				i++
+			}
+			if i >= len(buf) {
+				return false
+			}
+			switch q := buf[i]; q {
+			case '>':
+			case '"', '\'':
+				i++
+				n := bytes.IndexByte(buf[i:], q)
+				if n < 0 {
+					return false
+				}
+				v0, v1 = i, i+n
+				i += n + 1
+			default:
+				v0 = i
+				i++
+				for i < len(buf) && !unquotedStop[buf[i]] {
+					i++
+				}
+				if i >= len(buf) {
+					return false
+				}
+				v1 = i
+				if buf[i] != '>' {
+					i++
+				}
+			}
+		}
+		z.pendingAttr = [2]span{{k0, k1}, {v0, v1}}
+		if saveAttr && k0 != k1 && !z.seenKey() {
+			z.attr = append(z.attr, z.pendingAttr)
+		}
+	}
+	z.data = span{nameStart, nameEnd}
+	z.raw.end = i
+	return true
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
+}
+
 // readTagName sets z.data to the "div" in "<div k=v>". The reader (z.raw.end)
 // is positioned such that the first byte of the tag name (the "d" in "<div")
 // has already been consumed.
 func (z *Tokenizer) readTagName() {
 	z.data.start = z.raw.end - 1
 	for {
+		z.skipUntil(tagNameStop)
 		c := z.readByte()
 		if z.err != nil {
 			z.data.end = z.raw.end
@@ -989,6 +1142,7 @@ func (z *Tokenizer) readTagName() {
 func (z *Tokenizer) readTagAttrKey() {
 	z.pendingAttr[0].start = z.raw.end
 	for {
+		z.skipUntil(attrKeyStop)
 		c := z.readByte()
 		if z.err != nil {
 			z.pendingAttr[0].end = z.raw.end
@@ -1065,6 +1219,7 @@ func (z *Tokenizer) readTagAttrVal() {
 	default:
 		z.pendingAttr[1].start = z.raw.end - 1
 		for {
+			z.skipUntil(unquotedStop)
 			c := z.readByte()
 			if z.err != nil {
 				z.pendingAttr[1].end = z.raw.end
@@ -1086,6 +1241,7 @@ func (z *Tokenizer) readTagAttrVal() {
 // Next scans the next token and returns its type.
 func (z *Tokenizer) Next() TokenType {
 	z.raw.start = z.raw.end
+	z.setLim()
 	z.data.start = z.raw.end
 	z.data.end = z.raw.end
 	if z.err != nil {
@@ -1231,6 +1387,7 @@ func (z *Tokenizer) Raw() []byte {
 // A value of 0 means unlimited.
 func (z *Tokenizer) SetMaxBuf(n int) {
 	z.maxBuf = n
+	z.setLim()
 }
 
 // NewTokenizer returns a new HTML Tokenizer for the given Reader.
@@ -1264,6 +1421,53 @@ func (z *Tokenizer) skipTo(c byte) {
 		return
 	}
 	z.raw.end = end
+}
+
+// stopSet marks the bytes a skipUntil stops at.
+type stopSet [256]bool
+
+func stops(chars string) *stopSet {
+	var s stopSet
+	for i := 0; i < len(chars); i++ {
+		s[chars[i]] = true
+	}
+	return &s
+}
+
+var (
+	// tagNameStop ends a tag name (readTagName).
+	tagNameStop = stops(" \n\r\t\f/>")
+	// attrKeyStop ends an attribute name (readTagAttrKey).
+	attrKeyStop = stops(" \n\r\t\f/>=")
+	// unquotedStop ends an unquoted attribute value (readTagAttrVal).
+	unquotedStop = stops(" \n\r\t\f>")
+	// commentStop holds the bytes that change readCommentFrom's state.
+	commentStop = stops("->!")
+)
+
+// skipPast returns the index of the first byte of b from i on that is
+// in stop, or len(b).
+func skipPast(b []byte, i int, stop *stopSet) int {
+	for i < len(b) && !stop[b[i]] {
+		i++
+	}
+	return i
+}
+
+// skipUntil moves past the buffered bytes before the next one in stop,
+// as readByte would one at a time for a caller that reads on past every
+// other byte: it stops before the byte that would reach the maxBuf limit,
+// so that readByte then fails as it would have. Tags are never split
+// (SetChunk), so the chunk size does not bound it.
+func (z *Tokenizer) skipUntil(stop *stopSet) {
+	if z.err != nil {
+		return
+	}
+	i, end := z.raw.end, z.lim
+	for i < end && !stop[z.buf[i]] {
+		i++
+	}
+	z.raw.end = i
 }
 
 // maxLinearAttrs is how many attributes a tag may have before duplicates
