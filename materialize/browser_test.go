@@ -2,22 +2,49 @@ package materialize
 
 import (
 	"encoding/json"
+	"maps"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 )
 
 // browserResult is what testdata/browser.js prints.
 type browserResult struct {
-	Pages  int
-	Failed []struct{ Page, URL, Error string }
-	Web    []struct{ Page, URL string }
-	Errors []struct{ Page, Error string }
+	Pages   int
+	Failed  []struct{ Page, URL, Error string }
+	Web     []struct{ Page, URL string }
+	Errors  []struct{ Page, Error string }
+	Marks   map[string]map[string]string // page → data-* of its <html>
+	Console []struct{ Page, Error string }
+	root    string // the URL of the tree's top directory, as loaded
+}
+
+// refused returns the URLs of the module scripts the browser refused to
+// load from file://: Chromium treats a file: page as an opaque origin and
+// fetches module scripts in CORS mode, which file: URLs cannot pass
+// ("Access to script at 'file:///…' from origin 'null' has been blocked by
+// CORS policy"; whatwg/html#8121).
+func (res browserResult) refused() map[string]bool {
+	const prefix, suffix = "Access to script at '", "' from origin 'null' has been blocked by CORS policy"
+	m := map[string]bool{}
+	for _, c := range res.Console {
+		if rest, ok := strings.CutPrefix(c.Error, prefix); ok {
+			if u, _, ok := strings.Cut(rest, suffix); ok {
+				m[u] = true
+			}
+		}
+	}
+	return m
 }
 
 // chromiumAvailable returns the chromium binary, or skips the test with
@@ -44,7 +71,8 @@ func chromiumAvailable(t *testing.T) {
 // (pages and redirect stubs, and DIR/index.html) in headless Chromium
 // from file:// with every non-file request blocked; js false turns
 // scripts off, so that only the references of the tree itself are loaded.
-func loadInBrowser(t *testing.T, dir string, js bool) browserResult {
+// env is added to browser.js's environment (see its RELURL_BROWSER_*).
+func loadInBrowser(t *testing.T, dir string, js bool, env ...string) browserResult {
 	t.Helper()
 	pages := []string{filepath.Join(dir, "index.html")}
 	for _, r := range readURLs(t, dir) {
@@ -58,8 +86,9 @@ func loadInBrowser(t *testing.T, dir string, js bool) browserResult {
 	script, err := filepath.Abs("testdata/browser.js")
 	must(t, err)
 	cmd := exec.Command("node", script, list)
+	cmd.Env = append(os.Environ(), env...)
 	if !js {
-		cmd.Env = append(os.Environ(), "RELURL_BROWSER_JS=0")
+		cmd.Env = append(cmd.Env, "RELURL_BROWSER_JS=0")
 	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -68,6 +97,12 @@ func loadInBrowser(t *testing.T, dir string, js bool) browserResult {
 	}
 	var res browserResult
 	must(t, json.Unmarshal(out, &res))
+	res.root = (&url.URL{Scheme: "file", Path: dir + "/"}).String()
+	for _, e := range env {
+		if o, ok := strings.CutPrefix(e, "RELURL_BROWSER_ORIGIN="); ok {
+			res.root = o + "/"
+		}
+	}
 	if res.Pages+len(res.Errors) != len(pages) {
 		t.Errorf("%d pages loaded and %d errors of %d", res.Pages, len(res.Errors), len(pages))
 	}
@@ -75,7 +110,8 @@ func loadInBrowser(t *testing.T, dir string, js bool) browserResult {
 }
 
 // checkBrowser requires every page to load, no request for a file of the
-// tree to fail, and no request to the web for a captured URL. It returns
+// tree to fail (but module scripts refused from file://, which the caller
+// checks with refused), and no request to the web for a captured URL. It returns
 // the failed file: requests outside the tree: a page's scripts asking for
 // "//host/x" or "/x", which from file:// the browser makes file: URLs
 // (the links of the tree itself are checked by checkLinks); the caller
@@ -86,8 +122,12 @@ func checkBrowser(t *testing.T, dir string, res browserResult) (outside int) {
 	for _, e := range res.Errors {
 		t.Errorf("page did not load: %s: %s", e.Page, e.Error)
 	}
-	inTree := (&url.URL{Scheme: "file", Path: dir + "/"}).String()
+	inTree := res.root
+	refused := res.refused()
 	for _, f := range res.Failed {
+		if refused[f.URL] && strings.HasPrefix(f.URL, "file:") {
+			continue
+		}
 		if !strings.HasPrefix(f.URL, inTree) {
 			outside++
 			continue
@@ -125,6 +165,18 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the redirect out of the capture was not followed: %v", web)
 	}
 	t.Logf("%d pages loaded; %d requests to the web (uncaptured) blocked", res.Pages, len(res.Web))
+	// From file:// Chromium refuses every module script (whatwg/html#8121):
+	// the module graph's files are in the tree, and are refused.
+	var refused []string
+	for u := range res.refused() {
+		if rel, ok := strings.CutPrefix(u, res.root); ok {
+			refused = append(refused, rel)
+		}
+	}
+	slices.Sort(refused)
+	if want := []string{"site.test/js/app.mjs", "site.test/js/lazy.js", "site.test/js/mapped.mjs"}; !slices.Equal(refused, want) {
+		t.Errorf("module scripts refused from file://: %v, want %v", refused, want)
+	}
 
 	// The harness sees a broken tree: a missing image is a failed request.
 	must(t, os.Remove(filepath.Join(out, "site.test", "img", "bg.png")))
@@ -135,5 +187,80 @@ func TestBrowser(t *testing.T) {
 	}
 	if !missing {
 		t.Errorf("a missing file was not reported as a failed request: %+v", res.Failed)
+	}
+}
+
+// htmlReadsModules reports whether htmlrewrite reads the addresses of an
+// import map and the specifiers of an inline module script (issue 15).
+func htmlReadsModules() bool {
+	n := 0
+	htmlrewrite.Links(strings.NewReader(`<script type="importmap">{"imports": {"a": "/b"}}</script><script type="module">import "/c";</script>`),
+		htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://x.test/"}},
+		func(htmlrewrite.Link) error { n++; return nil })
+	return n >= 2
+}
+
+// TestBrowserModules runs the fixture's module graph (static imports,
+// a JSON module, a dynamic import, new URL(x, import.meta.url), another
+// host's module, an import map and an inline module script) in Chromium
+// with the network cut, from a loopback HTTP server serving the tree, and
+// from file:// with --allow-file-access-from-files (without it, Chromium
+// refuses module scripts from file://: TestBrowser). Each module marks the
+// page's <html> when it runs.
+func TestBrowserModules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: no browser")
+	}
+	chromiumAvailable(t)
+	src := t.TempDir()
+	writeFixture(t, src)
+	out, _ := materialized(t, []string{filepath.Join(src, "fixture.warc.gz")}, Options{})
+	want := []string{"dynamic", "static", "url"}
+	html := htmlReadsModules()
+	if html {
+		want = append(want, "importmap", "inline")
+	} else {
+		t.Log("htmlrewrite reads neither import maps nor inline module scripts yet (issue 15): their marks are not required")
+	}
+	slices.Sort(want)
+	modules := filepath.Join(out, "site.test", "modules.html")
+	marks := func(res browserResult) []string {
+		got := slices.Sorted(maps.Keys(res.Marks[modules]))
+		return got
+	}
+
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	res := loadInBrowser(t, out, true, "RELURL_BROWSER_ORIGIN="+srv.URL, "RELURL_BROWSER_ROOT="+out)
+	if !html {
+		// The inline module and the import map still name /js/lib/mark.js.
+		kept := res.Failed[:0]
+		for _, f := range res.Failed {
+			if f.URL != srv.URL+"/js/lib/mark.js" {
+				kept = append(kept, f)
+			}
+		}
+		res.Failed = kept
+	}
+	checkBrowser(t, out, res)
+	if got := marks(res); !slices.Equal(got, want) {
+		t.Errorf("over HTTP: modules run %v, want %v; console: %+v", got, want, res.Console)
+	}
+
+	res = loadInBrowser(t, out, true, "RELURL_BROWSER_ARGS=--allow-file-access-from-files")
+	if !html {
+		kept := res.Failed[:0]
+		for _, f := range res.Failed {
+			if f.URL != "file:///js/lib/mark.js" {
+				kept = append(kept, f)
+			}
+		}
+		res.Failed = kept
+	}
+	if n := checkBrowser(t, out, res); n > 0 {
+		t.Errorf("%d failed requests for files outside the tree: %+v", n, res.Failed)
+	}
+	if got := marks(res); !slices.Equal(got, want) {
+		t.Errorf("file:// with --allow-file-access-from-files: modules run %v, want %v; console: %+v", got, want, res.Console)
 	}
 }

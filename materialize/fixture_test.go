@@ -81,6 +81,19 @@ const (
 	js       = "Content-Type: application/javascript"
 )
 
+// modulesPage loads the fixture's module graph: an import map whose
+// address is root-relative, a module script by src, a modulepreload and an
+// inline module script.
+const modulesPage = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>modules</title>
+<script type="importmap">{"imports": {"util": "/js/lib/mark.js"}}</script>
+<link rel="modulepreload" href="/js/lazy.js">
+<script type="module" src="/js/app.mjs"></script>
+<script type="module" src="/js/mapped.mjs"></script>
+<script type="module">import { mark } from "/js/lib/mark.js"; mark("inline");</script>
+</head><body><a href="/">home</a></body></html>
+`
+
 // fixtureRecords is the generated capture: each hard case of issue 17.
 func fixtureRecords() []fixtureRecord {
 	page := func(title, body string) string {
@@ -103,7 +116,7 @@ func fixtureRecords() []fixtureRecord {
 <a href="/evil">evil</a> <a href="https://site.test/secure">https</a> <a href="/style.php">php css</a>
 <div style="background: url('img/bg.png')"></div>
 <object data="img/icon.svg" type="image/svg+xml"></object>
-<link rel="manifest" href="/app.webmanifest">`)},
+<link rel="manifest" href="/app.webmanifest"> <a href="/modules">modules</a>`)},
 		// A web app manifest: its URL members point at the tree.
 		{uri: "http://site.test/app.webmanifest", headers: []string{"Content-Type: application/manifest+json"}, body: `{"id": "/", "start_url": "/?utm=app", "scope": "/", "icons": [{"src": "img/logo.png", "sizes": "1x1"}]}`},
 		{uri: "http://site.test/?utm=app", headers: []string{htmlType}, body: page("app start", `<a href="/">home</a>`)},
@@ -160,8 +173,29 @@ func fixtureRecords() []fixtureRecord {
 		{uri: "http://site.test/secure", date: "2026-06-01T00:00:00Z", status: "301 Moved Permanently", headers: []string{"Location: https://site.test/secure"}},
 		// An http → https redirect alone: a stub to the absolute URL.
 		{uri: "http://site.test/only-http", status: "301 Moved Permanently", headers: []string{"Location: https://site.test/only-http"}},
+		// A module graph (see modulesPage): static imports (relative,
+		// root-relative, absolute to another captured host), a JSON module,
+		// a dynamic import, new URL(x, import.meta.url), an import map and
+		// an inline module script; every module marks <html> when it runs.
+		{uri: "http://site.test/modules", headers: []string{htmlType}, body: modulesPage},
+		{uri: "http://site.test/js/app.mjs", headers: []string{"Content-Type: text/javascript"}, body: `import { mark } from "./lib/mark.js";
+import data from "/js/data.json" with { type: "json" };
+import { cdn } from "https://cdn.test/esm/cdn.mjs";
+if (data.ok && cdn === "cdn") mark("static");
+const lazy = await import('./lazy.js');
+lazy.run();
+const logo = new URL("../img/logo.png", import.meta.url);
+if (logo.protocol !== "https:" && logo.pathname.endsWith("/site.test/img/logo.png")) mark("url");
+// Not captured: absolute, and never loaded.
+export const later = () => import("https://uncaptured.test/later.mjs");
+`},
+		{uri: "http://site.test/js/lib/mark.js", headers: []string{js}, body: "export function mark(name) { document.documentElement.dataset[name] = \"ok\"; }\n"},
+		{uri: "http://site.test/js/lazy.js", headers: []string{"Content-Type: text/javascript; charset=utf-8"}, body: "import { mark } from \"/js/lib/mark.js\";\nexport function run() { mark(\"dynamic\"); }\n"},
+		{uri: "http://site.test/js/data.json", headers: []string{"Content-Type: application/json"}, body: `{"ok": true}`},
+		{uri: "http://site.test/js/mapped.mjs", headers: []string{"Content-Type: text/javascript"}, body: "import { mark } from \"util\";\nmark(\"importmap\");\n"},
 		// A second host.
 		{uri: "https://cdn.test/lib.js", headers: []string{js}, body: "console.log('lib');\n"},
+		{uri: "https://cdn.test/esm/cdn.mjs", headers: []string{"Content-Type: text/javascript"}, body: "export { mark } from \"https://site.test/js/lib/mark.js\";\nexport const cdn = \"cdn\";\n"},
 		{typ: "resource", uri: "http://cdn.test:8080/notes.txt", headers: []string{"text/plain"}, body: "notes\n"},
 		// Hostile target URIs: they land inside the tree, under names that
 		// cannot climb out.

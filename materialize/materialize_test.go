@@ -15,6 +15,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -106,7 +107,7 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 			return err
 		}
 		ext := strings.ToLower(filepath.Ext(p))
-		if ext != ".html" && ext != ".css" && ext != ".htm" && ext != ".svg" && ext != ".webmanifest" {
+		if ext != ".html" && ext != ".css" && ext != ".htm" && ext != ".svg" && ext != ".webmanifest" && ext != ".js" && ext != ".mjs" {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -162,6 +163,18 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 					}
 					return check(l)
 				})
+		case ".js", ".mjs":
+			_, err = jsmodule.Links(bytes.NewReader(data), jsmodule.Options{Spec: opts.Spec, Context: opts.Context},
+				func(l htmlrewrite.Link) error {
+					// A specifier that is not URL-like is bare: a name for
+					// the import map, which a relative path must never become.
+					if l.Kind == htmlrewrite.Import && !strings.HasPrefix(l.Raw, "./") && !strings.HasPrefix(l.Raw, "../") {
+						if _, abs := resolve.Scheme(l.Raw); !abs {
+							t.Errorf("%s: specifier %q is neither absolute nor \"./\" or \"../\"", p, l.Raw)
+						}
+					}
+					return check(l)
+				})
 		default:
 			_, err = htmlrewrite.Links(bytes.NewReader(data), opts, check)
 		}
@@ -188,6 +201,8 @@ func neutral(t *testing.T, data []byte, ext string) string {
 		_, err = xmlrewrite.Rewrite(&out, bytes.NewReader(data), xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map})
 	case ".webmanifest":
 		_, err = manifest.Rewrite(&out, bytes.NewReader(data), manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map})
+	case ".js", ".mjs":
+		_, err = jsmodule.Rewrite(&out, bytes.NewReader(data), jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Map: o.Map})
 	default:
 		_, err = htmlrewrite.Rewrite(&out, bytes.NewReader(data), o)
 	}
@@ -337,6 +352,19 @@ func TestFixture(t *testing.T) {
 			if m := readFile(t, out, "site.test/app.webmanifest"); m != `{"id": "http://site.test/", "start_url": "index;utm=app.html", "scope": "index.html", "icons": [{"src": "img/logo.png", "sizes": "1x1"}]}` {
 				t.Errorf("app.webmanifest: %s", m)
 			}
+			// Module specifiers stay URL-like ("./" where the relative
+			// path alone would be a bare specifier); new URL() takes a path.
+			if app := readFile(t, out, "site.test/js/app.mjs"); !strings.Contains(app, `import data from "./data.json" with { type: "json" }`) ||
+				!strings.Contains(app, `from "../../cdn.test/esm/cdn.mjs"`) || !strings.Contains(app, `await import('./lazy.js')`) ||
+				!strings.Contains(app, `new URL("../img/logo.png", import.meta.url)`) || !strings.Contains(app, `import("https://uncaptured.test/later.mjs")`) {
+				t.Errorf("app.mjs: %s", app)
+			}
+			if lazy := readFile(t, out, "site.test/js/lazy.js"); !strings.Contains(lazy, `from "./lib/mark.js"`) {
+				t.Errorf("lazy.js: %s", lazy)
+			}
+			if cdn := readFile(t, out, "cdn.test/esm/cdn.mjs"); !strings.Contains(cdn, `from "../../site.test/js/lib/mark.js"`) {
+				t.Errorf("cdn.mjs: %s", cdn)
+			}
 			stub := readFile(t, out, "site.test/old.html")
 			if !strings.Contains(stub, `<meta http-equiv="refresh" content="0; url=new.html#sec">`) || !strings.Contains(stub, `<a href="new.html#sec">`) {
 				t.Errorf("redirect stub: %s", stub)
@@ -451,7 +479,7 @@ func TestHosts(t *testing.T) {
 	if home := readFile(t, out, "site.test/index.html"); !strings.Contains(home, `<script src="https://cdn.test/lib.js">`) {
 		t.Errorf("link to a left-out host: %s", home)
 	}
-	if sum.Excluded != 3 {
+	if sum.Excluded != 4 {
 		t.Errorf("excluded %d", sum.Excluded)
 	}
 	checkLinks(t, out)
@@ -585,7 +613,7 @@ func TestSymlinkInDir(t *testing.T) {
 	must(t, os.MkdirAll(out, 0o755))
 	must(t, os.Symlink(elsewhere, filepath.Join(out, "cdn.test")))
 	sum, problems := withProblems(t, []string{filepath.Join(src, "fixture.warc")}, Options{Dir: out})
-	if sum.Problems != 1 || !strings.Contains(strings.Join(problems, "\n"), "cdn.test/lib.js") {
+	if all := strings.Join(problems, "\n"); sum.Problems != 2 || !strings.Contains(all, "cdn.test/lib.js") || !strings.Contains(all, "cdn.test/esm/cdn.mjs") {
 		t.Errorf("problems %d: %v", sum.Problems, problems)
 	}
 	if names, _ := os.ReadDir(elsewhere); len(names) != 0 {

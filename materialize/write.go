@@ -10,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
@@ -190,6 +191,14 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 				},
 			})
 		default:
+			if isJavaScript(mt) {
+				// Absolute: a specifier naming a captured URL in full is
+				// pointed at the tree too; bare specifiers are left alone.
+				st, err = jsmodule.Rewrite(&out, bytes.NewReader(payload), jsmodule.Options{
+					Spec: o.Spec, Context: o.Context, Absolute: true, Map: o.Map, MaxSize: r.opts.MaxToken,
+				})
+				break
+			}
 			st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(payload), o)
 		}
 		switch {
@@ -235,9 +244,30 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 // web app manifests through package manifest.
 // Feeds are not: a relative reference written into one would resolve
 // against its xml:base, which feed readers honour.
+// Scripts go through jsmodule (see isJavaScript).
 func rewritten(mt string) bool {
 	switch mt {
 	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/css", "application/manifest+json":
+		return true
+	}
+	return isJavaScript(mt)
+}
+
+// isJavaScript reports whether mt is a JavaScript MIME type (MIME
+// Sniffing §4.6, "JavaScript MIME type"). Every captured script is read
+// as a module by package jsmodule, without asking whether a page loads it
+// as one (<script type=module>, an import): what jsmodule reads that a
+// classic script may also hold, import("x"), resolves against the
+// script's own URL there too (HTML §8.1.3.1, a classic script's base URL
+// is its URL), and the rest (import and export declarations,
+// import.meta) cannot be in a classic script that runs.
+func isJavaScript(mt string) bool {
+	switch mt {
+	case "text/javascript", "application/javascript", "application/x-javascript",
+		"text/ecmascript", "application/ecmascript", "application/x-ecmascript", "text/x-ecmascript",
+		"text/jscript", "text/livescript", "text/x-javascript",
+		"text/javascript1.0", "text/javascript1.1", "text/javascript1.2", "text/javascript1.3",
+		"text/javascript1.4", "text/javascript1.5":
 		return true
 	}
 	return false
@@ -335,11 +365,26 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 			frag = inherited
 		}
 		r.sum.Local++
-		if t == e && frag != "" {
-			return frag, true
+		ref := frag
+		if t != e || frag == "" {
+			ref = rel(t.file) + frag
 		}
-		return rel(t.file) + frag, true
+		if l.Kind == htmlrewrite.Import {
+			ref = urlLike(ref)
+		}
+		return ref, true
 	}
+}
+
+// urlLike makes a relative reference a URL-like module specifier (HTML
+// §8.1.5.3 "resolve a URL-like module specifier": it starts with "/",
+// "./" or "../"): module specifiers and import map addresses that are
+// not are bare, names for the import map, no longer paths.
+func urlLike(ref string) string {
+	if strings.HasPrefix(ref, "../") || strings.HasPrefix(ref, "./") || strings.HasPrefix(ref, "/") {
+		return ref
+	}
+	return "./" + ref
 }
 
 // relRef returns the shortest relative reference from the file from to
