@@ -28,15 +28,20 @@
 // URL the latest is kept (or the one closest to Options.At), preferring
 // those with a status below 400.
 //
-// Links: every HTML, XHTML and SVG document, stylesheet and web app
-// manifest is rewritten byte-preserving by package htmlrewrite (SVG by
-// xmlrewrite, manifests by manifest; feeds and scripts are copied), each link resolved against the document's own base
+// Links: every HTML, XHTML and SVG document, stylesheet, feed, web app
+// manifest and script is rewritten byte-preserving by package htmlrewrite
+// (SVG and Atom/RSS feeds by xmlrewrite, a feed's xml:base emptied once its
+// links are resolved; manifests by manifest; scripts by jsmodule, their
+// specifiers written URL-like), each link resolved against the document's own base
 // (its <base href>, then the HTTP or MIME headers, then the captured URL:
 // the relative-URL draft's §3), then written as the shortest relative
 // reference to the file of the URL it names (fragment kept), or as an
 // absolute URL when that URL was not captured; <base> elements are
 // removed. A link to a captured redirect goes to the end of the redirect
 // chain, and each redirect URL gets a stub page (meta refresh and a link).
+// Browsers refuse module scripts from file:// (the page is an opaque
+// origin; whatwg/html#8121): module graphs run when the tree is served by
+// a static server, or in a Chromium run with --allow-file-access-from-files.
 //
 // Safety: every name is built from sanitized segments and checked with
 // filepath.IsLocal; directories are made through an os.Root on DIR, and

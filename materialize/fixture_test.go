@@ -116,7 +116,8 @@ func fixtureRecords() []fixtureRecord {
 <a href="/evil">evil</a> <a href="https://site.test/secure">https</a> <a href="/style.php">php css</a>
 <div style="background: url('img/bg.png')"></div>
 <object data="img/icon.svg" type="image/svg+xml"></object>
-<link rel="manifest" href="/app.webmanifest"> <a href="/modules">modules</a>`)},
+<link rel="manifest" href="/app.webmanifest"> <a href="/modules">modules</a>
+<link rel="alternate" type="application/atom+xml" href="/feed.atom"> <a href="/rss">rss</a>`)},
 		// A web app manifest: its URL members point at the tree.
 		{uri: "http://site.test/app.webmanifest", headers: []string{"Content-Type: application/manifest+json"}, body: `{"id": "/", "start_url": "/?utm=app", "scope": "/", "icons": [{"src": "img/logo.png", "sizes": "1x1"}]}`},
 		{uri: "http://site.test/?utm=app", headers: []string{htmlType}, body: page("app start", `<a href="/">home</a>`)},
@@ -193,6 +194,21 @@ export const later = () => import("https://uncaptured.test/later.mjs");
 		{uri: "http://site.test/js/lazy.js", headers: []string{"Content-Type: text/javascript; charset=utf-8"}, body: "import { mark } from \"/js/lib/mark.js\";\nexport function run() { mark(\"dynamic\"); }\n"},
 		{uri: "http://site.test/js/data.json", headers: []string{"Content-Type: application/json"}, body: `{"ok": true}`},
 		{uri: "http://site.test/js/mapped.mjs", headers: []string{"Content-Type: text/javascript"}, body: "import { mark } from \"util\";\nmark(\"importmap\");\n"},
+		// Feeds: Atom with nested xml:base (an entry's empty link is the
+		// entry's base) and escaped HTML content; RSS served as generic XML.
+		{uri: "http://site.test/feed.atom", headers: []string{"Content-Type: application/atom+xml"}, body: `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://site.test/docs/">
+<title>site</title><id>http://site.test/</id><link rel="self" href="/feed.atom"/><link href="../"/>
+<entry xml:base="intro"><id>tag:site.test,2026:intro</id><title>intro</title><link href=""/>
+<content type="html">&lt;a href="../search?q=c"&gt;c&lt;/a&gt; &lt;img src="/img/logo.png"&gt;</content></entry>
+<entry><id>tag:site.test,2026:x</id><title>x</title><link href="https://uncaptured.test/post"/></entry>
+</feed>
+`},
+		{uri: "http://site.test/rss", headers: []string{"Content-Type: application/xml"}, body: `<?xml version="1.0"?>
+<rss version="2.0"><channel><title>s</title><link>http://site.test/</link>
+<item><title>n</title><link>http://site.test/new</link><description>&lt;a href="/docs"&gt;docs&lt;/a&gt;</description><enclosure url="http://site.test/img/bg.png" length="1" type="image/png"/></item>
+</channel></rss>
+`},
 		// A second host.
 		{uri: "https://cdn.test/lib.js", headers: []string{js}, body: "console.log('lib');\n"},
 		{uri: "https://cdn.test/esm/cdn.mjs", headers: []string{"Content-Type: text/javascript"}, body: "export { mark } from \"https://site.test/js/lib/mark.js\";\nexport const cdn = \"cdn\";\n"},

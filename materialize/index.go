@@ -42,7 +42,7 @@ func (r *run) writeIndex() {
 		rec := URLRecord{
 			URL: c.url, File: e.file, Kind: e.kind, Status: c.status, ContentType: c.ctype,
 			Digest: c.digest, Redirect: e.final, Revisit: c.orig != c,
-			Rewritten: !e.redirect && rewritten(mediaType(c.ctype)),
+			Rewritten: e.rewritten,
 			Input:     r.streams[c.orig.stream].String(),
 		}
 		if !c.date.IsZero() {

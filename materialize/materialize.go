@@ -157,12 +157,13 @@ type entry struct {
 	file string // slash-separated, relative to Dir
 	// redirect is set for a captured redirect: the entry the chain ends
 	// at (nil when it leaves the capture) and the final URL.
-	redirect bool
-	final    string
-	kind     string // "page", "resource", "redirect"
-	written  bool
-	tried    bool   // its payload was read (a failure to write it is already a problem)
-	title    string // a page's <title>, for DIR/index.html
+	redirect  bool
+	final     string
+	kind      string // "page", "resource", "redirect"
+	written   bool
+	rewritten bool   // its links were pointed at the tree
+	tried     bool   // its payload was read (a failure to write it is already a problem)
+	title     string // a page's <title>, for DIR/index.html
 }
 
 func (r *run) hostWanted(host string) bool {

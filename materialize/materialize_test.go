@@ -107,7 +107,7 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 			return err
 		}
 		ext := strings.ToLower(filepath.Ext(p))
-		if ext != ".html" && ext != ".css" && ext != ".htm" && ext != ".svg" && ext != ".webmanifest" && ext != ".js" && ext != ".mjs" {
+		if ext != ".html" && ext != ".css" && ext != ".htm" && ext != ".svg" && ext != ".webmanifest" && ext != ".js" && ext != ".mjs" && ext != ".atom" && ext != ".xml" {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -152,7 +152,8 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 		switch ext {
 		case ".css":
 			_, err = htmlrewrite.CSSLinks(bytes.NewReader(data), opts, check)
-		case ".svg":
+		case ".svg", ".atom", ".xml":
+			// Feeds honour xml:base, as feed readers do.
 			_, err = xmlrewrite.Links(bytes.NewReader(data), xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
 				func(l xmlrewrite.Link) error { return check(l.Link) })
 		case ".webmanifest":
@@ -197,8 +198,8 @@ func neutral(t *testing.T, data []byte, ext string) string {
 	switch ext {
 	case ".css":
 		_, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(data), o)
-	case ".svg":
-		_, err = xmlrewrite.Rewrite(&out, bytes.NewReader(data), xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map})
+	case ".svg", ".atom", ".xml":
+		_, err = xmlrewrite.Rewrite(&out, bytes.NewReader(data), xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map, EmptyXMLBase: true})
 	case ".webmanifest":
 		_, err = manifest.Rewrite(&out, bytes.NewReader(data), manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map})
 	case ".js", ".mjs":
@@ -364,6 +365,18 @@ func TestFixture(t *testing.T) {
 			}
 			if cdn := readFile(t, out, "cdn.test/esm/cdn.mjs"); !strings.Contains(cdn, `from "../../site.test/js/lib/mark.js"`) {
 				t.Errorf("cdn.mjs: %s", cdn)
+			}
+			// Feeds: links resolved with xml:base, which is then emptied.
+			if feed := readFile(t, out, "site.test/feed.atom"); !strings.Contains(feed, `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="">`) ||
+				!strings.Contains(feed, `<link rel="self" href="feed.atom"/><link href="index.html"/>`) ||
+				!strings.Contains(feed, `<entry xml:base=""><id>tag:site.test,2026:intro</id><title>intro</title><link href="docs/intro.html"/>`) ||
+				!strings.Contains(feed, `&lt;a href="search;q=c.html"&gt;c&lt;/a&gt; &lt;img src="img/logo.png"&gt;`) ||
+				!strings.Contains(feed, `<id>http://site.test/</id>`) || !strings.Contains(feed, `<link href="https://uncaptured.test/post"/>`) {
+				t.Errorf("feed.atom: %s", feed)
+			}
+			if rss := readFile(t, out, "site.test/rss.xml"); !strings.Contains(rss, `<link>index.html</link>`) || !strings.Contains(rss, `<link>new.html</link>`) ||
+				!strings.Contains(rss, `&lt;a href="docs.html"&gt;`) || !strings.Contains(rss, `<enclosure url="img/bg.png"`) {
+				t.Errorf("rss.xml: %s", rss)
 			}
 			stub := readFile(t, out, "site.test/old.html")
 			if !strings.Contains(stub, `<meta http-equiv="refresh" content="0; url=new.html#sec">`) || !strings.Contains(stub, `<a href="new.html#sec">`) {

@@ -139,7 +139,8 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 	e.tried = true
 	data := payload
 	mt := mediaType(e.c.ctype)
-	if rewritten(mt) {
+	kind := docKind(mt, payload)
+	if kind != "" {
 		var o htmlrewrite.Options
 		if mhtml != nil {
 			o = *mhtml
@@ -166,17 +167,25 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 		var out bytes.Buffer
 		var err error
 		var st htmlrewrite.Stats
-		switch mt {
-		case "text/css":
+		switch kind {
+		case "css":
 			st, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(payload), o)
-		case "image/svg+xml":
+		case "feed":
+			// Feed readers honour xml:base (RFC 4287 §2): the links are
+			// resolved with it, then every xml:base is emptied, so that
+			// the relative references written resolve against the feed's
+			// own file.
+			st, err = xmlrewrite.Rewrite(&out, bytes.NewReader(payload), xmlrewrite.Options{
+				Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: r.opts.MaxToken, EmptyXMLBase: true,
+			})
+		case "svg":
 			// Browsers ignore xml:base in SVG (xmlrewrite's default
 			// follows them), so a relative reference written here
 			// resolves against the file, as it must.
 			st, err = xmlrewrite.Rewrite(&out, bytes.NewReader(payload), xmlrewrite.Options{
 				Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: r.opts.MaxToken,
 			})
-		case "application/manifest+json":
+		case "manifest":
 			// The id member is the app's identity, resolved against
 			// start_url's origin, which a file: URL lacks: it is written
 			// absolute, as captured, never as a path.
@@ -190,15 +199,13 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 					return m(l)
 				},
 			})
+		case "js":
+			// Absolute: a specifier naming a captured URL in full is
+			// pointed at the tree too; bare specifiers are left alone.
+			st, err = jsmodule.Rewrite(&out, bytes.NewReader(payload), jsmodule.Options{
+				Spec: o.Spec, Context: o.Context, Absolute: true, Map: o.Map, MaxSize: r.opts.MaxToken,
+			})
 		default:
-			if isJavaScript(mt) {
-				// Absolute: a specifier naming a captured URL in full is
-				// pointed at the tree too; bare specifiers are left alone.
-				st, err = jsmodule.Rewrite(&out, bytes.NewReader(payload), jsmodule.Options{
-					Spec: o.Spec, Context: o.Context, Absolute: true, Map: o.Map, MaxSize: r.opts.MaxToken,
-				})
-				break
-			}
 			st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(payload), o)
 		}
 		switch {
@@ -209,6 +216,7 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			r.problem(input, where, e.c.url+": links not rewritten, written as captured: "+err.Error())
 		default:
 			data = out.Bytes()
+			e.rewritten = true
 			if mt == "text/html" {
 				data = withCharset(data, o.ContentType)
 			}
@@ -237,20 +245,34 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 	r.progress()
 }
 
-// rewritten reports whether documents of media type mt have their links
-// pointed at the tree: HTML and XHTML through htmlrewrite (whose
-// BaseRemove takes out <base>), stylesheets through its CSS reader, SVG
-// through xmlrewrite (href, xlink:href, and CSS in style and <style>),
-// web app manifests through package manifest.
-// Feeds are not: a relative reference written into one would resolve
-// against its xml:base, which feed readers honour.
-// Scripts go through jsmodule (see isJavaScript).
-func rewritten(mt string) bool {
+// docKind says which reader points the links of a document of media type
+// mt at the tree: "html" (HTML and XHTML through htmlrewrite, whose
+// BaseRemove takes out <base>), "css" (its CSS reader), "svg" (xmlrewrite:
+// href, xlink:href, and CSS in style and <style>), "feed" (Atom and RSS
+// through xmlrewrite, also when served as generic XML), "manifest" (web
+// app manifests), "js" (scripts, through jsmodule: see isJavaScript);
+// "" for the kinds copied as captured.
+func docKind(mt string, payload []byte) string {
 	switch mt {
-	case "text/html", "application/xhtml+xml", "image/svg+xml", "text/css", "application/manifest+json":
-		return true
+	case "text/html", "application/xhtml+xml":
+		return "html"
+	case "text/css":
+		return "css"
+	case "image/svg+xml":
+		return "svg"
+	case "application/atom+xml", "application/rss+xml":
+		return "feed"
+	case "application/xml", "text/xml", "application/rdf+xml":
+		if f, ok := xmlrewrite.Sniff(payload[:min(len(payload), 4096)]); ok && (f == xmlrewrite.Atom || f == xmlrewrite.RSS) {
+			return "feed"
+		}
+	case "application/manifest+json":
+		return "manifest"
 	}
-	return isJavaScript(mt)
+	if isJavaScript(mt) {
+		return "js"
+	}
+	return ""
 }
 
 // isJavaScript reports whether mt is a JavaScript MIME type (MIME

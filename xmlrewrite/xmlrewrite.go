@@ -72,6 +72,14 @@ type Options struct {
 	// Map decides what Rewrite writes for a link, as htmlrewrite's does.
 	Map func(htmlrewrite.Link) (string, bool)
 
+	// EmptyXMLBase makes Rewrite write every xml:base it honours (see
+	// XMLBase) as xml:base="", which is the parent's base (RFC 3986
+	// §5.2.2), so that every element's base is the document's own URL:
+	// for a Map that writes references relative to the document itself
+	// (package materialize), which an xml:base left as written would
+	// take to another place.
+	EmptyXMLBase bool
+
 	// MaxSize bounds the document held in memory; the zero value is
 	// htmlrewrite.DefaultMaxToken. A larger document is copied
 	// unchanged, with a warning.
@@ -397,6 +405,12 @@ func (s *scanner) start(t token) {
 			continue
 		}
 		ns, local := e.attrName(a.name)
+		if ns == nsXML && local == "base" {
+			if s.opts.EmptyXMLBase && s.honour && s.w != nil && a.v1 > a.v0 {
+				s.splice.Replace(a.v0, a.v1, "")
+			}
+			continue
+		}
 		kind, isURL, isCSS := attrKind(s.format, e, ns, local)
 		switch {
 		case isURL:

@@ -178,3 +178,29 @@ func TestSniff(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyXMLBase: with EmptyXMLBase, every xml:base honoured is written
+// empty (RFC 3986 §5.2.2: "" is the parent's base), in the order of the
+// other attributes, after the links were resolved with it; in SVG, where
+// it is not honoured, it stays.
+func TestEmptyXMLBase(t *testing.T) {
+	o := opts("https://blog.example/feed.atom")
+	o.EmptyXMLBase = true
+	o.Map = func(l htmlrewrite.Link) (string, bool) { return "[" + l.URL + "]", true }
+	feed := `<feed ` + atomNS + ` xml:base="https://blog.example/2026/"><link href="a"/>` +
+		`<entry><link href="b" xml:base="posts/"/><content type="html" xml:base="../x/">&lt;a href="c"&gt;</content></entry></feed>`
+	got, _ := rewrite(t, feed, o)
+	want := `<feed ` + atomNS + ` xml:base=""><link href="[https://blog.example/2026/a]"/>` +
+		`<entry><link href="[https://blog.example/2026/posts/b]" xml:base=""/><content type="html" xml:base="">&lt;a href="[https://blog.example/x/c]"&gt;</content></entry></feed>`
+	if got != want {
+		t.Errorf("feed:\n got %s\nwant %s", got, want)
+	}
+	svg := `<svg ` + svgNS + ` xml:base="https://elsewhere.example/"><image href="i.png"/></svg>`
+	if got, _ := rewrite(t, svg, o); got != `<svg `+svgNS+` xml:base="https://elsewhere.example/"><image href="[https://blog.example/i.png]"/></svg>` {
+		t.Errorf("svg: %s", got)
+	}
+	o.EmptyXMLBase = false
+	if got, _ := rewrite(t, feed, o); !strings.Contains(got, `xml:base="https://blog.example/2026/"`) || !strings.Contains(got, `xml:base="posts/"`) {
+		t.Errorf("without EmptyXMLBase: %s", got)
+	}
+}
