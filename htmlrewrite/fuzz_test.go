@@ -16,6 +16,8 @@ var fuzzSeeds = []string{
 	`<base href=/b/><a href>`, `<iframe srcdoc="<a href=&quot;x&quot;>">`, `<a href=a"b'c>`,
 	"<a href=\"\x00\r\n&#10;x\">", `<object codebase=c data=d archive="a b"><applet codebase=e archive="f,g">`,
 	`<a =href=x href=y HREF=z>`, `<![CDATA[<a href=q>]]><svg><![CDATA[<a href=q>]]>`,
+	`<script type=importmap>{"imports":{"a":"./a.js","/b/":"\u002e/b/"},"scopes":{"s/":{"c":"/c.js"}}}</script>`,
+	"<script type=module>import a from './a.js'; import(`b`); new URL(\"c<\", import.meta.url) // import 'd'</script>",
 }
 
 // FuzzRewrite: the rewriter never fails or panics on any input; with no

@@ -144,7 +144,8 @@ type Options struct {
 	identity bool
 
 	// MaxToken bounds what is held of one token: a tag with its
-	// attributes, a <style> sheet, a doctype or CDATA section (text,
+	// attributes, a <style> sheet, an inline module script or import map
+	// (read whole), a doctype or CDATA section (text,
 	// scripts and comments pass in pieces of constant size, whatever
 	// their length); the zero value is DefaultMaxToken. When a token
 	// exceeds it, the rest of the document is copied unchanged and an

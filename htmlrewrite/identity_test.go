@@ -118,7 +118,8 @@ func TestIdentityCorpus(t *testing.T) {
 }
 
 // sameTokens checks that out tokenizes as in does, apart from the values
-// of URL-bearing attributes and the text of <style> elements.
+// of URL-bearing attributes and the text of <style> elements, module
+// scripts and import maps.
 func sameTokens(t *testing.T, name, in, out string) {
 	t.Helper()
 	zi := html.NewTokenizer(strings.NewReader(in))
@@ -152,10 +153,22 @@ func sameTokens(t *testing.T, name, in, out string) {
 		default:
 			assert.Equal(t, a, b, "%s: token %d", name, n)
 		}
-		afterStyle = ti == html.StartTagToken && a.Data == "style"
+		afterStyle = ti == html.StartTagToken && (a.Data == "style" || a.Data == "script" && readScript(a.Attr))
 		if ti == html.StartTagToken && a.Data == "noscript" {
 			zi.NextIsNotRawText() // as the rewriter reads it by default
 			zo.NextIsNotRawText()
 		}
 	}
+}
+
+// readScript reports whether a <script> with attrs is a module script or
+// an import map, whose text the rewriter reads.
+func readScript(attrs []html.Attribute) bool {
+	for _, a := range attrs {
+		if a.Key == "type" {
+			v := strings.ToLower(strings.Trim(a.Val, " \t\n\f\r"))
+			return v == "module" || v == "importmap"
+		}
+	}
+	return false
 }

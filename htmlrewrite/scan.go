@@ -70,6 +70,9 @@ type scanner struct {
 	templates  []bool
 	inert      int
 	styleNext  bool
+	scriptNext scriptKind // the next text is a module script's or an import map's
+	importKeys []string   // the bare keys of the import maps met so far
+	scriptMap  []int32    // decoded to raw offsets of the script being read
 	warnedBase bool
 	dropTag    bool // the current start tag is removed
 
@@ -202,8 +205,8 @@ func (s *scanner) run(r io.Reader) error {
 	for {
 		tt := z.Next()
 		raw := z.Raw()
-		styleNext := s.styleNext
-		s.styleNext = false
+		styleNext, scriptNext := s.styleNext, s.scriptNext
+		s.styleNext, s.scriptNext = false, scriptOther
 		var err error
 		switch tt {
 		case token.ErrorToken:
@@ -235,9 +238,12 @@ func (s *scanner) run(r io.Reader) error {
 			s.endTag(raw)
 			err = s.write(raw)
 		case token.TextToken:
-			if styleNext {
+			switch {
+			case styleNext:
 				err = s.styleSheet(raw)
-			} else {
+			case scriptNext != scriptOther:
+				err = s.script(raw, scriptNext)
+			default:
 				err = s.write(raw)
 			}
 		default:
@@ -411,6 +417,12 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 			}
 		case tagStyle:
 			s.styleNext = true
+		case tagScript:
+			// A module script's or an import map's text is read whole,
+			// bounded by MaxToken as a <style> sheet is.
+			if s.scriptNext = s.scriptType(); s.scriptNext != scriptOther {
+				s.z.HoldRawText()
+			}
 		case tagTemplate:
 			// The self-closing flag does not apply to <template> (HTML
 			// §13.2.6.4.4): "<template/>" opens one, as htmltree says.
@@ -483,10 +495,16 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 		if t.id == tagLink && a.id == attrHref && !isForeign {
 			kind = Navigation
 			for _, rel := range s.rel {
-				if resourceRels[rel] {
+				if resourceRels[rel] && kind != Import {
 					kind = Resource
 				}
+				if rel == "modulepreload" {
+					kind = Import // a module (HTML §4.6.7.13)
+				}
 			}
+		}
+		if t.id == tagScript && a.id == attrSrc && s.scriptNext == scriptModule {
+			kind = Import // an external module script
 		}
 		s.value(raw, name, a, r, kind, res)
 		if s.err != nil {

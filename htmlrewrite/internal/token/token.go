@@ -139,6 +139,8 @@ type Tokenizer struct {
 	chunk  int
 	resume resumeState
 	script scriptState
+	// hold keeps the next raw text or script data whole (see HoldRawText).
+	hold bool
 }
 
 // resumeState is the token a split one continues as.
@@ -172,9 +174,17 @@ func (z *Tokenizer) SetChunk(n int) {
 	z.chunk = n
 }
 
+// HoldRawText makes the raw text or script data that follows the start
+// tag just read come as one token, not split by SetChunk (as <style>'s
+// always does): for a caller that reads it whole, bounded by SetMaxBuf.
+// It does nothing when no raw text follows.
+func (z *Tokenizer) HoldRawText() {
+	z.hold = z.rawTag != ""
+}
+
 // full reports whether the current token has reached the chunk size.
 func (z *Tokenizer) full() bool {
-	return z.chunk > 0 && z.raw.end-z.raw.start >= z.chunk
+	return z.chunk > 0 && !z.hold && z.raw.end-z.raw.start >= z.chunk
 }
 
 // AllowCDATA sets whether or not the tokenizer recognizes <![CDATA[foo]]> as
@@ -1259,6 +1269,7 @@ func (z *Tokenizer) Next() TokenType {
 		} else {
 			z.readRawOrRCDATA()
 		}
+		z.hold = false
 		if z.data.end > z.data.start {
 			z.tt = TextToken
 			z.convertNUL = true
@@ -1411,7 +1422,7 @@ func (z *Tokenizer) skipTo(c byte) {
 	if i := bytes.IndexByte(z.buf[z.raw.end:], c); i >= 0 {
 		end = z.raw.end + i
 	}
-	if z.chunk > 0 && end-z.raw.start > z.chunk {
+	if z.chunk > 0 && !z.hold && end-z.raw.start > z.chunk {
 		// Stop where a split may come, not at the buffer's end.
 		end = max(z.raw.end, z.raw.start+z.chunk)
 	}

@@ -277,3 +277,44 @@ func FuzzChunk(f *testing.F) {
 		checkChunks(t, "fuzz", doc)
 	})
 }
+
+// TestHoldRawText: after HoldRawText, the script data or raw text of the
+// start tag just read comes as one token whatever the chunk size (issue
+// 15: an inline module script or import map is read whole), and the
+// following ones are split again.
+func TestHoldRawText(t *testing.T) {
+	script := strings.Repeat("if (a<b) x--; <!-- <script> --> ", 200)
+	doc := "<script type=module>" + script + "</script><script>" + script + "</script><textarea>" + script + "</textarea>"
+	z := NewTokenizer(strings.NewReader(doc))
+	z.SetChunk(64)
+	var texts []int
+	starts := 0
+	for {
+		tt := z.Next()
+		if tt == ErrorToken {
+			break
+		}
+		switch tt {
+		case StartTagToken:
+			if starts != 1 {
+				z.HoldRawText() // the first script and the textarea
+			}
+			starts++
+		case TextToken:
+			texts = append(texts, len(z.Raw()))
+		}
+	}
+	if len(texts) < 3 || texts[0] != len(script) || texts[len(texts)-1] != len(script) {
+		t.Fatalf("held text tokens: %d pieces, first %v, last %v; want the first and last whole (%d)", len(texts), texts[0], texts[len(texts)-1], len(script))
+	}
+	if len(texts) == 3 {
+		t.Fatalf("the second script was not split: %v", texts)
+	}
+	z = NewTokenizer(strings.NewReader("<p>" + script))
+	z.SetChunk(64)
+	z.Next()
+	z.HoldRawText() // no raw text follows <p>: nothing held
+	if z.Next(); len(z.Raw()) > 128 {
+		t.Fatalf("text after <p> held: %d bytes", len(z.Raw()))
+	}
+}
