@@ -45,10 +45,11 @@ type baseOutput struct {
 }
 
 func runBase(args []string, s stdio) int {
-	fs := newFlagSet("base", "[--url RETRIEVAL_URL] [--header 'Name: value']... [--content-type VALUE] [--scripting] [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
+	fs := newFlagSet("base", "[--base DOCUMENT_URL] [--header 'Name: value']... [--content-type VALUE] [--scripting] [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
 	spec, opts := specFlag(fs, defaultHTMLSpec)
 	var retrieval optionalString
-	fs.Var(&retrieval, "url", "the URL the document was retrieved from, after redirects (draft §3.3); default: the file's own file: URL")
+	fs.Var(&retrieval, "base", "the document's URL, where it was retrieved from after redirects (draft §3.3: the retrieval layer, below <base> and headers); default: the file's own file: URL")
+	alias(fs, "url", "base") // its old name, kept for one release (README)
 	var headers headerFlag
 	fs.Var(&headers, "header", "a message header of the document, 'Name: value' (draft §3.2: Base, Content-Base, Content-Location); repeatable")
 	strict := fs.Bool("strict", false, "only a BASE in HEAD with an absolute HREF counts (the draft's §10 appendix)")
@@ -57,7 +58,7 @@ func runBase(args []string, s stdio) int {
 	contentTypeFlag(fs, &contentType)
 	var scripting bool
 	scriptingFlag(fs, &scripting)
-	savedFrom := fs.Bool("saved-from", false, "without --url, take the retrieval URL from a saved page's <!-- saved from url=(NNNN)... --> comment")
+	savedFrom := fs.Bool("saved-from", false, "without --base, take the document's URL from a saved page's <!-- saved from url=(NNNN)... --> comment")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}

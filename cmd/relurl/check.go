@@ -16,7 +16,7 @@ import (
 	"github.com/relurl/relurl/tree/report"
 )
 
-const checkSynopsis = `[--url CURRENT_ROOT_URL] [--to NEW_ROOT_URL] [--host PROFILE] [--fix] [--format FORMAT] DIR
+const checkSynopsis = `[--base CURRENT_ROOT_URL] [--to NEW_ROOT_URL] [--host PROFILE] [--fix] [--format FORMAT] DIR
 
 Reports, as FILE:LINE:COLUMN, each link that ties the tree DIR to its
 place (the relative-URL draft's §1: trees that can be moved as a whole):
@@ -34,7 +34,8 @@ func runCheck(args []string, s stdio) int {
 	fs := newFlagSet("check", checkSynopsis, s)
 	spec, opts := specFlag(fs, defaultHTMLSpec)
 	var root, to optionalString
-	fs.Var(&root, "url", "the URL the tree is served from now (default: its file: URL)")
+	fs.Var(&root, "base", "the URL the tree is served from now, its root's URL (default: its file: URL)")
+	alias(fs, "url", "base") // its old name, kept for one release (README)
 	fs.Var(&to, "to", "the URL the tree will move to: report only what breaks in that move")
 	gram := fs.String("grammar", "", "also report URLs this grammar rejects: "+strings.Join(grammar.Names(), ", "))
 	asJSON := fs.Bool("json", false, "the same as --format json")
@@ -75,11 +76,11 @@ func runCheck(args []string, s stdio) int {
 	}
 	m, err := tree.NewMapper(root.value)
 	if err != nil {
-		return usageErr("--url: %v", err)
+		return usageErr("--base: %v", err)
 	}
 	rootURL, err := m.Root(dir)
 	if err != nil {
-		return usageErr("--url: %v", err)
+		return usageErr("--base: %v", err)
 	}
 	if to.set {
 		if to.value == "" {

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Exit statuses, the same for every subcommand.
@@ -25,9 +29,49 @@ type stdio struct {
 	err io.Writer
 }
 
-// errorf prints "relurl: ..." on stderr.
+// errorf prints "relurl: ..." on stderr. An error among args is printed
+// in the user's terms: without the library packages' names (see
+// userMessage).
 func (s stdio) errorf(format string, args ...any) {
-	fmt.Fprintf(s.err, "relurl: "+format+"\n", args...)
+	for i, a := range args {
+		if err, ok := a.(error); ok {
+			args[i] = userMessage(err.Error())
+		}
+	}
+	// Errors already made into text (FILE: ERROR) lose the names inside.
+	fmt.Fprintln(s.err, "relurl: "+withoutPackages(fmt.Sprintf(format, args...)))
+}
+
+// libraryPackages are the packages whose errors start with their name, as
+// Go errors do ("mime: record at 312: ..."). The command speaks of files,
+// flags and URLs, not of its packages: userMessage drops these names.
+var libraryPackages = []string{
+	"base", "htmlrewrite", "mime", "tree", "resolve", "grammar", "xmlrewrite",
+	"manifest", "jsmodule", "linkref", "materialize", "report", "htmltree", "wacz",
+}
+
+// userMessage returns msg, an error's text, without the library package
+// names in it: "PKG: " at its start (unless PKG is also a command's name,
+// which the command itself puts there) and ": PKG: " inside it.
+func userMessage(msg string) string {
+	msg = withoutPackages(msg)
+	for _, p := range libraryPackages {
+		// "base: " and "materialize: " at the start are the commands'
+		// own names.
+		if strings.HasPrefix(msg, p+": ") && p != "base" && p != "materialize" {
+			msg = msg[len(p)+2:]
+		}
+	}
+	return msg
+}
+
+// withoutPackages returns msg without the library package names inside
+// it (": PKG: " becomes ": ").
+func withoutPackages(msg string) string {
+	for _, p := range libraryPackages {
+		msg = strings.ReplaceAll(msg, ": "+p+": ", ": ")
+	}
+	return msg
 }
 
 // A command is one subcommand of relurl.
@@ -95,8 +139,12 @@ func usage(w io.Writer) {
 // binary was built from, or "(devel)" with the VCS revision (and
 // "+dirty" for uncommitted changes) when built from a checkout.
 func versionLine() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
+	return versionOf(debug.ReadBuildInfo())
+}
+
+// versionOf is versionLine for the build information info.
+func versionOf(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
 		return "relurl (unknown version)"
 	}
 	v := info.Main.Version
@@ -114,12 +162,19 @@ func versionLine() string {
 			}
 		}
 	}
-	line := "relurl " + v
-	if rev != "" && (v == "(devel)" || strings.Contains(v, "+dirty")) {
-		line += " " + rev + dirty
+	// Since Go 1.24 a build from a checkout gets a pseudo-version
+	// (v0.0.0-DATE-REV, +dirty when modified) rather than "(devel)":
+	// anything but a clean release is a development build, named by
+	// its full revision.
+	if rev != "" && (v == "(devel)" || strings.HasSuffix(v, "+dirty") || pseudoVersion.MatchString(v)) {
+		v = "(devel) " + rev + dirty
 	}
-	return line + " " + info.GoVersion
+	return "relurl " + v + " " + info.GoVersion
 }
+
+// pseudoVersion matches the versions the go command makes up for a
+// commit without a tag (vX.Y.Z-[PRE.]0.YYYYMMDDhhmmss-REV).
+var pseudoVersion = regexp.MustCompile(`\d{14}-[0-9a-f]{12}(\+dirty)?$`)
 
 // flagSets holds, for each subcommand's flag set, where its help goes.
 var flagSets sync.Map // *flag.FlagSet -> *flagHelp
@@ -128,6 +183,108 @@ type flagHelp struct {
 	name, synopsis string
 	s              stdio
 	parsing        bool
+	hidden         map[string]bool // old names kept as aliases, not shown by -h
+}
+
+// alias makes old another name of fs's flag name: accepted (it sets the
+// same value) but not listed by -h, so that a renamed flag keeps working.
+func alias(fs *flag.FlagSet, old, name string) {
+	f := fs.Lookup(name)
+	fs.Var(f.Value, old, "the old name of --"+name)
+	if v, ok := flagSets.Load(fs); ok {
+		h := v.(*flagHelp)
+		if h.hidden == nil {
+			h.hidden = map[string]bool{}
+		}
+		h.hidden[old] = true
+	}
+}
+
+// printFlags lists fs's flags on w as flag.PrintDefaults does, without
+// the hidden aliases.
+func (h *flagHelp) printFlags(fs *flag.FlagSet, w io.Writer) {
+	shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !h.hidden[f.Name] {
+			shown.Var(f.Value, f.Name, f.Usage)
+			shown.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
+	shown.SetOutput(w)
+	shown.PrintDefaults()
+}
+
+// dashes is the flag name as the help writes it: -j, --max-size.
+func dashes(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// valueHint names, for a flag of the given kind, what a valid value looks
+// like, so that "--timeout 5" is answered with "5s" rather than "parse
+// error".
+func valueHint(f *flag.Flag) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "use a duration such as 5s, 1m30s or 250ms"
+	case int, int64, uint, uint64:
+		if strings.Contains(f.Name, "size") {
+			return "use a number of bytes such as 1048576"
+		}
+		return "use a whole number such as " + cmp.Or(f.DefValue, "4")
+	case float64:
+		return "use a number such as 1.5"
+	case bool:
+		return "use " + dashes(f.Name) + " alone, " + dashes(f.Name) + "=true or " + dashes(f.Name) + "=false"
+	}
+	return ""
+}
+
+// invalidValue matches the flag package's error for a value its flag
+// refuses.
+var invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): (.*)$`)
+
+// flagError says what is wrong with a command line in the user's terms:
+// the flag as they wrote it (--name), and for a value of the wrong form
+// an example of a good one.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag " + dashes(name)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return dashes(name) + " needs a value"
+	}
+	m := invalidValue.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	value, uerr := strconv.Unquote(m[1])
+	if uerr != nil {
+		value = m[1]
+	}
+	f := fs.Lookup(m[2])
+	if f == nil {
+		return msg
+	}
+	why := m[3]
+	switch why {
+	case "parse error":
+		why = "not a valid value"
+	case "value out of range":
+		why = "out of range"
+	}
+	out := fmt.Sprintf("%s %q: %s", dashes(m[2]), value, userMessage(why))
+	if hint := valueHint(f); hint != "" {
+		out += "; " + hint
+	}
+	return out
 }
 
 // newFlagSet returns a flag set for a subcommand that reports its errors
@@ -166,23 +323,25 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 	var positional []string
 	for {
 		if h != nil {
+			// The flag package's own message is replaced by flagError's.
 			h.parsing = true
+			fs.SetOutput(io.Discard)
 		}
 		err := fs.Parse(args)
 		if h != nil {
 			h.parsing = false
+			fs.SetOutput(h.s.err)
 		}
 		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				if h != nil {
 					fmt.Fprintf(h.s.out, "usage: relurl %s %s\n", h.name, h.synopsis)
-					fs.SetOutput(h.s.out)
-					fs.PrintDefaults()
-					fs.SetOutput(h.s.err)
+					h.printFlags(fs, h.s.out)
 				}
 				return exitOK
 			}
 			if h != nil {
+				h.s.errorf("%s: %s", h.name, flagError(fs, err))
 				h.hint()
 			}
 			return exitUsage

@@ -130,16 +130,25 @@ func runFetch(args []string, s stdio) int {
 	}
 	var out bytes.Buffer
 	st, err := htmlrewrite.Rewrite(&out, bytes.NewReader(doc.Body), hopts)
-	if err != nil {
+	// An incomplete page (a tag over the bound) is still written, best
+	// effort, as rewrite writes it; the exit status says it failed.
+	if err != nil && !errors.Is(err, htmlrewrite.ErrIncomplete) {
 		s.errorf("fetch: %s: %v", doc.URL, err)
 		return exitFailure
 	}
 	if *verbose {
 		s.errorf("fetch: base %s (%s); %d links, %d rewritten, %d failed", st.Base.URL, st.Base.Provenance(), st.Links, st.Rewritten, st.Failed)
 	}
-	if _, err := s.out.Write(out.Bytes()); err != nil {
-		s.errorf("fetch: %v", err)
+	if _, werr := s.out.Write(out.Bytes()); werr != nil {
+		s.errorf("fetch: %v", werr)
 		return exitFailure
+	}
+	if err != nil {
+		s.errorf("fetch: %s: %v", doc.URL, err)
+		return exitFailure
+	}
+	if !*verbose {
+		failedLinks(s, "fetch: "+doc.URL, rewriteCounts{Links: st.Links, FailedLinks: st.Failed}, "relurl fetch --links")
 	}
 	return exitOK
 }

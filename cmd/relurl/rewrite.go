@@ -33,15 +33,19 @@ URL is its file: URL. Exit status: 0 done, 1 some file failed, 2 usage.`
 
 // rewriteCounts is the summary of a rewrite run.
 type rewriteCounts struct {
-	Files       int `json:"files"`                // documents read
-	Changed     int `json:"changed"`              // documents whose bytes changed (with -o: mirror files written)
-	UpToDate    int `json:"up_to_date,omitempty"` // with -o: documents the mirror already held as rewritten, left alone
-	Links       int `json:"links"`                // URL values seen
-	Rewritten   int `json:"rewritten"`            // URL values changed
-	FailedLinks int `json:"failed_links"`         // URL values that could not be resolved
-	Failed      int `json:"failed"`               // files that could not be read, rewritten or written
-	Copied      int `json:"copied"`               // other files copied to the mirror
-	Skipped     int `json:"skipped"`              // other files not copied
+	Files    int `json:"files"`                // documents read
+	Changed  int `json:"changed"`              // documents whose bytes changed (with -o: mirror files written)
+	UpToDate int `json:"up_to_date,omitempty"` // with -o: documents the mirror already held as rewritten, left alone
+	// Documents read whose rewrite changes no byte (-i: not written;
+	// -o: written into the mirror as they were). Files = Changed +
+	// UpToDate + Unchanged + the documents counted in Failed.
+	Unchanged   int `json:"unchanged,omitempty"`
+	Links       int `json:"links"`        // URL values seen
+	Rewritten   int `json:"rewritten"`    // URL values changed
+	FailedLinks int `json:"failed_links"` // URL values that could not be resolved
+	Failed      int `json:"failed"`       // files that could not be read, rewritten or written
+	Copied      int `json:"copied"`       // other files copied to the mirror
+	Skipped     int `json:"skipped"`      // other files not copied
 	// Documents not written for safety (a symbolic link or another file
 	// in their place at write time, a hard link under --hardlinks=skip);
 	// counted in Failed too.
@@ -232,6 +236,8 @@ func runRewrite(args []string, s stdio) int {
 			r.counts.UpToDate = 1
 		} else if r.changed {
 			r.counts.Changed = 1
+		} else {
+			r.counts.Unchanged = 1
 		}
 		return r
 	}
@@ -251,6 +257,10 @@ func runRewrite(args []string, s stdio) int {
 			s.errorf("%s", fileError(w.f.Path, r.err))
 		case *dryRun && r.changed:
 			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.f.Path), r.counts.Rewritten, r.counts.Links)
+		case toStdout:
+			// No summary follows a document written to standard
+			// output: what failed in it is said here.
+			failedLinks(s, tree.DisplayName(w.f.Path), r.counts, "relurl links")
 		}
 		return nil
 	}
@@ -279,6 +289,7 @@ func (c *rewriteCounts) add(d rewriteCounts) {
 	c.Files += d.Files
 	c.Changed += d.Changed
 	c.UpToDate += d.UpToDate
+	c.Unchanged += d.Unchanged
 	c.Links += d.Links
 	c.Rewritten += d.Rewritten
 	c.FailedLinks += d.FailedLinks
@@ -302,6 +313,9 @@ func (c rewriteCounts) print(s stdio, jsonTo io.Writer, quiet, asJSON bool) {
 		if c.UpToDate > 0 {
 			fmt.Fprintf(s.err, ", %d up to date", c.UpToDate)
 		}
+		if c.Unchanged > 0 {
+			fmt.Fprintf(s.err, ", %d unchanged", c.Unchanged)
+		}
 		if c.Copied > 0 {
 			fmt.Fprintf(s.err, ", %d other files copied", c.Copied)
 		}
@@ -322,6 +336,21 @@ func (c rewriteCounts) print(s stdio, jsonTo io.Writer, quiet, asJSON bool) {
 		}
 		fmt.Fprintln(s.err)
 	}
+}
+
+// failedLinks says on stderr how many of a document's links could not be
+// resolved, when some could not: they are left as written, which is not a
+// failure of the document (the exit status stays 0), but a document
+// written to standard output has no summary to count them in.
+func failedLinks(s stdio, name string, c rewriteCounts, lister string) {
+	if c.FailedLinks == 0 {
+		return
+	}
+	link := "links"
+	if c.Links == 1 {
+		link = "link"
+	}
+	s.errorf("%s: %d of %d %s could not be resolved, left as written (%s lists them with the reason)", name, c.FailedLinks, c.Links, link, lister)
 }
 
 // rewriteDoc rewrites the document data of the given kind retrieved from
@@ -560,6 +589,11 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 	}
 	if changed {
 		c.Changed = 1
+	} else if c.Failed == 0 {
+		c.Unchanged = 1
+	}
+	if err == nil {
+		failedLinks(s, "standard input", c, "relurl links")
 	}
 	c.print(s, s.err, true, asJSON)
 	if c.Failed > 0 {

@@ -205,7 +205,9 @@ func TestLinksRecovery(t *testing.T) {
 			t.Run(fx.name+"/stderr", func(t *testing.T) {
 				// Without --status the record error is on stderr.
 				lines, stderr, code := runRelurl(nil, "links", "--format", "text", path)
-				assert.Contains(t, stderr, path+": mime: "+fx.stderr)
+				// In the user's terms: no package name (issue 18).
+				assert.Contains(t, stderr, path+": "+fx.stderr)
+				assert.NotContains(t, stderr, "mime:")
 				assert.Equal(t, 1, code)
 				assert.Len(t, lines, 6)
 			})
