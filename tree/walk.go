@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +54,24 @@ type Walker struct {
 	// Removed, if set, is told the path of each stale temporary file
 	// removed, or the error of a removal that failed.
 	Removed func(path string, err error)
+
+	// count: yield each file without reading it (Count).
+	count bool
+}
+
+// Count returns how many items (files and errors) Walk(paths) yields,
+// without reading the files: the total of a progress display, counted
+// while the walk that reads them goes on. It stops early, with ctx's
+// error, when ctx is done.
+func Count(ctx context.Context, paths []string) (int, error) {
+	n := 0
+	for range (Walker{count: true}).Walk(paths) {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 // Walk is the package's Walk, with w's options.
@@ -103,6 +122,9 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 		if !info.Mode().IsRegular() {
 			return yield(File{Path: p, Root: root}, &fs.PathError{Op: "read", Path: p, Err: errNotRegular})
 		}
+		if w.count {
+			return yield(File{Path: p, Rel: rel, Root: root}, nil)
+		}
 		f, err := describe(p, rel, root, info)
 		return yield(f, err)
 	}
@@ -145,6 +167,13 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 		sub = filepath.ToSlash(sub)
 		if rel != "" && rel != "." {
 			sub = rel + "/" + sub
+		}
+		if w.count {
+			if !yield(File{Path: path, Rel: sub, Root: root}, nil) {
+				stopped = true
+				return fs.SkipAll
+			}
+			return nil
 		}
 		info, err := d.Info()
 		var f File

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/resolve/grammar"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/tree/report"
@@ -144,6 +145,10 @@ func runCheck(args []string, s stdio) int {
 	if err := c.Prepare(); err != nil {
 		return usageErr("%v", err)
 	}
+	// From here on, output lines go round the progress display.
+	var bar *progress.Bar
+	bar, s = startProgress(s, false, "check")
+	defer bar.Finish()
 	warned := 0
 	warn := func() {
 		ws := c.Warnings()
@@ -260,6 +265,7 @@ func runCheck(args []string, s stdio) int {
 		return w.Finding(rf)
 	}
 	emit := func(wk walked, r result) error {
+		bar.Add(1)
 		if r.err != nil {
 			failed++
 			out.Flush()
@@ -281,7 +287,10 @@ func runCheck(args []string, s stdio) int {
 		}
 		return nil
 	}
-	err = tree.Ordered(*jobs, walkSeq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check")}.Walk([]string{dir})), work, emit)
+	items, stopCount := counted(bar, walkSeq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check")}.Walk([]string{dir})), []string{dir}, false)
+	defer stopCount()
+	err = tree.Ordered(*jobs, items, work, emit)
+	bar.Finish()
 	if err == nil {
 		// Fragments into other files, once every file has been read.
 		for _, f := range c.Finish() {

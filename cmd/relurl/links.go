@@ -12,6 +12,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
@@ -139,6 +140,12 @@ func runLinks(args []string, s stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
+	// A walk shows its progress; standard input, one stream, does not.
+	var bar *progress.Bar
+	if fs.NArg() != 1 || fs.Arg(0) != "-" {
+		bar, s = startProgress(s, false, "links")
+		defer bar.Finish()
+	}
 	text := *format == "text"
 	w := bufio.NewWriterSize(s.out, 64<<10)
 	defer w.Flush()
@@ -174,6 +181,8 @@ func runLinks(args []string, s stdio) int {
 		s.errorf("links: %v", err)
 		return exitFailure
 	}
+	items, stopCount := counted(bar, items, fs.Args(), t.fromList != "")
+	defer stopCount()
 	failed := 0
 	mode := sf.mode(s)
 	work := func(wk walked, sink *ordered.Sink) docResult {
@@ -219,6 +228,7 @@ func runLinks(args []string, s stdio) int {
 	// is waited for, so a caller can talk to the command line by line.
 	streaming := t.fromList != ""
 	emit := func(wk walked, r docResult) error {
+		bar.Add(1)
 		r.st.file, r.st.err = wk.name, r.err
 		if report(wk.f.Path, r) || r.st.failed() {
 			failed++
@@ -237,6 +247,7 @@ func runLinks(args []string, s stdio) int {
 		return nil
 	}
 	err = ordered.Run(t.jobs, 0, items, out, work, emit)
+	bar.Finish()
 	if lerr := done(); lerr != nil {
 		s.errorf("links: %v", lerr)
 		failed++

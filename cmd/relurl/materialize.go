@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/materialize"
 )
 
@@ -45,8 +46,15 @@ func runMaterialize(args []string, s stdio) int {
 	if *hosts != "" {
 		opts.Hosts = strings.Split(*hosts, ",")
 	}
-	bar := newProgress(s, *quiet, "materialize")
-	opts.Progress = func(int, int) { bar.add() }
+	var bar *progress.Bar
+	bar, s = startProgress(s, *quiet, "materialize")
+	defer bar.Finish()
+	// The captures are all read before the first file is written: the
+	// total is known from the first call.
+	opts.Progress = func(_, total int) {
+		bar.SetTotal(total)
+		bar.Add(1)
+	}
 	opts.Warn = func(w materialize.Warning) {
 		if w.Problem {
 			s.errorf("materialize: %v", w)
@@ -55,7 +63,7 @@ func runMaterialize(args []string, s stdio) int {
 		}
 	}
 	sum, err := materialize.Run(fs.Args(), opts)
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		s.errorf("%v", err)
 		return exitFailure

@@ -14,6 +14,7 @@ import (
 
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
@@ -144,6 +145,10 @@ func runRewrite(args []string, s stdio) int {
 			return usageErr("rewriting a directory needs -o DIR, -i or --dry-run")
 		}
 	}
+	// From here on, output lines go round the progress display.
+	var bar *progress.Bar
+	bar, s = startProgress(s, *quiet || toStdout, "rewrite")
+	defer bar.Finish()
 	if *inPlace {
 		// A killed run's temporary files go once proven stale.
 		t.walker = tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite")}
@@ -159,6 +164,8 @@ func runRewrite(args []string, s stdio) int {
 	if *outDir != "" && fs.NArg() > 1 {
 		items = oneSourceEach(items, *outDir, *others == "copy")
 	}
+	items, stopCount := counted(bar, items, fs.Args(), t.fromList != "")
+	defer stopCount()
 
 	// A mirror is replaced atomically too, so a killed run leaves whole
 	// files, but durably only on request: its source stays. Made again,
@@ -243,9 +250,8 @@ func runRewrite(args []string, s stdio) int {
 	}
 
 	var total rewriteCounts
-	bar := newProgress(s, *quiet || toStdout, "rewrite")
 	emit := func(w walked, r rewriteResult) error {
-		bar.add()
+		bar.Add(1)
 		total.add(r.counts)
 		for _, warn := range r.counts.warns {
 			s.errorf("%s: warning: %s", tree.DisplayName(w.f.Path), warn)
@@ -265,7 +271,7 @@ func runRewrite(args []string, s stdio) int {
 		return nil
 	}
 	err = ordered.Run(t.jobs, 0, items, write(s.out), work, emit)
-	bar.finish()
+	bar.Finish()
 	if lerr := done(); lerr != nil {
 		s.errorf("rewrite: %v", lerr)
 		total.Failed++

@@ -12,9 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
@@ -304,39 +301,4 @@ func fileError(path string, err error) string {
 		return pe.Op + " " + tree.DisplayName(path) + ": " + pe.Err.Error()
 	}
 	return tree.DisplayName(path) + ": " + err.Error()
-}
-
-// progress is a progress bar on stderr when stderr is a terminal, and
-// nothing otherwise (nor with --quiet).
-type progress struct{ bar *progressbar.ProgressBar }
-
-func newProgress(s stdio, quiet bool, what string) progress {
-	f, ok := s.err.(*os.File)
-	if quiet || !ok {
-		return progress{}
-	}
-	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		return progress{}
-	}
-	return progress{progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(f),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("files"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)}
-}
-
-func (p progress) add() {
-	if p.bar != nil {
-		p.bar.Add(1)
-	}
-}
-
-func (p progress) finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-	}
 }
