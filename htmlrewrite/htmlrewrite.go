@@ -426,13 +426,14 @@ type prepared struct {
 	limit     int
 	enc       encoding.Encoding
 	encName   string
-	utf16     *utf16Codec // a UTF-16 document, read decoded (enc is nil)
+	utf16     *utf16Codec       // a UTF-16 document, read decoded (enc is nil)
+	known     *encodingDecision // the encoding decided for the document's prefix, if any
 }
 
 // prepare finds src's <base href> and encoding without losing a byte:
 // seeking back when it can, else replaying what it read.
-func prepare(src io.Reader, opts *Options) (prepared, error) {
-	var p prepared
+func prepare(src io.Reader, opts *Options, known *encodingDecision) (prepared, error) {
+	p := prepared{known: known}
 	if rs, ok := src.(io.ReadSeeker); ok && seekable(rs) {
 		return p, p.prepareSeekable(rs, opts)
 	}
@@ -598,12 +599,31 @@ func seekable(rs io.ReadSeeker) bool {
 // decideEncoding sets p's encoding from the document's first bytes and
 // the Content-Type (see [Encoding]).
 func (p *prepared) decideEncoding(prefix []byte, opts *Options) error {
-	enc, name, err := Encoding(prefix, opts.ContentType)
-	if err != nil {
-		return err
+	d := p.known
+	if d == nil || d.contentType != opts.ContentType || !bytes.Equal(d.prefix, prefix) {
+		d = decideEncoding(prefix, opts.ContentType)
 	}
-	p.enc, p.encName = enc, name
+	if d.err != nil {
+		return d.err
+	}
+	p.enc, p.encName = d.enc, d.name
 	return nil
+}
+
+// encodingDecision is what Encoding says of a prefix and a Content-Type,
+// kept so that a document's first bytes are examined once: openUTF16
+// and prepare both need it.
+type encodingDecision struct {
+	prefix      []byte
+	contentType string
+	enc         encoding.Encoding
+	name        string
+	err         error
+}
+
+func decideEncoding(prefix []byte, contentType string) *encodingDecision {
+	enc, name, err := Encoding(prefix, contentType)
+	return &encodingDecision{prefix, contentType, enc, name, err}
 }
 
 // Encoding decides an HTML document's character encoding from its first

@@ -59,7 +59,11 @@ func tagOf(raw []byte, name [2]int, spans []token.Attr, t *tag) {
 	}
 	var key [maxName]byte
 	for _, sp := range spans {
-		kl := lower(&key, raw[sp.Key[0]:sp.Key[1]])
+		k := raw[sp.Key[0]:sp.Key[1]]
+		if len(k) == 0 || len(k) >= len(attrInitials) || attrInitials[len(k)]&initial(k[0]) == 0 {
+			continue // no known attribute has this length and first letter
+		}
+		kl := lower(&key, k)
 		if kl <= 0 {
 			continue
 		}
@@ -101,4 +105,27 @@ func (t *tag) get(id attrID) *attr {
 		}
 	}
 	return nil
+}
+
+// attrInitials says, for each length, the first letters of the known
+// attributes of that length (bit c-'a'): most attributes (class, type,
+// alt, width, aria-*, ...) are ruled out without lower-casing and
+// looking up their names.
+var attrInitials = func() (m [17]uint32) {
+	for _, n := range attrNames {
+		if n != "" {
+			m[len(n)] |= initial(n[0])
+		}
+	}
+	return m
+}()
+
+// initial returns the bit of the ASCII letter c, either case, in
+// attrInitials; 0 for any other byte.
+func initial(c byte) uint32 {
+	c |= 0x20
+	if c < 'a' || c > 'z' {
+		return 0
+	}
+	return 1 << (c - 'a')
 }

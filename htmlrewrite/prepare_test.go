@@ -43,3 +43,15 @@ func TestSeekerOffset(t *testing.T) {
 	assert.Equal(t, `<a href="http://ex.com/b/x"><base href="/b/">`, out.String())
 	assert.Equal(t, "http://ex.com/b/", st.Base.URL)
 }
+
+// TestContainsBase: containsBase says what a case-insensitive search
+// for "<base" says.
+func TestContainsBase(t *testing.T) {
+	for _, s := range []string{
+		"", "<base", "<BASE", "<bAsE", "x<b<base", "<<base", "x<b", "<bas", "<Bx<base", "<b<B<bAse",
+		"<body><br><basis", "<B<b<Bas", "b<ase", "<ba se", strings.Repeat("<br>", 100) + "<Base",
+	} {
+		want := strings.Contains(strings.ToLower(s), "<base")
+		assert.Equal(t, want, containsBase([]byte(s)), "%q", s)
+	}
+}

@@ -47,7 +47,10 @@ type scanner struct {
 	fn    func(Link) error
 	stats Stats
 	p     prepared
-	depth int // srcdoc nesting
+	// special marks the bytes that keep a raw value from reading as
+	// itself in the document's encoding (see plain).
+	special *[256]bool
+	depth   int // srcdoc nesting
 
 	res    *resolve.Resolver // the document's base
 	docURL string            // the document's URL (its fallback base)
@@ -101,14 +104,14 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 	if err := checkSpec(opts); err != nil {
 		return nil, nil, err
 	}
-	src, u16, err := openUTF16(src, opts.ContentType)
+	src, u16, known, err := openUTF16(src, opts.ContentType)
 	if err != nil {
 		return nil, nil, err
 	}
 	if u16 != nil {
 		opts.ContentType = "text/html; charset=utf-8" // what src now is
 	}
-	p, err := prepare(src, &opts)
+	p, err := prepare(src, &opts, known)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -145,7 +148,13 @@ func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link)
 	if err := checkSpec(opts); err != nil {
 		return nil, err
 	}
-	s := &scanner{opts: opts, w: w, fn: fn, p: p, line: 1}
+	s := &scanner{opts: opts, w: w, fn: fn, p: p, line: 1, special: &specialUTF8}
+	switch {
+	case p.enc != nil:
+		s.special = &specialLegacy
+	case p.utf16 != nil:
+		s.special = &specialUTF16
+	}
 	s.tree.Scripting = opts.Scripting
 	s.stats.Base = p.base
 	s.stats.Charset = p.encName
@@ -662,12 +671,31 @@ func (s *scanner) relTokens(raw []byte, a *attr) {
 // reference, CR or NUL to decode, and no byte the document's encoding
 // would decode to something else.
 func (s *scanner) plain(v []byte) bool {
+	special := s.special
+	if special == nil {
+		special = &specialUTF8 // a scanner made by hand, in tests
+	}
 	for _, c := range v {
-		if c == '&' || c == '\r' || c == 0 || c >= 0x80 && s.p.enc != nil || c == 0xED && s.p.utf16 != nil {
+		if special[c] {
 			return false
 		}
 	}
 	return true
+}
+
+// The bytes plain stops at: "&", CR and NUL; in a legacy encoding any
+// byte over 0x7F; in a UTF-16 document (read as UTF-8) the lead byte of
+// an encoded surrogate, 0xED.
+var specialUTF8, specialLegacy, specialUTF16 [256]bool
+
+func init() {
+	for _, c := range []byte{'&', '\r', 0} {
+		specialUTF8[c], specialLegacy[c], specialUTF16[c] = true, true, true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		specialLegacy[c] = true
+	}
+	specialUTF16[0xED] = true
 }
 
 // decoded returns the value of the raw attribute value v the way a

@@ -1,9 +1,12 @@
 package htmlrewrite
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/relurl/relurl/htmlrewrite/internal/token"
 )
 
 func TestAttrNames(t *testing.T) {
@@ -14,4 +17,22 @@ func TestAttrNames(t *testing.T) {
 	}
 	assert.Equal(t, attrOther, attrIDOf([]byte("class")))
 	assert.Less(t, int(numAttrs), 64, "attrSet holds them")
+}
+
+// TestAttrInitials: every known attribute gets past tagOf's filter, in
+// any case.
+func TestAttrInitials(t *testing.T) {
+	for id, n := range attrNames {
+		if n == "" {
+			continue
+		}
+		for _, k := range []string{n, strings.ToUpper(n)} {
+			var tg tag
+			raw := []byte("<x " + k + "=v>")
+			tagOf(raw, [2]int{1, 2}, []token.Attr{{Key: [2]int{3, 3 + len(k)}, Val: [2]int{4 + len(k), 5 + len(k)}}}, &tg)
+			if len(tg.attrs) != 1 || tg.attrs[0].id != attrID(id) {
+				t.Errorf("%s: %+v", k, tg.attrs)
+			}
+		}
+	}
 }

@@ -28,7 +28,7 @@ type utf16Codec struct {
 // is UTF-16 by its BOM or its Content-Type (as [Encoding] decides), or src
 // unchanged and nil. It reads no more than the first 1024 bytes to decide,
 // and gives them back.
-func openUTF16(src io.Reader, contentType string) (io.Reader, *utf16Codec, error) {
+func openUTF16(src io.Reader, contentType string) (io.Reader, *utf16Codec, *encodingDecision, error) {
 	head := make([]byte, 1024)
 	var n int
 	var err error
@@ -41,22 +41,22 @@ func openUTF16(src io.Reader, contentType string) (io.Reader, *utf16Codec, error
 	}
 	n, err = io.ReadFull(src, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	head = head[:n]
 	if seeks {
 		if _, err := rs.Seek(start, io.SeekStart); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	} else {
 		src = io.MultiReader(bytes.NewReader(head), src)
 	}
-	_, name, _ := Encoding(head, contentType)
-	if name != "utf-16le" && name != "utf-16be" {
-		return src, nil, nil
+	d := decideEncoding(head, contentType)
+	if d.name != "utf-16le" && d.name != "utf-16be" {
+		return src, nil, d, nil
 	}
-	c := &utf16Codec{big: name == "utf-16be", name: name}
-	return &utf16Reader{c: c, src: src}, c, nil
+	c := &utf16Codec{big: d.name == "utf-16be", name: d.name}
+	return &utf16Reader{c: c, src: src}, c, nil, nil
 }
 
 // unit returns the code unit in b[0:2].

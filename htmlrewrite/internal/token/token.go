@@ -1039,11 +1039,11 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 		return false
 	}
 	nameEnd := i
-	if isSpace(buf[i]) {
+	if space[buf[i]] {
 		i++
 	}
 	for {
-		for i < len(buf) && isSpace(buf[i]) {
+		for i < len(buf) && space[buf[i]] {
 			i++
 		}
 		if i >= len(buf) {
@@ -1067,7 +1067,7 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 		k1 := i
 		// readTagAttrVal: an absent value is the empty span at k1.
 		v0, v1 := k1, k1
-		for i < len(buf) && isSpace(buf[i]) {
+		for i < len(buf) && space[buf[i]] {
 			i++
 		}
 		if i >= len(buf) {
@@ -1078,7 +1078,7 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 			i++
 		case '=':
 			i++
-			for i < len(buf) && isSpace(buf[i]) {
+			for i < len(buf) && space[buf[i]] {
 				i++
 			}
 			if i >= len(buf) {
@@ -1119,9 +1119,8 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 	return true
 }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
-}
+// space marks HTML's white space bytes.
+var space = stops(" \n\r\t\f")
 
 // readTagName sets z.data to the "div" in "<div k=v>". The reader (z.raw.end)
 // is positioned such that the first byte of the tag name (the "d" in "<div")
@@ -1295,19 +1294,30 @@ loop:
 		if z.skipTo('<'); z.err != nil || z.full() {
 			break loop
 		}
-		c := z.readByte()
-		if z.err != nil {
-			break loop
-		}
-		if c != '<' {
-			continue loop
-		}
-
-		// Check if the '<' we have just read is part of a tag, comment
-		// or doctype. If not, it's part of the accumulated text token.
-		c = z.readByte()
-		if z.err != nil {
-			break loop
+		var c byte
+		if e := z.raw.end; e+1 < z.lim {
+			// Both bytes buffered: readByte, twice, inlined.
+			c = z.buf[e]
+			if c != '<' {
+				z.raw.end = e + 1
+				continue loop
+			}
+			c = z.buf[e+1]
+			z.raw.end = e + 2
+		} else {
+			c = z.readByte()
+			if z.err != nil {
+				break loop
+			}
+			if c != '<' {
+				continue loop
+			}
+			// Check if the '<' we have just read is part of a tag, comment
+			// or doctype. If not, it's part of the accumulated text token.
+			c = z.readByte()
+			if z.err != nil {
+				break loop
+			}
 		}
 		var tokenType TokenType
 		switch {
@@ -1415,7 +1425,10 @@ func NewTokenizer(r io.Reader) *Tokenizer {
 // would one at a time: up to c, the end of the buffer, or the maxBuf limit
 // (which then sets ErrBufferExceeded where readByte would).
 func (z *Tokenizer) skipTo(c byte) {
-	if z.err != nil || z.raw.end >= len(z.buf) {
+	if z.err != nil || z.raw.end >= len(z.buf) || z.buf[z.raw.end] == c {
+		// At c already: a token (the next "<" after a text token, a
+		// closing quote) often starts or ends right there. No limit can
+		// be reached by not moving.
 		return
 	}
 	end := len(z.buf)
