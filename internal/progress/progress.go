@@ -36,11 +36,12 @@ const (
 
 // A Bar is the progress display of one command on a terminal.
 type Bar struct {
-	mu    sync.Mutex
-	w     io.Writer
-	what  string
-	now   func() time.Time
-	width func() int // the terminal's columns, 0 if unknown
+	mu       sync.Mutex
+	w        io.Writer
+	what     string
+	now      func() time.Time
+	width    func() int    // the terminal's columns, 0 if unknown
+	interval time.Duration // Interval when made
 
 	done, total int
 	known       bool // total is known
@@ -80,12 +81,12 @@ func New(f *os.File, what string) *Bar {
 
 func newBar(w io.Writer, what string, now func() time.Time, width func() int) *Bar {
 	t := now()
-	return &Bar{w: w, what: what, now: now, width: width, start: t,
+	return &Bar{w: w, what: what, now: now, width: width, interval: Interval, start: t,
 		samples: []sample{{t, 0}}, lineStart: true, stop: make(chan struct{})}
 }
 
 func (b *Bar) tick() {
-	t := time.NewTicker(max(Interval, 10*time.Millisecond))
+	t := time.NewTicker(max(b.interval, 10*time.Millisecond))
 	defer t.Stop()
 	for {
 		select {
@@ -110,7 +111,7 @@ func (b *Bar) Add(n int) {
 	if b.known && b.done > b.total {
 		b.total = b.done // a file added to the tree while it was walked
 	}
-	if b.now().Sub(b.lastDraw) >= Interval {
+	if b.now().Sub(b.lastDraw) >= b.interval {
 		b.draw()
 	}
 }
