@@ -13,8 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -174,7 +172,7 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	slices.Sort(refused)
-	if want := []string{"site.test/js/app.mjs", "site.test/js/lazy.js", "site.test/js/mapped.mjs"}; !slices.Equal(refused, want) {
+	if want := []string{"site.test/js/app.mjs", "site.test/js/lazy.js", "site.test/js/lib/mark.js", "site.test/js/mapped.mjs"}; !slices.Equal(refused, want) {
 		t.Errorf("module scripts refused from file://: %v, want %v", refused, want)
 	}
 
@@ -188,16 +186,6 @@ func TestBrowser(t *testing.T) {
 	if !missing {
 		t.Errorf("a missing file was not reported as a failed request: %+v", res.Failed)
 	}
-}
-
-// htmlReadsModules reports whether htmlrewrite reads the addresses of an
-// import map and the specifiers of an inline module script (issue 15).
-func htmlReadsModules() bool {
-	n := 0
-	htmlrewrite.Links(strings.NewReader(`<script type="importmap">{"imports": {"a": "/b"}}</script><script type="module">import "/c";</script>`),
-		htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://x.test/"}},
-		func(htmlrewrite.Link) error { n++; return nil })
-	return n >= 2
 }
 
 // TestBrowserModules runs the fixture's module graph (static imports,
@@ -215,14 +203,7 @@ func TestBrowserModules(t *testing.T) {
 	src := t.TempDir()
 	writeFixture(t, src)
 	out, _ := materialized(t, []string{filepath.Join(src, "fixture.warc.gz")}, Options{})
-	want := []string{"dynamic", "static", "url"}
-	html := htmlReadsModules()
-	if html {
-		want = append(want, "importmap", "inline")
-	} else {
-		t.Log("htmlrewrite reads neither import maps nor inline module scripts yet (issue 15): their marks are not required")
-	}
-	slices.Sort(want)
+	want := []string{"dynamic", "importmap", "inline", "static", "url"}
 	modules := filepath.Join(out, "site.test", "modules.html")
 	marks := func(res browserResult) []string {
 		got := slices.Sorted(maps.Keys(res.Marks[modules]))
@@ -232,31 +213,12 @@ func TestBrowserModules(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer srv.Close()
 	res := loadInBrowser(t, out, true, "RELURL_BROWSER_ORIGIN="+srv.URL, "RELURL_BROWSER_ROOT="+out)
-	if !html {
-		// The inline module and the import map still name /js/lib/mark.js.
-		kept := res.Failed[:0]
-		for _, f := range res.Failed {
-			if f.URL != srv.URL+"/js/lib/mark.js" {
-				kept = append(kept, f)
-			}
-		}
-		res.Failed = kept
-	}
 	checkBrowser(t, out, res)
 	if got := marks(res); !slices.Equal(got, want) {
 		t.Errorf("over HTTP: modules run %v, want %v; console: %+v", got, want, res.Console)
 	}
 
 	res = loadInBrowser(t, out, true, "RELURL_BROWSER_ARGS=--allow-file-access-from-files")
-	if !html {
-		kept := res.Failed[:0]
-		for _, f := range res.Failed {
-			if f.URL != "file:///js/lib/mark.js" {
-				kept = append(kept, f)
-			}
-		}
-		res.Failed = kept
-	}
 	if n := checkBrowser(t, out, res); n > 0 {
 		t.Errorf("%d failed requests for files outside the tree: %+v", n, res.Failed)
 	}

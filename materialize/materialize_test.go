@@ -360,6 +360,11 @@ func TestFixture(t *testing.T) {
 				!strings.Contains(app, `new URL("../img/logo.png", import.meta.url)`) || !strings.Contains(app, `import("https://uncaptured.test/later.mjs")`) {
 				t.Errorf("app.mjs: %s", app)
 			}
+			if m := readFile(t, out, "site.test/modules.html"); !strings.Contains(m, `{"imports": {"util": "./js/lib/mark.js"}}`) ||
+				!strings.Contains(m, `<script type="module">import { mark } from "./js/lib/mark.js"; mark("inline");</script>`) ||
+				!strings.Contains(m, `<script type="module" src="./js/app.mjs">`) {
+				t.Errorf("modules.html: %s", m)
+			}
 			if lazy := readFile(t, out, "site.test/js/lazy.js"); !strings.Contains(lazy, `from "./lib/mark.js"`) {
 				t.Errorf("lazy.js: %s", lazy)
 			}
