@@ -15,7 +15,7 @@ import (
 type URLRecord struct {
 	URL         string `json:"url"`                // the captured URL (the capture chosen)
 	File        string `json:"file"`               // its file, slash-separated, relative to DIR
-	Kind        string `json:"kind"`               // "page", "resource" or "redirect"
+	Kind        string `json:"kind"`               // "page", "resource", "redirect", or "stale" (a file of an earlier run, kept: only url, file and file_digest are set)
 	Status      int    `json:"status"`             // HTTP status; 200 for resource records and MHTML parts
 	ContentType string `json:"content_type"`       // as captured ("" when none)
 	Time        string `json:"time"`               // capture time, RFC 3339 ("" when unknown)
@@ -24,6 +24,7 @@ type URLRecord struct {
 	Rewritten   bool   `json:"rewritten"`          // links were pointed at the tree, so the file differs from the payload
 	Revisit     bool   `json:"revisit,omitempty"`  // the capture is a revisit; the payload is its original's
 	Input       string `json:"input"`              // the input (and WARC inside a WACZ) the payload was read from
+	FileDigest  string `json:"file_digest"`        // "sha256:" and the hex SHA-256 of the file as written: a later run removes it as stale only if it still holds these bytes
 }
 
 // writeIndex writes DIR/urls.jsonl (every URL of the tree) and
@@ -42,8 +43,9 @@ func (r *run) writeIndex() {
 		rec := URLRecord{
 			URL: c.url, File: e.file, Kind: e.kind, Status: c.status, ContentType: c.ctype,
 			Digest: c.digest, Redirect: e.final, Revisit: c.orig != c,
-			Rewritten: e.rewritten,
-			Input:     r.streams[c.orig.stream].String(),
+			Rewritten:  e.rewritten,
+			Input:      r.streams[c.orig.stream].String(),
+			FileDigest: fileDigest(e.sum),
 		}
 		if !c.date.IsZero() {
 			rec.Time = c.date.UTC().Format(time.RFC3339)
@@ -57,6 +59,9 @@ func (r *run) writeIndex() {
 			}
 			byHost[host] = append(byHost[host], page{c.url, e.file, e.title})
 		}
+	}
+	for _, rec := range r.kept {
+		enc.Encode(rec)
 	}
 	if err := r.put("urls.jsonl", jsonl.Bytes()); err != nil {
 		r.problem(r.opts.Dir, "urls.jsonl", err.Error())

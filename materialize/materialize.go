@@ -2,6 +2,7 @@ package materialize
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"maps"
@@ -37,6 +38,12 @@ type Options struct {
 	// longer one is written as captured and counted as a problem. Zero is
 	// htmlrewrite's default.
 	MaxToken int
+	// RemoveStale removes the stale files of an earlier run over Dir: the
+	// files its DIR/urls.jsonl lists that this run does not write, when
+	// they still hold the bytes that run wrote (its file_digest). Without
+	// it they are kept. Either way each is passed to Warn (Warning.Stale)
+	// and counted in Summary.Stale.
+	RemoveStale bool
 	// Warn, when set, gets every warning and every problem (a record or
 	// an input that could not be used, a file that could not be written).
 	Warn func(Warning)
@@ -53,6 +60,10 @@ type Warning struct {
 	Where   string // "record at 1234", "part 1.2", a file of the tree, or ""
 	Message string
 	Problem bool
+	// Stale marks the note of a stale file of an earlier run (Where is the
+	// file; the message says whether it was kept or removed): neither a
+	// warning nor a problem, counted in Summary.Stale and Removed.
+	Stale bool
 }
 
 // String gives the warning as relurl prints it: INPUT: WHERE: MESSAGE.
@@ -80,6 +91,8 @@ type Summary struct {
 	Excluded   int `json:"excluded"`   // captures of hosts the Hosts option leaves out
 	Warnings   int `json:"warnings"`
 	Problems   int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
+	Stale      int `json:"stale"`    // files of an earlier run over Dir that this run does not write
+	Removed    int `json:"removed"`  // of those, removed (Options.RemoveStale)
 }
 
 // Run materializes the captures in inputs (WARC files, plain, .warc.gz or
@@ -129,6 +142,7 @@ func Run(inputs []string, opts Options) (Summary, error) {
 	r.choose()
 	r.layout()
 	r.write()
+	r.stale()
 	r.writeIndex()
 	return r.sum, nil
 }
@@ -145,6 +159,7 @@ type run struct {
 	seq     int
 	sum     Summary
 
+	kept    []URLRecord       // stale files of an earlier run, kept (see stale)
 	entries []*entry          // the chosen capture of each URL, sorted by key
 	chosen  map[string]*entry // by key
 	done    int
@@ -161,9 +176,10 @@ type entry struct {
 	final     string
 	kind      string // "page", "resource", "redirect"
 	written   bool
-	rewritten bool   // its links were pointed at the tree
-	tried     bool   // its payload was read (a failure to write it is already a problem)
-	title     string // a page's <title>, for DIR/index.html
+	rewritten bool     // its links were pointed at the tree
+	sum       [32]byte // SHA-256 of the file as written
+	tried     bool     // its payload was read (a failure to write it is already a problem)
+	title     string   // a page's <title>, for DIR/index.html
 }
 
 func (r *run) hostWanted(host string) bool {
@@ -413,6 +429,15 @@ func (r *run) put(rel string, data []byte) error {
 	// The tree can be made again from its inputs: atomic renames without
 	// fsyncs, and files that already hold the bytes are left as they are.
 	return tree.Writer{NoSync: true, KeepSame: true}.WriteIn(r.opts.Dir, rel, data, 0o644)
+}
+
+// putEntry writes the file of e and keeps its digest for urls.jsonl.
+func (r *run) putEntry(e *entry, data []byte) error {
+	if err := r.put(e.file, data); err != nil {
+		return err
+	}
+	e.sum = sha256.Sum256(data)
+	return nil
 }
 
 func (r *run) progress() {

@@ -70,6 +70,9 @@ func readURLs(t *testing.T, dir string) map[string]URLRecord {
 	for sc.Scan() {
 		var r URLRecord
 		must(t, json.Unmarshal(sc.Bytes(), &r))
+		if r.Kind == "stale" {
+			continue
+		}
 		m[r.URL] = r
 	}
 	return m

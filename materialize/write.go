@@ -226,7 +226,7 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			}
 		}
 	}
-	if err := r.put(e.file, data); err != nil {
+	if err := r.putEntry(e, data); err != nil {
 		r.problem(input, where, e.file+": "+err.Error())
 		return
 	}
@@ -501,7 +501,7 @@ func (r *run) writeStub(e *entry) {
 	b.WriteString("<meta http-equiv=\"refresh\" content=\"0; url=" + h + "\">\n")
 	b.WriteString("<link rel=\"canonical\" href=\"" + h + "\">\n")
 	b.WriteString("</head><body>\n<p>" + strconv.Itoa(e.c.status) + " redirect from <code>" + html.EscapeString(e.c.url) + "</code> to <a href=\"" + h + "\">" + html.EscapeString(e.final) + "</a>.</p>\n</body></html>\n")
-	if err := r.put(e.file, []byte(b.String())); err != nil {
+	if err := r.putEntry(e, []byte(b.String())); err != nil {
 		r.problem(r.streams[e.c.stream].String(), "", e.file+": "+err.Error())
 		return
 	}

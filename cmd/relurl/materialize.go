@@ -9,7 +9,7 @@ import (
 	"github.com/relurl/relurl/materialize"
 )
 
-const materializeSynopsis = `[-o DIR] [--at TIMESTAMP] [--hosts LIST] [--quiet] [--json] INPUT...
+const materializeSynopsis = `[-o DIR] [--at TIMESTAMP] [--hosts LIST] [--remove-stale] [--quiet] [--json] INPUT...
 
 Writes the captures in the INPUTs (WARC, .warc.gz, WACZ, MHTML; several
 merge into one tree) as plain files under DIR: one file per captured URL at
@@ -17,7 +17,9 @@ DIR/HOST[+PORT]/PATH, every link to a captured URL rewritten to the
 shortest relative reference to its file and every other link absolute,
 a stub page for each captured redirect, DIR/index.html listing the pages
 by host and DIR/urls.jsonl mapping each URL to its file. Running it again
-over DIR updates it file by file.
+over DIR updates it file by file; the files an earlier run wrote that this
+one does not (its urls.jsonl says which) are named as stale and kept, or
+removed with --remove-stale if they still hold the bytes relurl wrote.
 Exit status: 0 done, 1 an input, record or file could not be used, 2 usage.`
 
 func runMaterialize(args []string, s stdio) int {
@@ -25,6 +27,7 @@ func runMaterialize(args []string, s stdio) int {
 	dir := fs.String("o", ".", "the directory to write the tree into")
 	at := fs.String("at", "", "of several captures of a URL, keep the one closest to this time (YYYY[MM[DD[hh[mm[ss]]]]] or RFC 3339; default: the latest)")
 	hosts := fs.String("hosts", "", "comma-separated hosts to materialize (default: all); links to the others stay absolute")
+	removeStale := fs.Bool("remove-stale", false, "remove the files an earlier run over DIR wrote that this run does not write, if unchanged since (default: keep and name them)")
 	quiet := fs.Bool("quiet", false, "no summary line and no progress bar")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object on standard output instead of the line on standard error")
 	if code := parseFlags(fs, args); code >= 0 {
@@ -34,7 +37,7 @@ func runMaterialize(args []string, s stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
-	opts := materialize.Options{Dir: *dir}
+	opts := materialize.Options{Dir: *dir, RemoveStale: *removeStale}
 	if *at != "" {
 		t, err := materialize.ParseTimestamp(*at)
 		if err != nil {
@@ -56,7 +59,7 @@ func runMaterialize(args []string, s stdio) int {
 		bar.Add(1)
 	}
 	opts.Warn = func(w materialize.Warning) {
-		if w.Problem {
+		if w.Problem || w.Stale {
 			s.errorf("materialize: %v", w)
 		} else {
 			s.errorf("materialize: warning: %v", w)
@@ -76,8 +79,12 @@ func runMaterialize(args []string, s stdio) int {
 			Dir string `json:"dir"`
 		}{sum, *dir})
 	case !*quiet:
-		fmt.Fprintf(s.err, "relurl: materialize: %d pages, %d resources, %d redirects, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems; into %s\n",
-			sum.Pages, sum.Resources, sum.Redirects, sum.Uncaptured, sum.URLs, sum.Captures, sum.Inputs, sum.Links, sum.Local, sum.Warnings, sum.Problems, *dir)
+		stale := ""
+		if sum.Stale > 0 {
+			stale = fmt.Sprintf("; %d stale files of an earlier run, %d removed", sum.Stale, sum.Removed)
+		}
+		fmt.Fprintf(s.err, "relurl: materialize: %d pages, %d resources, %d redirects, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems%s; into %s\n",
+			sum.Pages, sum.Resources, sum.Redirects, sum.Uncaptured, sum.URLs, sum.Captures, sum.Inputs, sum.Links, sum.Local, sum.Warnings, sum.Problems, stale, *dir)
 	}
 	if sum.Problems > 0 || sum.Inputs == 0 {
 		return exitFailure
