@@ -307,7 +307,7 @@ func TestUTF16Links(t *testing.T) {
 		assert.Equal(t, "http://ex.com/b/", b.URL)
 		require.Len(t, links, 3)
 		// "\uFEFF<p>😀</p>\n" is 1+3+2+4+1 = 11 units; '<a href="' 9 more.
-		assert.Equal(t, Link{Raw: "x.html", URL: "http://ex.com/b/x.html", Tag: "a", Attr: "href", Kind: Navigation, Line: 2, Column: 19, Offset: 40}, links[0])
+		assert.Equal(t, Link{Raw: "x.html", URL: "http://ex.com/b/x.html", Tag: "a", Attr: "href", Kind: Navigation, Line: 2, Column: 19, Offset: 40, Base: b}, links[0])
 		assert.Equal(t, "http://ex.com/b/%EF%BF%BD.png", links[1].URL)
 		assert.Equal(t, 2, links[1].Line)
 		// 'x.html">é</a> <img src="' is 24 units.

@@ -56,6 +56,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -175,71 +176,28 @@ const (
 	BaseAbsolute
 )
 
-// Kind classifies a link by what following it does.
-type Kind int
+// Kind classifies a link by what following it does: [link.Kind].
+type Kind = link.Kind
 
-// Link kinds.
+// Link kinds (see package link).
 const (
-	Navigation Kind = iota // a, area, form targets a user follows
-	Resource               // embedded: img, script, link rel=stylesheet, ...
-	Form                   // form action, button formaction
-	Citation               // cite, longdesc
-	Refresh                // meta http-equiv=refresh
-	CSS                    // url() and @import in CSS
-	Redirect               // an HTTP redirect (WARC)
-	Import                 // a JS module specifier, import map address or modulepreload
-	Manifest               // a URL member of a web app manifest
-	Feed                   // a link of a feed's structure (Atom link, RSS link, enclosure, ...)
-	Header                 // the target of an HTTP Link header (RFC 8288)
+	Navigation = link.Navigation
+	Resource   = link.Resource
+	Form       = link.Form
+	Citation   = link.Citation
+	Refresh    = link.Refresh
+	CSS        = link.CSS
+	Redirect   = link.Redirect
+	Import     = link.Import
+	Manifest   = link.Manifest
+	Feed       = link.Feed
+	Header     = link.Header
 )
 
-var kindNames = [...]string{
-	Navigation: "navigation",
-	Resource:   "resource",
-	Form:       "form",
-	Citation:   "citation",
-	Refresh:    "refresh",
-	CSS:        "css",
-	Redirect:   "redirect",
-	Import:     "import",
-	Manifest:   "manifest",
-	Feed:       "feed",
-	Header:     "header",
-}
-
-// String returns "navigation", "resource", "form", "citation", "refresh",
-// "css", "redirect", "import", "manifest", "feed" or "header".
-func (k Kind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
-
-// Link is one URL found in a document.
-type Link struct {
-	// Raw is the value as written, character references decoded: the
-	// whole attribute value for an attribute that holds one URL (ASCII
-	// whitespace around it and tabs or newlines in it kept, which URL
-	// resolution removes), the URL's own characters for a list, srcset,
-	// refresh or CSS value.
-	Raw    string
-	URL    string // the absolute URL; "" when Err is set
-	Err    error
-	Tag    string // lower-case element name ("style" for a <style> sheet)
-	Attr   string // lower-case attribute name; "" for a <style> sheet
-	Kind   Kind
-	Rel    []string // the element's rel tokens, lower-cased
-	Line   int      // 1-based
-	Column int      // 1-based, in bytes
-	Offset int64    // byte offset of the value's first byte
-	// Inert marks a link in the contents of an HTML <template> (not a
-	// declarative shadow root): the HTML parser puts them in an inert
-	// document, so a browser neither fetches nor follows them until a
-	// script clones them into the page; URL is what they resolve to then,
-	// against the document base.
-	Inert bool
-}
+// Link is one URL found in a document: [link.Link], the type every reader
+// of relurl reports. Links and Map get the HTML and CSS fields and Base,
+// the document's base.
+type Link = link.Link
 
 // Stats reports what a rewrite did.
 type Stats struct {

@@ -355,5 +355,6 @@ func TestMap(t *testing.T) {
 	assert.Equal(t, 2, st.Rewritten)
 	assert.Equal(t, 2, st.Mapped)
 	require.Len(t, seen, 2)
-	assert.Equal(t, Link{Raw: "i.png", URL: "http://ex.com/dir/i.png", Tag: "img", Attr: "src", Kind: Resource, Line: 2, Column: 11, Offset: 26}, seen[1])
+	assert.Equal(t, Link{Raw: "i.png", URL: "http://ex.com/dir/i.png", Tag: "img", Attr: "src", Kind: Resource, Line: 2, Column: 11, Offset: 26,
+		Base: base.Result{URL: "http://ex.com/dir/page.html?q#f", Source: base.Retrieval, Detail: "retrieval URL"}}, seen[1])
 }

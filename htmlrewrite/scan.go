@@ -855,7 +855,7 @@ func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 	}
 	l := Link{
 		Raw: raw, URL: u, Err: err, Tag: string(at.name), Attr: at.attr, Kind: at.kind,
-		Line: line, Column: col, Offset: off, Inert: s.inert > 0,
+		Line: line, Column: col, Offset: off, Inert: s.inert > 0, Base: s.stats.Base,
 	}
 	if len(s.rel) > 0 {
 		l.Rel = append([]string(nil), s.rel...)

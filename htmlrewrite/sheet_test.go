@@ -31,7 +31,7 @@ func TestRewriteCSS(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "http://ex.com/css/site.css", b.URL)
 	require.Len(t, links, 2)
-	assert.Equal(t, Link{Raw: "../img/x.png", URL: "http://ex.com/img/x.png", Kind: CSS, Line: 3, Column: 9, Offset: 52}, links[1])
+	assert.Equal(t, Link{Raw: "../img/x.png", URL: "http://ex.com/img/x.png", Kind: CSS, Line: 3, Column: 9, Offset: 52, Base: b}, links[1])
 }
 
 func TestRewriteCSSCharset(t *testing.T) {

@@ -77,7 +77,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 		if !r.URL && modspec.Bare(r.Text) {
 			continue
 		}
-		u, ok := d.Write(res, resErr, r.Text, func(u string) htmlrewrite.Link { return r.link(u, nil, &lines) })
+		u, ok := d.Write(res, resErr, r.Text, func(u string) htmlrewrite.Link { return r.link(u, nil, &lines, b) })
 		if ok {
 			sp.Replace(r.Start+1, r.End-1, modspec.Escape(u, r.Quote, false))
 		}
@@ -103,15 +103,15 @@ func Links(src io.Reader, opts Options, fn func(htmlrewrite.Link) error) (base.R
 		var l htmlrewrite.Link
 		switch {
 		case !r.OK:
-			l = r.link("", fmt.Errorf("jsmodule: bad escape in %q", r.Text), &lines)
+			l = r.link("", fmt.Errorf("jsmodule: bad escape in %q", r.Text), &lines, b)
 		case !r.URL && modspec.Bare(r.Text):
 			if !modspec.Mapped(opts.ImportMap, r.Text) {
 				continue
 			}
-			l = r.link("", ErrBare, &lines)
+			l = r.link("", ErrBare, &lines, b)
 		default:
 			u, err := linkref.Resolve(res, resErr, r.Text)
-			l = r.link(u, err, &lines)
+			l = r.link(u, err, &lines, b)
 		}
 		if err := fn(l); err != nil {
 			return b, err
@@ -120,13 +120,13 @@ func Links(src io.Reader, opts Options, fn func(htmlrewrite.Link) error) (base.R
 	return b, err
 }
 
-func (r ref) link(u string, err error, lines *linkref.Lines) htmlrewrite.Link {
+func (r ref) link(u string, err error, lines *linkref.Lines, b base.Result) htmlrewrite.Link {
 	line, col := lines.Position(r.Start + 1)
 	k := htmlrewrite.Import
 	if r.URL {
 		k = htmlrewrite.Resource
 	}
-	return htmlrewrite.Link{Raw: r.Text, URL: u, Err: err, Attr: r.Form, Kind: k, Line: line, Column: col, Offset: int64(r.Start + 1)}
+	return htmlrewrite.Link{Raw: r.Text, URL: u, Err: err, Attr: r.Form, Kind: k, Line: line, Column: col, Offset: int64(r.Start + 1), Base: b}
 }
 
 func resolver(opts Options, u string) (*resolve.Resolver, error) {

@@ -88,7 +88,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 			d.Stats.Failed++
 			return
 		}
-		u, ok := d.Write(res, resErr, v.text, func(u string) htmlrewrite.Link { return link(v, u, nil, &lines) })
+		u, ok := d.Write(res, resErr, v.text, func(u string) htmlrewrite.Link { return link(v, u, nil, &lines, b) })
 		if ok {
 			sp.Replace(v.v0, v.v1, quote(u))
 		}
@@ -112,19 +112,19 @@ func Links(src io.Reader, opts Options, fn func(htmlrewrite.Link) error) (base.R
 			return
 		}
 		if !v.ok {
-			ferr = fn(link(v, "", fmt.Errorf("manifest: bad escape in %s", v.path), &lines))
+			ferr = fn(link(v, "", fmt.Errorf("manifest: bad escape in %s", v.path), &lines, b))
 			return
 		}
 		u, err := linkref.Resolve(res, resErr, linkref.Clean(v.text))
-		ferr = fn(link(v, u, err, &lines))
+		ferr = fn(link(v, u, err, &lines, b))
 	})
 	return b, ferr
 }
 
-func link(v value, u string, err error, lines *linkref.Lines) htmlrewrite.Link {
+func link(v value, u string, err error, lines *linkref.Lines, b base.Result) htmlrewrite.Link {
 	line, col := lines.Position(v.v0)
 	return htmlrewrite.Link{Raw: v.text, URL: u, Err: err, Attr: v.path, Kind: htmlrewrite.Manifest,
-		Line: line, Column: col, Offset: int64(v.v0)}
+		Line: line, Column: col, Offset: int64(v.v0), Base: b}
 }
 
 func read(src io.Reader, opts *Options) ([]byte, []value, base.Result, error) {

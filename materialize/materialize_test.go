@@ -158,7 +158,7 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 		case ".svg", ".atom", ".xml":
 			// Feeds honour xml:base, as feed readers do.
 			_, err = xmlrewrite.Links(bytes.NewReader(data), xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
-				func(l xmlrewrite.Link) error { return check(l.Link) })
+				func(l xmlrewrite.Link) error { return check(l) })
 		case ".webmanifest":
 			_, err = manifest.Links(bytes.NewReader(data), manifest.Options{Spec: opts.Spec, Context: opts.Context},
 				func(l htmlrewrite.Link) error {

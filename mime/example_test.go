@@ -50,7 +50,7 @@ func ExampleParse() {
 
 func ExampleLinks() {
 	err := mime.Links(strings.NewReader(page), mime.Options{Spec: resolve.WHATWG}, func(l mime.Link) error {
-		fmt.Printf("part %s: %s %s=%q -> %s (in archive: %q)\n", l.Part, l.Tag, l.Attr, l.Raw, l.URL, l.Target)
+		fmt.Printf("part %s: %s %s=%q -> %s (in archive: %q)\n", l.Part, l.Tag, l.Attr, l.Raw, l.URL, l.TargetPart)
 		return nil
 	})
 	if err != nil {

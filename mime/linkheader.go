@@ -3,6 +3,7 @@ package mime
 import (
 	"strings"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 )
@@ -150,11 +151,15 @@ func HeaderLinks(values []string, spec resolve.Spec, retrieval string, fn func(h
 	if retrieval == "" {
 		res, rerr = nil, resolve.ErrNoBase
 	}
+	var b base.Result
+	if retrieval != "" {
+		b = base.Result{URL: retrieval, Source: base.Retrieval, Detail: "the response's URL"}
+	}
 	for n, v := range values {
 		for _, lv := range ParseLinkHeader(v) {
 			ref := strings.TrimSpace(lv.Target)
 			l := htmlrewrite.Link{Raw: lv.Target, Attr: "link", Kind: htmlrewrite.Header, Rel: lv.Rel,
-				Line: n + 1, Column: lv.Offset + 1, Offset: int64(lv.Offset)}
+				Line: n + 1, Column: lv.Offset + 1, Offset: int64(lv.Offset), Base: b}
 			if rerr != nil {
 				l.Err = rerr
 			} else if u, err := res.Reference(ref); err != nil {

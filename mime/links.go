@@ -8,19 +8,17 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
-// A Link is one link of an HTML or CSS part of a MIME message. Its Line,
-// Column and Offset count in the part's decoded body.
-type Link struct {
-	htmlrewrite.Link
-	Part string      // the path of the part the link is in
-	Base base.Result // that part's base, and the layer that decided it
-	// Target is the path of the part of the same message that URL names
-	// (RFC 2557 §8), or "" when the link leads outside the archive.
-	Target string
-}
+// A Link is one link of an HTML or CSS part of a MIME message: a
+// [link.Link] with Part (the path of the part it is in), Base (that part's
+// base, and the layer that decided it) and TargetPart (the path of the
+// part of the same message that URL names, RFC 2557 §8, or "" when the
+// link leads outside the archive) set. Its Line, Column and Offset count
+// in the part's decoded body.
+type Link = link.Link
 
 // Stats reports what a rewrite did.
 type Stats struct {
@@ -72,13 +70,13 @@ func (m *Message) Links(fn func(Link) error) error {
 		var fnErr error
 		emit := func(res base.Result) func(htmlrewrite.Link) error {
 			return func(l htmlrewrite.Link) error {
-				ml := Link{Link: l, Part: p.Path, Base: res}
+				l.Part, l.Base = p.Path, res
 				if l.URL != "" {
 					if t := m.Find(l.URL); t != nil {
-						ml.Target = t.Path
+						l.TargetPart = t.Path
 					}
 				}
-				fnErr = fn(ml)
+				fnErr = fn(l)
 				return fnErr
 			}
 		}

@@ -25,7 +25,7 @@ func fixtureLinks(t *testing.T, name string, opts Options) []linkSummary {
 	var got []linkSummary
 	require.NoError(t, m.Links(func(l Link) error {
 		require.NoError(t, l.Err, l.Raw)
-		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.Target, l.Base.Source})
+		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.TargetPart, l.Base.Source})
 		return nil
 	}))
 	return got
@@ -130,7 +130,7 @@ func TestLinksCSS(t *testing.T) {
 		"@import \"more.css\";\r\nb{background:url(=\r\n../img/y.png)}\r\n--B--\r\n"
 	var got []linkSummary
 	err := Links(strings.NewReader(msg), Options{Spec: resolve.WHATWG}, func(l Link) error {
-		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.Target, l.Base.Source})
+		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.TargetPart, l.Base.Source})
 		return nil
 	})
 	require.NoError(t, err)
@@ -328,7 +328,7 @@ func TestRewriteThisMessage(t *testing.T) {
 
 	var got []linkSummary
 	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.RFC3986}, func(l Link) error {
-		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.Target, l.Base.Source})
+		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.TargetPart, l.Base.Source})
 		return nil
 	}))
 	assert.Equal(t, []linkSummary{
@@ -383,7 +383,7 @@ func TestDraftSection3(t *testing.T) {
 		"--B--\r\n"
 	var got []linkSummary
 	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.RFC1808}, func(l Link) error {
-		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.Target, l.Base.Source})
+		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.TargetPart, l.Base.Source})
 		return nil
 	}))
 	assert.Equal(t, []linkSummary{
@@ -440,7 +440,7 @@ func TestStylesheetPart(t *testing.T) {
 		"--B--\r\n"
 	var got []linkSummary
 	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.WHATWG}, func(l Link) error {
-		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.Target, l.Base.Source})
+		got = append(got, linkSummary{l.Part, l.Raw, l.URL, l.TargetPart, l.Base.Source})
 		return nil
 	}))
 	assert.Equal(t, []linkSummary{

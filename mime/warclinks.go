@@ -10,18 +10,16 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
-// A WARCLink is one link of an HTML payload in a WARC file, or the
-// redirect of a 3xx response.
-type WARCLink struct {
-	htmlrewrite.Link
-	Record int64       // the record's Offset
-	Target string      // the record's WARC-Target-URI
-	Base   base.Result // the payload's base, and the layer that decided it
-}
+// A WARCLink is one link of a payload in a WARC file, of an HTTP Link
+// header, or the redirect of a 3xx response: a [link.Link] with Record
+// (the record's Offset), Target (its WARC-Target-URI) and Base (the
+// payload's base, and the layer that decided it) set.
+type WARCLink = link.Link
 
 // maxRevisitCache bounds the HTML payloads kept for revisit records (the
 // most recent ones): with the garbage collector's headroom, a WARC scan
@@ -223,7 +221,8 @@ func (x *warcExtractor) response(rec *Record) error {
 		// RFC 8288 §3.1: against the retrieval URL, never a body <base>.
 		b := base.Result{URL: rec.TargetURI, Source: base.Retrieval, Detail: "WARC-Target-URI"}
 		if err := HeaderLinks(vs, x.opts.Spec, rec.TargetURI, func(l htmlrewrite.Link) error {
-			return x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: b})
+			l.Record, l.Target, l.Base = rec.Offset, rec.TargetURI, b
+			return x.fn(l)
 		}); err != nil {
 			return err
 		}
@@ -310,7 +309,8 @@ func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) e
 	b := ctx.Fallback()
 	var fnErr error
 	emit := func(l htmlrewrite.Link, lb base.Result) error {
-		fnErr = x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: lb})
+		l.Record, l.Target, l.Base = rec.Offset, rec.TargetURI, lb
+		fnErr = x.fn(l)
 		return fnErr
 	}
 	var res base.Result
@@ -322,7 +322,7 @@ func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) e
 		res, err = htmlrewrite.CSSLinks(bytes.NewReader(body), o, func(l htmlrewrite.Link) error { return emit(l, b) })
 	case xmlPayload:
 		o := xmlrewrite.Options{Spec: x.opts.Spec, Context: ctx}
-		res, err = xmlrewrite.Links(bytes.NewReader(body), o, func(l xmlrewrite.Link) error { return emit(l.Link, l.Base) })
+		res, err = xmlrewrite.Links(bytes.NewReader(body), o, func(l xmlrewrite.Link) error { return emit(l, l.Base) })
 	case manifestPayload:
 		o := manifest.Options{Spec: x.opts.Spec, Context: ctx}
 		res, err = manifest.Links(bytes.NewReader(body), o, func(l htmlrewrite.Link) error { return emit(l, b) })
@@ -408,12 +408,9 @@ func (x *warcExtractor) redirect(rec *Record, loc string) error {
 	} else {
 		l.URL = u
 	}
-	return x.fn(WARCLink{
-		Link:   l,
-		Record: rec.Offset,
-		Target: rec.TargetURI,
-		Base:   base.Result{URL: rec.TargetURI, Source: base.Retrieval, Detail: "WARC-Target-URI"},
-	})
+	l.Record, l.Target = rec.Offset, rec.TargetURI
+	l.Base = base.Result{URL: rec.TargetURI, Source: base.Retrieval, Detail: "WARC-Target-URI"}
+	return x.fn(l)
 }
 
 // context is the payload's layers below its <base>: the HTTP headers
@@ -450,7 +447,8 @@ func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) erro
 	b := d.Base()
 	var fnErr error
 	res, err := d.Links(func(l htmlrewrite.Link) error {
-		fnErr = x.fn(WARCLink{Link: l, Record: rec.Offset, Target: rec.TargetURI, Base: b})
+		l.Record, l.Target, l.Base = rec.Offset, rec.TargetURI, b
+		fnErr = x.fn(l)
 		return fnErr
 	})
 	if fnErr != nil {

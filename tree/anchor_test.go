@@ -158,7 +158,7 @@ func TestCaseMismatch(t *testing.T) {
 		"cafe%CC%81.html":   "caf%C3%A9.html",
 		"caf%C3%A9s/x.html": "Cafe%CC%81s/x.html",
 	} {
-		got := c.Analyze("index.html", doc, doc, []Link{link(t, resolve.RFC3986, doc, "a", "href", raw, 0)})
+		got := c.Analyze("index.html", doc, doc, []Link{testLink(t, resolve.RFC3986, doc, "a", "href", raw, 0)})
 		switch want {
 		case "":
 			assert.Empty(t, got, raw)

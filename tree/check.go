@@ -18,6 +18,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/xmlrewrite"
@@ -82,15 +83,13 @@ func (p Problem) String() string {
 // MarshalText writes the name String returns.
 func (p Problem) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
-// A Link is what Check needs to know of one link of a document.
-type Link struct {
-	Raw          string // the value as written, character references decoded
-	URL          string // resolved against the document's base; "" when Err is set
-	Err          error
-	Tag, Attr    string
-	Line, Column int
-	Offset       int64 // byte offset of the value's first byte in the file
-}
+// A Link is one link of a document, as the readers report it
+// ([link.Link]). Check reads its Raw (the reference, ASCII whitespace
+// trimmed: what a Reader reports as written is trimmed by the built-in
+// readers), URL (resolved against the document's base; "" when Err is
+// set), Err, Tag, Attr, Line, Column and Offset (of the value's first byte
+// in the file).
+type Link = link.Link
 
 // A Finding is one problem of one link.
 type Finding struct {
@@ -317,8 +316,9 @@ func (c *Checker) Reads(k Kind) bool {
 func (c *Checker) readOther(f File, data []byte) (Document, error) {
 	var doc Document
 	opts := c.htmlOptions(f)
-	add := func(l htmlrewrite.Link) {
-		doc.Links = append(doc.Links, Link{Raw: reference(l.Raw), URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Line: l.Line, Column: l.Column, Offset: l.Offset})
+	add := func(l Link) {
+		l.Raw = reference(l.Raw)
+		doc.Links = append(doc.Links, l)
 	}
 	if f.Kind == CSS {
 		res, err := htmlrewrite.CSSLinks(bytes.NewReader(data), opts, func(l htmlrewrite.Link) error { add(l); return nil })
@@ -336,7 +336,7 @@ func (c *Checker) readOther(f File, data []byte) (Document, error) {
 		return doc, err
 	}
 	xo := xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context}
-	res, err := xmlrewrite.Links(bytes.NewReader(data), xo, func(l xmlrewrite.Link) error { add(l.Link); return nil })
+	res, err := xmlrewrite.Links(bytes.NewReader(data), xo, func(l xmlrewrite.Link) error { add(l); return nil })
 	doc.Base = res.URL
 	return doc, err
 }
@@ -357,7 +357,8 @@ func (c *Checker) readHTML(f File, data []byte) (Document, error) {
 		opts.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
 	}
 	res, err := htmlrewrite.Links(bytes.NewReader(data), opts, func(l htmlrewrite.Link) error {
-		doc.Links = append(doc.Links, Link{Raw: reference(l.Raw), URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Line: l.Line, Column: l.Column, Offset: l.Offset})
+		l.Raw = reference(l.Raw)
+		doc.Links = append(doc.Links, l)
 		return nil
 	})
 	doc.Base = res.URL

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// link makes a Link as htmlrewrite reports it: raw resolved against base.
-func link(t *testing.T, spec resolve.Spec, base, tag, attr, raw string, offset int64) Link {
+// testLink makes a Link as htmlrewrite reports it: raw resolved against base.
+func testLink(t *testing.T, spec resolve.Spec, base, tag, attr, raw string, offset int64) Link {
 	t.Helper()
 	u, err := resolve.Reference(spec, base, raw)
 	return Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attr, Line: 1, Column: int(offset) + 1, Offset: offset}
@@ -62,7 +62,7 @@ func TestAnalyze(t *testing.T) {
 	c := &Checker{Spec: resolve.RFC3986, Dir: dir, Root: "https://example.org/site"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := link(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)
+			l := testLink(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)
 			got := c.Analyze("sub/page.html", doc, doc, []Link{l})
 			if tt.problem == 0 {
 				assert.Empty(t, got, "link %q", tt.raw)
@@ -107,7 +107,7 @@ func TestAnalyzeTo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/site/", To: tt.to}
-		got := c.Analyze("page.html", doc, doc, []Link{link(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)})
+		got := c.Analyze("page.html", doc, doc, []Link{testLink(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)})
 		if tt.problem == 0 {
 			assert.Empty(t, got, "to %q, link %q", tt.to, tt.raw)
 			continue
@@ -124,7 +124,7 @@ func TestAnalyzeTo(t *testing.T) {
 func TestAnalyzeClimbAboveHostRoot(t *testing.T) {
 	const doc = "https://example.org/about/index.html"
 	c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/"}
-	got := c.Analyze("about/index.html", doc, doc, []Link{link(t, resolve.RFC3986, doc, "a", "href", "../../elsewhere/", 9)})
+	got := c.Analyze("about/index.html", doc, doc, []Link{testLink(t, resolve.RFC3986, doc, "a", "href", "../../elsewhere/", 9)})
 	require.Len(t, got, 1)
 	assert.Equal(t, ClimbsOut, got[0].Problem)
 }
@@ -140,8 +140,8 @@ func TestAnalyzeBaseAndGrammar(t *testing.T) {
 		return nil
 	}}
 	links := []Link{
-		link(t, resolve.RFC3986, doc, "base", "href", "https://example.org/site/", 6),
-		link(t, resolve.RFC3986, doc, "a", "href", "a b.html", 40),
+		testLink(t, resolve.RFC3986, doc, "base", "href", "https://example.org/site/", 6),
+		testLink(t, resolve.RFC3986, doc, "a", "href", "a b.html", 40),
 	}
 	got := c.Analyze("page.html", doc, "https://example.org/site/", links)
 	require.Len(t, got, 2)
@@ -375,7 +375,7 @@ func TestCheckAndFixTree(t *testing.T) {
 func TestCheckerConcurrent(t *testing.T) {
 	const doc = "https://example.org/site/page.html"
 	c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/site/"}
-	l := link(t, resolve.RFC3986, doc, "a", "href", "/site/a.html", 9)
+	l := testLink(t, resolve.RFC3986, doc, "a", "href", "/site/a.html", 9)
 	done := make(chan int)
 	for range 4 {
 		go func() { done <- len(c.Analyze("page.html", doc, doc, []Link{l})) }()
@@ -437,8 +437,8 @@ func TestAnalyzeToBefore(t *testing.T) {
 	const doc = "https://example.org/index.html"
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", To: "https://example.org/v2/"}
 	links := []Link{
-		link(t, resolve.WHATWG, doc, "a", "href", "gone.html", 0),
-		link(t, resolve.WHATWG, doc, "a", "href", "https://example.org/ftp/x.zip", 20),
+		testLink(t, resolve.WHATWG, doc, "a", "href", "gone.html", 0),
+		testLink(t, resolve.WHATWG, doc, "a", "href", "https://example.org/ftp/x.zip", 20),
 	}
 	got := c.Analyze("index.html", doc, doc, links)
 	require.Len(t, got, 2)

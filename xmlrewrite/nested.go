@@ -95,7 +95,8 @@ func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
 			if css {
 				l.Tag, l.Attr = tag, attrName
 			}
-			s.emit(Link{Link: l, Base: f.base})
+			l.Base = f.base
+			s.emit(l)
 			return s.err
 		})
 		if err != nil && s.err == nil {

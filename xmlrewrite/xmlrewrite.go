@@ -44,6 +44,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/linkref"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -88,12 +89,9 @@ type Options struct {
 	identity bool // tests: every URL replaced by its own bytes
 }
 
-// Link is a link with the base it was resolved against: each element's
+// Link is a [link.Link]; its Base is the element's, for each element's
 // xml:base is a decision of its own.
-type Link struct {
-	htmlrewrite.Link
-	Base base.Result
-}
+type Link = link.Link
 
 // Rewrite copies the XML document src to dst with its links in absolute
 // form and reports what it did; Stats.Base is the document's base.
@@ -590,8 +588,8 @@ func (s *scanner) link(d *decoded, x, y int, f *frame, tag, attrName string, kin
 func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f *frame, tag, attrName string, kind htmlrewrite.Kind) {
 	mk := func(u string, err error) Link {
 		line, col := s.lines.Position(r0)
-		return Link{Link: htmlrewrite.Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attrName, Kind: kind,
-			Line: line, Column: col, Offset: int64(r0)}, Base: f.base}
+		return Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attrName, Kind: kind,
+			Line: line, Column: col, Offset: int64(r0), Base: f.base}
 	}
 	if s.fn != nil {
 		u, err := linkref.Resolve(f.res, f.resErr, linkref.Clean(raw))
@@ -602,7 +600,7 @@ func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f *frame, tag, att
 		s.splice.Replace(r0, r1, string(s.src[r0:r1]))
 		return
 	}
-	u, change := s.dec.Write(f.res, f.resErr, raw, func(u string) htmlrewrite.Link { return mk(u, nil).Link })
+	u, change := s.dec.Write(f.res, f.resErr, raw, func(u string) htmlrewrite.Link { return mk(u, nil) })
 	if !change {
 		return
 	}
@@ -623,8 +621,8 @@ func (s *scanner) failed(off int, raw string, f *frame, tag, attrName string, ki
 		return
 	}
 	line, col := s.lines.Position(off)
-	s.emit(Link{Link: htmlrewrite.Link{Raw: raw, Err: err, Tag: tag, Attr: attrName, Kind: kind,
-		Line: line, Column: col, Offset: int64(off)}, Base: f.base})
+	s.emit(Link{Raw: raw, Err: err, Tag: tag, Attr: attrName, Kind: kind,
+		Line: line, Column: col, Offset: int64(off), Base: f.base})
 }
 
 func (s *scanner) emit(l Link) {

@@ -196,8 +196,8 @@ func (x *extractor) mhtml(r io.Reader, size int64) {
 	}
 	parts := map[string]bool{}
 	err = mime.Links(bytes.NewReader(data), x.mimeOptions(u), func(l mime.Link) error {
-		r := x.link(l.Link, l.Base)
-		r.Part, r.HasPart, r.TargetPart = l.Part, true, l.Target
+		r := x.link(l, l.Base)
+		r.Part, r.HasPart, r.TargetPart = l.Part, true, l.TargetPart
 		parts[l.Part] = true
 		x.out(r)
 		return nil
@@ -218,7 +218,7 @@ func (x *extractor) out(l Link) {
 // (mime.ScanWARCLinks); a file that cannot be read on is a failed file.
 func (x *extractor) warc(r io.Reader) {
 	st, err := mime.ScanWARCLinks(r, x.mimeOptions(""), func(l mime.WARCLink) error {
-		out := x.link(l.Link, l.Base)
+		out := x.link(l, l.Base)
 		out.Record, out.HasRecord, out.Target, out.Page = l.Record, true, l.Target, l.Target
 		x.emit(out)
 		return nil

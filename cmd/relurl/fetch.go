@@ -105,7 +105,8 @@ func runFetch(args []string, s stdio) int {
 		// RFC 8288 §3.1: Link header targets against the response URL.
 		hb := base.Result{URL: doc.URL, Source: base.Retrieval, Detail: "response URL"}
 		if err := mime.HeaderLinks(doc.Header.Values("Link"), *spec, doc.URL, func(l htmlrewrite.Link) error {
-			return lw.add(record(l, doc.URL, hb))
+			l.Base = hb
+			return lw.add(record(l, doc.URL))
 		}); err != nil {
 			s.errorf("fetch: %v", err)
 			return exitFailure

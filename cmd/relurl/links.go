@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
@@ -393,7 +394,10 @@ func (e *linkWriter) pass(l *htmlrewrite.Link, site linkfilter.Site) bool {
 	return ok
 }
 
-func record(l htmlrewrite.Link, file string, b base.Result) *linkRecord {
+// record is the JSON record of l, found in file; the MHTML and WARC
+// fields are the caller's to set (mhtml, warc).
+func record(l link.Link, file string) *linkRecord {
+	b := l.Base
 	r := &linkRecord{
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
 		Line: l.Line, Column: l.Column, Offset: l.Offset, File: file,
@@ -424,12 +428,12 @@ func docLinks(r io.Reader, f tree.File, docURL string, site linkfilter.Site, t *
 			return docResult{err: err}
 		}
 		err = m.Links(func(l mime.Link) error {
-			if !e.pass(&l.Link, linkfilter.Site{Document: l.Base.URL}) {
+			if !e.pass(&l, linkfilter.Site{Document: l.Base.URL}) {
 				return nil
 			}
-			rec := record(l.Link, e.file, l.Base)
+			rec := record(l, e.file)
 			part := l.Part
-			rec.Part, rec.TargetPart = &part, l.Target
+			rec.Part, rec.TargetPart = &part, l.TargetPart
 			return e.add(rec)
 		})
 		// What the parts left unread or read best effort reaches the user.
@@ -449,7 +453,7 @@ func docLinks(r io.Reader, f tree.File, docURL string, site linkfilter.Site, t *
 			if !e.pass(&l, site) {
 				return nil
 			}
-			return e.add(record(l, e.file, b))
+			return e.add(record(l, e.file))
 		})
 		return docResult{warnings: final.Warnings, err: err}
 	case tree.Module:
@@ -460,7 +464,7 @@ func docLinks(r io.Reader, f tree.File, docURL string, site linkfilter.Site, t *
 			if !e.pass(&l, site) {
 				return nil
 			}
-			return e.add(record(l, e.file, e.base))
+			return e.add(record(l, e.file))
 		})
 		return docResult{warnings: final.Warnings, err: err}
 	case tree.Manifest:
@@ -471,16 +475,16 @@ func docLinks(r io.Reader, f tree.File, docURL string, site linkfilter.Site, t *
 			if !e.pass(&l, site) {
 				return nil
 			}
-			return e.add(record(l, e.file, e.base))
+			return e.add(record(l, e.file))
 		})
 		return docResult{warnings: final.Warnings, err: err}
 	case tree.XML:
 		final, err := xmlrewrite.Links(r, t.xmlOptions(docURL), func(l xmlrewrite.Link) error {
-			if !e.pass(&l.Link, site) {
+			if !e.pass(&l, site) {
 				return nil
 			}
 			// Each element's base is its own (xml:base, §3.1).
-			return e.add(record(l.Link, e.file, l.Base))
+			return e.add(record(l, e.file))
 		})
 		e.base = final
 		return docResult{warnings: final.Warnings, err: err}
@@ -506,16 +510,16 @@ func htmlLinks(r io.Reader, opts htmlrewrite.Options, site linkfilter.Site, e *l
 		if !e.pass(&l, site) {
 			return nil
 		}
-		return e.add(record(l, e.file, b))
+		return e.add(record(l, e.file))
 	})
 	return docResult{warnings: final.Warnings, err: err}
 }
 
 func (e *linkWriter) warc(l mime.WARCLink) error {
-	if !e.pass(&l.Link, linkfilter.Site{Document: l.Target}) {
+	if !e.pass(&l, linkfilter.Site{Document: l.Target}) {
 		return nil
 	}
-	r := record(l.Link, e.file, l.Base)
+	r := record(l, e.file)
 	rec := l.Record
 	r.Record, r.Target = &rec, l.Target
 	return e.add(r)

@@ -1,0 +1,121 @@
+// Package link defines the one Link type every reader of relurl reports:
+// HTML and CSS (htmlrewrite), SVG, XHTML and feeds (xmlrewrite), web app
+// manifests (manifest), JS modules (jsmodule), the parts of an MHTML
+// archive and the records of a WARC file (mime), the HTTP Link header
+// (mime, RFC 8288), the links a tree check reads (tree) and the records of
+// `relurl links`. It sits at the bottom of the package graph, beside base
+// (whose Result says which §3 layer decided a link's base): it holds data
+// and the names of link kinds, and does nothing else.
+package link
+
+import (
+	"fmt"
+
+	"github.com/relurl/relurl/base"
+)
+
+// Kind classifies a link by what following it does.
+type Kind int
+
+// Link kinds.
+const (
+	Navigation Kind = iota // a, area, form targets a user follows
+	Resource               // embedded: img, script, link rel=stylesheet, ...
+	Form                   // form action, button formaction
+	Citation               // cite, longdesc
+	Refresh                // meta http-equiv=refresh
+	CSS                    // url() and @import in CSS
+	Redirect               // an HTTP redirect (WARC)
+	Import                 // a JS module specifier, import map address or modulepreload
+	Manifest               // a URL member of a web app manifest
+	Feed                   // a link of a feed's structure (Atom link, RSS link, enclosure, ...)
+	Header                 // the target of an HTTP Link header (RFC 8288)
+)
+
+var kindNames = [...]string{
+	Navigation: "navigation",
+	Resource:   "resource",
+	Form:       "form",
+	Citation:   "citation",
+	Refresh:    "refresh",
+	CSS:        "css",
+	Redirect:   "redirect",
+	Import:     "import",
+	Manifest:   "manifest",
+	Feed:       "feed",
+	Header:     "header",
+}
+
+// String returns "navigation", "resource", "form", "citation", "refresh",
+// "css", "redirect", "import", "manifest", "feed" or "header".
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Kinds returns every kind, in order.
+func Kinds() []Kind {
+	ks := make([]Kind, len(kindNames))
+	for i := range ks {
+		ks[i] = Kind(i)
+	}
+	return ks
+}
+
+// ParseKind returns the kind String names, and false for an unknown name.
+func ParseKind(name string) (Kind, bool) {
+	for k, n := range kindNames {
+		if n == name {
+			return Kind(k), true
+		}
+	}
+	return 0, false
+}
+
+// Link is one URL found in a document, with where it stands and the base
+// it was resolved against. The first group of fields is set by every
+// reader; Part and TargetPart only for the parts of an MHTML archive,
+// Record and Target only for the records of a WARC file.
+type Link struct {
+	// Raw is the value as written, character references decoded: the
+	// whole attribute value for an attribute that holds one URL (ASCII
+	// whitespace around it and tabs or newlines in it kept, which URL
+	// resolution removes), the URL's own characters for a list, srcset,
+	// refresh or CSS value.
+	Raw    string
+	URL    string // the absolute URL; "" when Err is set
+	Err    error
+	Tag    string // lower-case element name ("style" for a <style> sheet)
+	Attr   string // lower-case attribute name; "" for a <style> sheet
+	Kind   Kind
+	Rel    []string // the element's rel tokens, lower-cased
+	Line   int      // 1-based
+	Column int      // 1-based, in bytes
+	Offset int64    // byte offset of the value's first byte
+	// Inert marks a link in the contents of an HTML <template> (not a
+	// declarative shadow root): the HTML parser puts them in an inert
+	// document, so a browser neither fetches nor follows them until a
+	// script clones them into the page; URL is what they resolve to then,
+	// against the document base.
+	Inert bool
+
+	// Base is the base URL was resolved against and the §3 layer that
+	// decided it: the document's (HTML, CSS, manifests, modules), the
+	// element's (XML, where each xml:base decides anew), the part's
+	// (MHTML) or the payload's (WARC). It is known before the first link
+	// of its document is reported; its Warnings are those known then.
+	Base base.Result
+
+	// Part is the path of the MHTML part the link is in (Line, Column
+	// and Offset count in its decoded body); TargetPart the path of the
+	// part of the same archive URL names (RFC 2557 §8), "" when the link
+	// leads outside the archive.
+	Part, TargetPart string
+	// Record is the offset of the WARC record the link is in (CDX
+	// convention: its gzip member or zstd frame), Target its
+	// WARC-Target-URI.
+	Record int64
+	Target string
+}
