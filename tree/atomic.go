@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -197,39 +198,15 @@ func Update(path string, max int64, fn func(old []byte) ([]byte, error)) (change
 // or ErrChanged; a file named alone (f.Rel empty) is the one its path
 // names now, through links.
 func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (changed bool, err error) {
-	root, rel := f.Root, f.Rel
-	if rel == "" {
-		// Renaming over a link would turn it into a copy and leave
-		// the file it names as it was: resolve the user's path once.
-		p, err := filepath.EvalSymlinks(f.Path)
-		if err != nil {
-			return false, err
-		}
-		root, rel = filepath.Dir(p), filepath.Base(p)
-	}
-	d, name, err := openParent(root, rel, false)
+	d, name, in, info, err := openWalked(f)
 	if err != nil {
 		return false, err
 	}
 	defer d.close()
-	in, err := d.open(name, os.O_RDONLY|readFlags, 0)
-	if err != nil {
-		return false, err
-	}
 	defer in.Close()
-	info, err := in.Stat()
+	hardLinked, err := w.hardLinked(in, info)
 	if err != nil {
 		return false, err
-	}
-	if !info.Mode().IsRegular() {
-		return false, &fs.PathError{Op: "read", Path: in.Name(), Err: errNotRegular}
-	}
-	if f.info != nil && !os.SameFile(f.info, info) {
-		return false, &fs.PathError{Op: "write", Path: in.Name(), Err: ErrChanged}
-	}
-	links := linkCount(info)
-	if links > 1 && w.HardLinks == SkipHardLinks {
-		return false, &fs.PathError{Op: "write", Path: in.Name(), Err: fmt.Errorf("%w: %d names", ErrHardLink, links)}
 	}
 	old, err := readOpen(in, max)
 	if err != nil {
@@ -245,13 +222,153 @@ func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (
 	if testHookBeforeWrite != nil {
 		testHookBeforeWrite(f)
 	}
-	if links > 1 && w.HardLinks == KeepHardLinks {
-		return true, w.writeThrough(d, name, info, data)
+	if hardLinked {
+		return true, w.writeThrough(d, name, info, bytes.NewReader(data))
 	}
 	return true, w.replace(d, name, info.Mode().Perm(), &source{in, info}, func(t *os.File) error {
 		_, err := t.Write(data)
 		return err
 	})
+}
+
+// UpdateStream replaces the content of the file f, as a walk found it, by
+// what fn writes to dst while it reads the old content from src, as
+// Update does (the same checks, the same atomic replacement keeping
+// permission bits, owner and extended attributes, the same treatment of
+// hard links), but holding neither version in memory: the new content
+// goes straight into the temporary file beside f. src is f itself, open
+// for reading (an *os.File: a reader may seek it). When fn wrote exactly
+// the old content, the temporary file is removed and f is not touched
+// (changed is false; its inode and modification time stay). When fn
+// fails, f is left as it was.
+func (w Writer) UpdateStream(f File, fn func(dst io.Writer, src io.Reader) error) (changed bool, err error) {
+	d, name, in, info, err := openWalked(f)
+	if err != nil {
+		return false, err
+	}
+	defer d.close()
+	defer in.Close()
+	hardLinked, err := w.hardLinked(in, info)
+	if err != nil {
+		return false, err
+	}
+	write := func(dst io.Writer) error { return fn(dst, in) }
+	if hardLinked {
+		return w.streamThrough(d, name, f, in, info, write)
+	}
+	err = w.replace(d, name, info.Mode().Perm(), &source{in, info}, func(t *os.File) error {
+		same, err := streamTo(t, in, write)
+		switch {
+		case err != nil:
+			return err
+		case same:
+			return errSame
+		}
+		if testHookBeforeWrite != nil {
+			testHookBeforeWrite(f)
+		}
+		return nil
+	})
+	if err == errSame {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// WriteInStream is WriteInKept with the content streamed: fn writes it to
+// dst, which goes straight into the temporary file beside rel. With
+// KeepSame, a file rel that already holds what fn wrote, with permission
+// bits perm, is left alone (kept). When fn fails nothing is written.
+func (w Writer) WriteInStream(root, rel string, perm fs.FileMode, fn func(dst io.Writer) error) (kept bool, err error) {
+	d, name, err := openParent(root, rel, true)
+	if err != nil {
+		return false, err
+	}
+	defer d.close()
+	var old *os.File
+	if w.KeepSame {
+		old = openHolding(d, name, perm)
+		if old != nil {
+			defer old.Close()
+		}
+	}
+	err = w.replace(d, name, perm, nil, func(t *os.File) error {
+		same, err := streamTo(t, old, fn)
+		switch {
+		case err != nil:
+			return err
+		case same:
+			return errSame
+		}
+		return nil
+	})
+	if err == errSame {
+		return true, nil
+	}
+	return false, err
+}
+
+// errSame, returned by a replacement's write, says the new content is
+// the file's old content: the temporary file goes, nothing is renamed.
+var errSame = errors.New("content unchanged")
+
+// openWalked opens the file f, as a walk found it, for reading and for
+// replacing: its directory, its name there, the open file and what it
+// is now. A file found in a tree (f.Rel set) is reached from its root
+// without following any symbolic link and must still be the file the
+// walk saw; a file named alone is the one its path names now, through
+// links.
+func openWalked(f File) (d *treeDir, name string, in *os.File, info fs.FileInfo, err error) {
+	root, rel := f.Root, f.Rel
+	if rel == "" {
+		// Renaming over a link would turn it into a copy and leave
+		// the file it names as it was: resolve the user's path once.
+		p, err := filepath.EvalSymlinks(f.Path)
+		if err != nil {
+			return nil, "", nil, nil, err
+		}
+		root, rel = filepath.Dir(p), filepath.Base(p)
+	}
+	d, name, err = openParent(root, rel, false)
+	if err != nil {
+		return nil, "", nil, nil, err
+	}
+	in, err = d.open(name, os.O_RDONLY|readFlags, 0)
+	if err == nil {
+		info, err = in.Stat()
+		switch {
+		case err != nil:
+		case !info.Mode().IsRegular():
+			err = &fs.PathError{Op: "read", Path: in.Name(), Err: errNotRegular}
+		case f.info != nil && !os.SameFile(f.info, info):
+			err = &fs.PathError{Op: "write", Path: in.Name(), Err: ErrChanged}
+		}
+		if err != nil {
+			in.Close()
+		}
+	}
+	if err != nil {
+		d.close()
+		return nil, "", nil, nil, err
+	}
+	return d, name, in, info, nil
+}
+
+// hardLinked reports whether the file in, with several names, is to be
+// written through its inode (KeepHardLinks); with SkipHardLinks such a
+// file is an ErrHardLink.
+func (w Writer) hardLinked(in *os.File, info fs.FileInfo) (bool, error) {
+	links := linkCount(info)
+	if links <= 1 {
+		return false, nil
+	}
+	switch w.HardLinks {
+	case SkipHardLinks:
+		return false, &fs.PathError{Op: "write", Path: in.Name(), Err: fmt.Errorf("%w: %d names", ErrHardLink, links)}
+	case KeepHardLinks:
+		return true, nil
+	}
+	return false, nil
 }
 
 // Open opens the file f, as a walk found it, for reading: a file found in
@@ -305,9 +422,9 @@ type source struct {
 	info fs.FileInfo
 }
 
-// writeThrough writes data into the file name of d itself, so that its
-// other names see it too.
-func (w Writer) writeThrough(d *treeDir, name string, info fs.FileInfo, data []byte) error {
+// writeThrough writes what src holds into the file name of d itself, so
+// that its other names see it too.
+func (w Writer) writeThrough(d *treeDir, name string, info fs.FileInfo, src io.Reader) error {
 	f, err := d.open(name, os.O_WRONLY, 0)
 	if err != nil {
 		return err
@@ -318,16 +435,43 @@ func (w Writer) writeThrough(d *treeDir, name string, info fs.FileInfo, data []b
 	}
 	// Writing first and truncating after never leaves the file shorter
 	// than both versions while it is written.
-	if _, err := f.WriteAt(data, 0); err != nil {
+	n, err := io.Copy(f, src)
+	if err != nil {
 		return err
 	}
-	if err := f.Truncate(int64(len(data))); err != nil {
+	if err := f.Truncate(n); err != nil {
 		return err
 	}
 	if !w.NoSync {
 		return f.Sync()
 	}
 	return nil
+}
+
+// streamThrough is UpdateStream for a file whose names stay together
+// (KeepHardLinks). The new content cannot be written into the file as it
+// is read (longer output would overwrite bytes not read yet): it goes to a
+// temporary file beside it first, and is copied in from there.
+func (w Writer) streamThrough(d *treeDir, name string, f File, in *os.File, info fs.FileInfo, write func(io.Writer) error) (changed bool, err error) {
+	tmp, tmpName, err := createTemp(d)
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		tmp.Close()
+		d.remove(tmpName)
+	}()
+	same, err := streamTo(tmp, in, write)
+	if err != nil || same {
+		return false, err
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return false, err
+	}
+	if testHookBeforeWrite != nil {
+		testHookBeforeWrite(f)
+	}
+	return true, w.writeThrough(d, name, info, tmp)
 }
 
 // replace writes a temporary file beside name in d with write, gives it
@@ -483,6 +627,82 @@ func holdsIn(d *treeDir, name string, data []byte, perm fs.FileMode) bool {
 	// The file may have grown since Stat.
 	n, _ := f.Read(buf[:1])
 	return n == 0
+}
+
+// openHolding opens name in d for reading when it is a regular file with
+// permission bits perm (a file WriteInStream may keep), else returns nil.
+func openHolding(d *treeDir, name string, perm fs.FileMode) *os.File {
+	f, err := d.open(name, os.O_RDONLY|readFlags, 0)
+	if err != nil {
+		return nil
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != perm {
+		f.Close()
+		return nil
+	}
+	return f
+}
+
+// streamTo runs write into t, through a buffer, and reports whether what
+// it wrote is exactly the content of old (nil: nothing is the same),
+// compared as it is written, so neither version is read twice or held.
+func streamTo(t *os.File, old *os.File, write func(io.Writer) error) (same bool, err error) {
+	c := &comparer{w: t, old: old, differs: old == nil}
+	b := bufio.NewWriterSize(c, 64<<10)
+	if err := write(b); err != nil {
+		return false, err
+	}
+	if err := b.Flush(); err != nil {
+		return false, err
+	}
+	return c.same(), nil
+}
+
+// comparer writes to w and compares what it writes with the file old from
+// its start, until they differ.
+type comparer struct {
+	w       io.Writer
+	old     *os.File
+	off     int64
+	differs bool
+	buf     []byte
+}
+
+func (c *comparer) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if !c.differs {
+		c.differs = !c.holds(p[:n])
+	}
+	c.off += int64(n)
+	return n, err
+}
+
+// holds reports whether old holds p at c.off.
+func (c *comparer) holds(p []byte) bool {
+	if c.buf == nil {
+		c.buf = make([]byte, 64<<10)
+	}
+	off := c.off
+	for len(p) > 0 {
+		n, err := c.old.ReadAt(c.buf[:min(len(c.buf), len(p))], off)
+		if n == 0 || !bytes.Equal(c.buf[:n], p[:n]) {
+			return false
+		}
+		if err != nil && err != io.EOF {
+			return false
+		}
+		p, off = p[n:], off+int64(n)
+	}
+	return true
+}
+
+// same reports whether everything written so far is all of old.
+func (c *comparer) same() bool {
+	if c.differs {
+		return false
+	}
+	info, err := c.old.Stat()
+	return err == nil && info.Size() == c.off
 }
 
 // write replaces the file path with what write writes (tests use it).

@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,13 +35,15 @@ func TestKilledMidTree(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	const files = 40
-	for round, delay := range []time.Duration{0, 2 * time.Millisecond, 15 * time.Millisecond} {
+	for round := range 6 {
+		delay := []time.Duration{0, 2 * time.Millisecond, 15 * time.Millisecond}[round%3]
+		mode := []string{"whole", "stream"}[round/3]
 		dir := t.TempDir()
 		for i := range files {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.html", i)), content(i, false), 0o644))
 		}
 		cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$")
-		cmd.Env = append(os.Environ(), helperEnv+"="+dir)
+		cmd.Env = append(os.Environ(), helperEnv+"="+dir, helperEnv+"_MODE="+mode)
 		require.NoError(t, cmd.Start())
 		// Wait for the first file to be replaced, then a little more.
 		deadline := time.Now().Add(10 * time.Second)
@@ -64,7 +67,7 @@ func TestKilledMidTree(t *testing.T) {
 				t.Fatalf("round %d: f%02d.html is neither old nor new (%d bytes)", round, i, len(data))
 			}
 		}
-		t.Logf("round %d (killed %v after the first replacement): %d new, %d old", round, delay, news, olds)
+		t.Logf("round %d (%s, killed %v after the first replacement): %d new, %d old", round, mode, delay, news, olds)
 		assert.Positive(t, news)
 
 		for f, err := range Walk([]string{dir}) {
@@ -85,15 +88,33 @@ func anyNew(dir string, files int) bool {
 }
 
 // TestKillHelper is the process TestKilledMidTree kills: it rewrites the
-// tree in place, slowly enough to be caught in the middle.
+// tree in place, slowly enough to be caught in the middle, with Update or
+// (mode "stream") UpdateStream.
 func TestKillHelper(t *testing.T) {
 	dir := os.Getenv(helperEnv)
 	if dir == "" {
 		t.Skip("run by TestKilledMidTree")
 	}
+	stream := os.Getenv(helperEnv+"_MODE") == "stream"
 	for i := 0; ; i++ {
 		i := i % 40
-		Update(filepath.Join(dir, fmt.Sprintf("f%02d.html", i)), 1<<30, func([]byte) ([]byte, error) {
+		f := File{Path: filepath.Join(dir, fmt.Sprintf("f%02d.html", i))}
+		if stream {
+			Writer{}.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
+				// Written in pieces, as a rewriter writes.
+				data := content(i, true)
+				for len(data) > 0 {
+					n := min(len(data), 4096)
+					if _, err := dst.Write(data[:n]); err != nil {
+						return err
+					}
+					data = data[n:]
+				}
+				return nil
+			})
+			continue
+		}
+		Update(f.Path, 1<<30, func([]byte) ([]byte, error) {
 			return content(i, true), nil
 		})
 	}

@@ -17,14 +17,16 @@ func TestUpdateKeepsOwner(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("only root can give a file away")
 	}
-	p := filepath.Join(t.TempDir(), "a.html")
-	require.NoError(t, os.WriteFile(p, []byte("old"), 0o644))
-	require.NoError(t, os.Chown(p, 12345, 23456))
-	changed, err := Update(p, 1<<20, func([]byte) ([]byte, error) { return []byte("new"), nil })
-	require.NoError(t, err)
-	assert.True(t, changed)
-	info, err := os.Stat(p)
-	require.NoError(t, err)
-	st := info.Sys().(*syscall.Stat_t)
-	assert.Equal(t, [2]uint32{12345, 23456}, [2]uint32{st.Uid, st.Gid})
+	for _, u := range updaters {
+		p := filepath.Join(t.TempDir(), "a.html")
+		require.NoError(t, os.WriteFile(p, []byte("old"), 0o644))
+		require.NoError(t, os.Chown(p, 12345, 23456))
+		changed, err := u.update(Writer{}, File{Path: p}, func([]byte) ([]byte, error) { return []byte("new"), nil })
+		require.NoError(t, err)
+		assert.True(t, changed)
+		info, err := os.Stat(p)
+		require.NoError(t, err)
+		st := info.Sys().(*syscall.Stat_t)
+		assert.Equal(t, [2]uint32{12345, 23456}, [2]uint32{st.Uid, st.Gid}, u.name)
+	}
 }

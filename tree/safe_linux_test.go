@@ -14,18 +14,21 @@ import (
 // TestUpdateKeepsXattrs: a user extended attribute survives the
 // replacement, where the file system has them.
 func TestUpdateKeepsXattrs(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "a.html")
-	require.NoError(t, os.WriteFile(p, []byte("old"), 0o644))
-	if err := unix.Setxattr(p, "user.relurl", []byte("kept"), 0); err != nil {
-		t.Skipf("no user extended attributes here: %v", err)
+	for _, u := range updaters {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "a.html")
+		require.NoError(t, os.WriteFile(p, []byte("old"), 0o644))
+		if err := unix.Setxattr(p, "user.relurl", []byte("kept"), 0); err != nil {
+			t.Skipf("no user extended attributes here: %v", err)
+		}
+		changed, err := u.update(Writer{}, walkFile(t, dir, "a.html"), appendNew)
+		require.NoError(t, err)
+		require.True(t, changed)
+		buf := make([]byte, 64)
+		n, err := unix.Getxattr(p, "user.relurl", buf)
+		require.NoError(t, err)
+		assert.Equal(t, "kept", string(buf[:n]), u.name)
 	}
-	_, err := Writer{}.Update(walkFile(t, dir, "a.html"), 1<<20, appendNew)
-	require.NoError(t, err)
-	buf := make([]byte, 64)
-	n, err := unix.Getxattr(p, "user.relurl", buf)
-	require.NoError(t, err)
-	assert.Equal(t, "kept", string(buf[:n]))
 }
 
 // TestUpdateFIFO: a FIFO swapped in for a walked file does not hang the
@@ -37,19 +40,21 @@ func TestUpdateFIFO(t *testing.T) {
 	f := walkFile(t, dir, "a.html")
 	require.NoError(t, os.Remove(p))
 	require.NoError(t, unix.Mkfifo(p, 0o644))
-	done := make(chan error, 1)
-	go func() {
-		_, err := Writer{}.Update(f, 1<<20, appendNew)
-		if err == nil {
-			_, err = ReadWalked(f, 1<<20)
+	for _, u := range updaters {
+		done := make(chan error, 1)
+		go func() {
+			_, err := u.update(Writer{}, f, appendNew)
+			if err == nil {
+				_, err = ReadWalked(f, 1<<20)
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			assert.Error(t, err)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Update hangs on a FIFO", u.name)
 		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		assert.Error(t, err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Update hangs on a FIFO")
 	}
 	// The walk does not hang on one either: a FIFO is skipped.
 	for g, err := range Walk([]string{dir}) {

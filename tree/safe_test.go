@@ -1,7 +1,10 @@
 package tree
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -32,6 +35,68 @@ func walkFile(t *testing.T, dir, rel string) File {
 
 func appendNew(old []byte) ([]byte, error) { return append(old, " new"...), nil }
 
+// updaters are the two ways of replacing a walked file, each given the
+// same change of its content: Update (read whole) and UpdateStream (the
+// old content read and the new one written in small pieces, interleaved).
+var updaters = []struct {
+	name   string
+	update func(w Writer, f File, fn func([]byte) ([]byte, error)) (bool, error)
+}{
+	{"whole", func(w Writer, f File, fn func([]byte) ([]byte, error)) (bool, error) {
+		return w.Update(f, 1<<20, fn)
+	}},
+	{"stream", func(w Writer, f File, fn func([]byte) ([]byte, error)) (bool, error) {
+		return w.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
+			return streamed(dst, src, fn)
+		})
+	}},
+}
+
+// streamed writes fn(old) to dst while it reads old from src, two bytes
+// at a time: each byte of the new content is written as soon as the old
+// content read so far decides it (fn's output for the prefix read, up to
+// where it stops agreeing with fn's output for the whole).
+func streamed(dst io.Writer, src io.Reader, fn func([]byte) ([]byte, error)) error {
+	var old []byte
+	buf := make([]byte, 2)
+	written := 0
+	for {
+		n, err := src.Read(buf)
+		old = append(old, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		// What fn makes of the prefix read so far, as far as it is
+		// a prefix of the old content too, is surely settled.
+		part, ferr := fn(old)
+		if ferr != nil {
+			return ferr
+		}
+		settled := 0
+		for settled < len(part) && settled < len(old) && part[settled] == old[settled] {
+			settled++
+		}
+		if settled > written {
+			if _, err := dst.Write(part[written:settled]); err != nil {
+				return err
+			}
+			written = settled
+		}
+	}
+	all, err := fn(old)
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(all, old[:written]) {
+		return errors.New("streamed: fn rewrote what was already written")
+	}
+	_, err = dst.Write(all[written:])
+	return err
+}
+
 // TestUpdateSymlinkRace is the race of issue 19 made deterministic: between
 // the walk and the write, the file (or a directory above it) is swapped
 // for a symbolic link to a file outside the tree. The write must not reach
@@ -49,29 +114,31 @@ func TestUpdateSymlinkRace(t *testing.T) {
 		{"file before write", swapFile, "write", ErrSymlink},
 		{"directory before write", swapDir, "write", nil},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir, outside := t.TempDir(), t.TempDir()
-			writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
-			writeTree(t, outside, map[string]string{"a.html": "outside", "sub/a.html": "outside"})
-			f := walkFile(t, dir, "sub/a.html")
-			if tc.when == "walk" {
-				tc.swap(t, dir, outside)
-			} else {
-				testHookBeforeWrite = func(File) { tc.swap(t, dir, outside) }
-				t.Cleanup(func() { testHookBeforeWrite = nil })
-			}
-			_, err := Writer{}.Update(f, 1<<20, appendNew)
-			if tc.want != nil {
-				assert.ErrorIs(t, err, tc.want)
-			}
-			for _, p := range []string{"a.html", "sub/a.html"} {
-				data, err := os.ReadFile(filepath.Join(outside, p))
-				require.NoError(t, err)
-				assert.Equal(t, "outside", string(data), "%s outside the tree is untouched", p)
-			}
-			assertNoTemp(t, dir)
-			assertNoTemp(t, outside)
-		})
+		for _, u := range updaters {
+			t.Run(u.name+"/"+tc.name, func(t *testing.T) {
+				dir, outside := t.TempDir(), t.TempDir()
+				writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
+				writeTree(t, outside, map[string]string{"a.html": "outside", "sub/a.html": "outside"})
+				f := walkFile(t, dir, "sub/a.html")
+				if tc.when == "walk" {
+					tc.swap(t, dir, outside)
+				} else {
+					testHookBeforeWrite = func(File) { tc.swap(t, dir, outside) }
+					t.Cleanup(func() { testHookBeforeWrite = nil })
+				}
+				_, err := u.update(Writer{}, f, appendNew)
+				if tc.want != nil {
+					assert.ErrorIs(t, err, tc.want)
+				}
+				for _, p := range []string{"a.html", "sub/a.html"} {
+					data, err := os.ReadFile(filepath.Join(outside, p))
+					require.NoError(t, err)
+					assert.Equal(t, "outside", string(data), "%s outside the tree is untouched", p)
+				}
+				assertNoTemp(t, dir)
+				assertNoTemp(t, outside)
+			})
+		}
 	}
 }
 
@@ -102,14 +169,19 @@ func assertNoTemp(t *testing.T, dir string) {
 // TestUpdateReplacedFile: a different regular file in the walked file's
 // place (a hard link to a file elsewhere, say) is not written.
 func TestUpdateReplacedFile(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.html": "tree", "other": "other"})
-	f := walkFile(t, dir, "a.html")
-	require.NoError(t, os.Rename(filepath.Join(dir, "other"), filepath.Join(dir, "a.html")))
-	_, err := Writer{}.Update(f, 1<<20, appendNew)
-	assert.ErrorIs(t, err, ErrChanged)
-	data, _ := os.ReadFile(filepath.Join(dir, "a.html"))
-	assert.Equal(t, "other", string(data))
+	for _, u := range updaters {
+		t.Run(u.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{"a.html": "tree", "other": "other"})
+			f := walkFile(t, dir, "a.html")
+			require.NoError(t, os.Rename(filepath.Join(dir, "other"), filepath.Join(dir, "a.html")))
+			_, err := u.update(Writer{}, f, appendNew)
+			assert.ErrorIs(t, err, ErrChanged)
+			data, _ := os.ReadFile(filepath.Join(dir, "a.html"))
+			assert.Equal(t, "other", string(data))
+			assertNoTemp(t, dir)
+		})
+	}
 }
 
 // TestWriteInSymlink: a mirror's writes do not follow a link planted in
@@ -145,37 +217,42 @@ func TestUpdateHardLinks(t *testing.T) {
 		{KeepHardLinks, nil, "old new", "old new"},
 		{SplitHardLinks, nil, "old new", "old"},
 	} {
-		t.Run(tc.mode.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			writeTree(t, dir, map[string]string{"a.html": "old"})
-			require.NoError(t, os.Link(filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")))
-			f := walkFile(t, dir, "a.html")
-			before, _ := os.Stat(filepath.Join(dir, "a.html"))
-			changed, err := Writer{HardLinks: tc.mode}.Update(f, 1<<20, appendNew)
-			if tc.wantErr != nil {
-				assert.ErrorIs(t, err, tc.wantErr)
-				assert.Contains(t, err.Error(), "a.html")
-			} else {
-				require.NoError(t, err)
-				assert.True(t, changed)
-			}
-			a, _ := os.ReadFile(filepath.Join(dir, "a.html"))
-			b, _ := os.ReadFile(filepath.Join(dir, "b.html"))
-			assert.Equal(t, tc.wantFile, string(a))
-			assert.Equal(t, tc.wantOther, string(b))
-			after, _ := os.Stat(filepath.Join(dir, "a.html"))
-			assert.Equal(t, tc.mode != SplitHardLinks, os.SameFile(before, after), "same inode")
-			assertNoTemp(t, dir)
-		})
+		for _, u := range updaters {
+			t.Run(u.name+"/"+tc.mode.String(), func(t *testing.T) {
+				dir := t.TempDir()
+				writeTree(t, dir, map[string]string{"a.html": "old"})
+				require.NoError(t, os.Link(filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")))
+				f := walkFile(t, dir, "a.html")
+				before, _ := os.Stat(filepath.Join(dir, "a.html"))
+				changed, err := u.update(Writer{HardLinks: tc.mode}, f, appendNew)
+				if tc.wantErr != nil {
+					assert.ErrorIs(t, err, tc.wantErr)
+					assert.Contains(t, err.Error(), "a.html")
+				} else {
+					require.NoError(t, err)
+					assert.True(t, changed)
+				}
+				a, _ := os.ReadFile(filepath.Join(dir, "a.html"))
+				b, _ := os.ReadFile(filepath.Join(dir, "b.html"))
+				assert.Equal(t, tc.wantFile, string(a))
+				assert.Equal(t, tc.wantOther, string(b))
+				after, _ := os.Stat(filepath.Join(dir, "a.html"))
+				assert.Equal(t, tc.mode != SplitHardLinks, os.SameFile(before, after), "same inode")
+				assertNoTemp(t, dir)
+			})
+		}
 	}
-	// Shorter new content through the inode: no old bytes remain.
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.html": "a long old content"})
-	require.NoError(t, os.Link(filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")))
-	_, err := Writer{HardLinks: KeepHardLinks}.Update(walkFile(t, dir, "a.html"), 1<<20, func([]byte) ([]byte, error) { return []byte("short"), nil })
-	require.NoError(t, err)
-	b, _ := os.ReadFile(filepath.Join(dir, "b.html"))
-	assert.Equal(t, "short", string(b))
+	for _, u := range updaters {
+		// Shorter new content through the inode: no old bytes remain.
+		dir := t.TempDir()
+		writeTree(t, dir, map[string]string{"a.html": "a long old content"})
+		require.NoError(t, os.Link(filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")))
+		_, err := u.update(Writer{HardLinks: KeepHardLinks}, walkFile(t, dir, "a.html"), func([]byte) ([]byte, error) { return []byte("short"), nil })
+		require.NoError(t, err)
+		b, _ := os.ReadFile(filepath.Join(dir, "b.html"))
+		assert.Equal(t, "short", string(b), u.name)
+		assertNoTemp(t, dir)
+	}
 }
 
 // TestRemoveStaleTemp: a walk that removes stale temporary files removes

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -262,45 +263,58 @@ func TestReadFileLimit(t *testing.T) {
 }
 
 func TestWriteFileKeepsMode(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "a.html")
-	require.NoError(t, os.WriteFile(p, []byte("old"), 0o600))
-	require.NoError(t, os.Chmod(p, 0o751))
-	changed, err := Update(p, 1<<20, func(old []byte) ([]byte, error) { return append(old, " new"...), nil })
-	require.NoError(t, err)
-	assert.True(t, changed)
-	info, err := os.Stat(p)
-	require.NoError(t, err)
-	assert.Equal(t, fs.FileMode(0o751), info.Mode().Perm())
-	data, err := os.ReadFile(p)
-	require.NoError(t, err)
-	assert.Equal(t, "old new", string(data))
-	assert.Equal(t, []string{"a.html"}, names(t, dir), "no temporary file is left")
+	for _, u := range updaters {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "a.html")
+		require.NoError(t, os.WriteFile(p, []byte("old"), 0o600))
+		require.NoError(t, os.Chmod(p, 0o751))
+		changed, err := u.update(Writer{}, File{Path: p}, func(old []byte) ([]byte, error) { return append(old, " new"...), nil })
+		require.NoError(t, err)
+		assert.True(t, changed)
+		info, err := os.Stat(p)
+		require.NoError(t, err)
+		assert.Equal(t, fs.FileMode(0o751), info.Mode().Perm(), u.name)
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Equal(t, "old new", string(data), u.name)
+		assert.Equal(t, []string{"a.html"}, names(t, dir), "no temporary file is left")
+	}
 }
 
 func TestUpdateUnchangedIsNotWritten(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "a.html")
-	require.NoError(t, os.WriteFile(p, []byte("same"), 0o644))
-	before, err := os.Stat(p)
-	require.NoError(t, err)
-	changed, err := Update(p, 1<<20, func(old []byte) ([]byte, error) { return []byte("same"), nil })
-	require.NoError(t, err)
-	assert.False(t, changed)
-	after, err := os.Stat(p)
-	require.NoError(t, err)
-	assert.True(t, os.SameFile(before, after), "the file was not replaced")
-	assert.Equal(t, before.ModTime(), after.ModTime())
+	for _, u := range updaters {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "a.html")
+		require.NoError(t, os.WriteFile(p, []byte("same"), 0o644))
+		old := time.Now().Add(-time.Hour).Truncate(time.Second)
+		require.NoError(t, os.Chtimes(p, old, old))
+		before, err := os.Stat(p)
+		require.NoError(t, err)
+		changed, err := u.update(Writer{}, File{Path: p}, func(old []byte) ([]byte, error) { return []byte("same"), nil })
+		require.NoError(t, err)
+		assert.False(t, changed, u.name)
+		after, err := os.Stat(p)
+		require.NoError(t, err)
+		assert.True(t, os.SameFile(before, after), "%s: the file was not replaced", u.name)
+		assert.Equal(t, before.ModTime(), after.ModTime(), u.name)
+		assert.Equal(t, []string{"a.html"}, names(t, dir), "no temporary file is left")
+	}
 }
 
 // TestUpdateSymlink: a symbolic link named for an in-place rewrite stays a
 // link, and the file it points to gets the new content.
 func TestUpdateSymlink(t *testing.T) {
+	for _, u := range updaters {
+		t.Run(u.name, func(t *testing.T) { testUpdateSymlink(t, u.update) })
+	}
+}
+
+func testUpdateSymlink(t *testing.T, update func(Writer, File, func([]byte) ([]byte, error)) (bool, error)) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"real/a.html": "old"})
 	link := filepath.Join(dir, "link.html")
 	require.NoError(t, os.Symlink(filepath.Join("real", "a.html"), link))
-	changed, err := Update(link, 1<<20, func(old []byte) ([]byte, error) { return append(old, " new"...), nil })
+	changed, err := update(Writer{}, File{Path: link}, func(old []byte) ([]byte, error) { return append(old, " new"...), nil })
 	require.NoError(t, err)
 	assert.True(t, changed)
 	info, err := os.Lstat(link)
@@ -319,7 +333,15 @@ func TestUpdateFailureLeavesOriginal(t *testing.T) {
 	boom := errors.New("boom")
 
 	// The transformation fails: nothing is written.
-	_, err := Update(p, 1<<20, func([]byte) ([]byte, error) { return nil, boom })
+	for _, u := range updaters {
+		_, err := u.update(Writer{}, File{Path: p}, func([]byte) ([]byte, error) { return nil, boom })
+		assert.ErrorIs(t, err, boom, u.name)
+	}
+	// A stream fails after writing part of the new content.
+	_, err := Writer{}.UpdateStream(File{Path: p}, func(dst io.Writer, src io.Reader) error {
+		io.WriteString(dst, "half")
+		return boom
+	})
 	assert.ErrorIs(t, err, boom)
 
 	// Writing fails half-way: the temporary file goes, the original stays.
@@ -348,11 +370,13 @@ func TestUpdateReadOnlyDir(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, []byte("original"), 0o644))
 	require.NoError(t, os.Chmod(dir, 0o555))
 	t.Cleanup(func() { os.Chmod(dir, 0o755) })
-	_, err := Update(p, 1<<20, func([]byte) ([]byte, error) { return []byte("new"), nil })
-	assert.ErrorIs(t, err, fs.ErrPermission)
-	data, err := os.ReadFile(p)
-	require.NoError(t, err)
-	assert.Equal(t, "original", string(data))
+	for _, u := range updaters {
+		_, err := u.update(Writer{}, File{Path: p}, func([]byte) ([]byte, error) { return []byte("new"), nil })
+		assert.ErrorIs(t, err, fs.ErrPermission, u.name)
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Equal(t, "original", string(data))
+	}
 }
 
 func TestWriteFileIntoMissingDir(t *testing.T) {

@@ -194,35 +194,32 @@ func runRewrite(args []string, s stdio) int {
 			return rewriteResult{err: err, counts: rewriteCounts{Failed: 1}}
 		}
 		var r rewriteResult
-		transform := func(old []byte) ([]byte, error) {
-			out, c, err := rewriteDoc(f.Kind, old, docURL, t)
-			r.counts = c
-			return out, err
-		}
 		switch {
 		case *inPlace:
-			r.changed, r.err = inPlaceWriter.Update(f, t.maxSize, transform)
+			// Streamed into a temporary file beside the original, which
+			// is left alone when nothing changed.
+			r.changed, r.err = inPlaceWriter.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
+				var err error
+				r.counts, _, err = rewriteStream(dst, src, f.Kind, docURL, t)
+				return err
+			})
 		case *outDir != "":
-			// Read as the walk found it: not through a link swapped
-			// in since, whose target could be outside the tree.
-			old, err := tree.ReadWalked(f, t.maxSize)
-			var out []byte
-			if err == nil {
-				out, err = transform(old)
-			}
-			if err != nil {
+			var unread bool
+			r.changed, r.upToDate, unread, r.err = mirrorRewrite(mirror, *outDir, f, func(dst io.Writer, src io.Reader) (bool, error) {
+				var changed bool
+				var err error
+				r.counts, changed, err = rewriteStream(dst, src, f.Kind, docURL, t)
+				return changed, err
+			})
+			if unread {
 				// What cannot be rewritten is still part of the
 				// site: the mirror gets it as it was.
-				r.err = err
 				if cerr := mirrorCopy(mirror, *outDir, f); cerr != nil {
-					r.err = fmt.Errorf("%v; copying it unchanged: %w", err, cerr)
+					r.err = fmt.Errorf("%v; copying it unchanged: %w", r.err, cerr)
 				} else {
 					r.note = "copied unchanged into the mirror"
 				}
-				break
 			}
-			r.changed = !bytes.Equal(old, out)
-			r.upToDate, r.err = mirrorWrite(mirror, *outDir, f, out)
 		default:
 			// To standard output or nowhere (--dry-run): streamed.
 			var dst io.Writer = io.Discard
@@ -447,14 +444,28 @@ func mirrorRel(f tree.File) string {
 	return f.Rel
 }
 
-// mirrorWrite writes data as f's mirror in dir. The writer makes the
+// mirrorRewrite streams the document f, opened as the walk found it (not
+// through a link swapped in since, whose target could be outside the
+// tree), through rewrite into f's mirror in dir. The writer makes the
 // directories below dir and follows no link there: a link planted in the
-// mirror cannot send the write elsewhere.
-func mirrorWrite(w tree.Writer, dir string, f tree.File, data []byte) (kept bool, err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, err
+// mirror cannot send the write elsewhere. kept: the mirror already held
+// the rewritten document (left alone); unread: err is about reading or
+// rewriting f, not about writing its mirror.
+func mirrorRewrite(w tree.Writer, dir string, f tree.File, rewrite func(dst io.Writer, src io.Reader) (bool, error)) (changed, kept, unread bool, err error) {
+	src, err := tree.Open(f)
+	if err != nil {
+		return false, false, true, err
 	}
-	return w.WriteInKept(dir, mirrorRel(f), data, f.Mode)
+	defer src.Close()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, false, false, err
+	}
+	var rerr error
+	kept, err = w.WriteInStream(dir, mirrorRel(f), f.Mode, func(dst io.Writer) error {
+		changed, rerr = rewrite(dst, src)
+		return rerr
+	})
+	return changed, kept, err != nil && rerr != nil, err
 }
 
 func mirrorCopy(w tree.Writer, dir string, f tree.File) error {
