@@ -126,6 +126,7 @@ func ScanWARCLinks(r io.Reader, opts Options, fn func(WARCLink) error, onError f
 type cached struct {
 	body        []byte
 	contentType string
+	id          uint64 // which remember call kept it
 }
 
 type warcExtractor struct {
@@ -133,9 +134,10 @@ type warcExtractor struct {
 	lim       Limits
 	fn        func(WARCLink) error
 	cache     map[string]cached // by WARC-Record-ID and by WARC-Payload-Digest
-	cacheSize int
-	order     []cacheEntry // oldest first
-	stats     *WARCStats   // where warnings go
+	cacheSize int               // bytes held by the cache (remember)
+	cacheID   uint64            // the last entry's id
+	order     []cacheEntry      // oldest first
+	stats     *WARCStats        // where warnings go
 }
 
 func (x *warcExtractor) record(rec *Record) error {
@@ -357,7 +359,12 @@ func (x *warcExtractor) referred(rec *Record) (cached, bool) {
 
 // remember keeps an HTML payload for the revisit records that may refer
 // to it, the most recent first: past maxRevisitCache bytes the oldest are
-// dropped, so memory stays bounded however long the file.
+// dropped, so memory stays bounded however long the file. The bytes
+// counted are the bytes held: a payload's whole buffer (a decoder's or a
+// lying Content-Length's spare capacity is cut off by copying), its keys
+// and content type (copied: they would hold their header's buffer), and
+// the bookkeeping of each entry, so that many small or empty payloads
+// are bounded too.
 func (x *warcExtractor) remember(rec *Record, body []byte, ct string) {
 	if len(body) > maxRevisitCache/4 {
 		return
@@ -365,39 +372,52 @@ func (x *warcExtractor) remember(rec *Record, body []byte, ct string) {
 	var keys []string
 	for _, k := range []string{rec.Header.Get("WARC-Record-ID"), rec.Header.Get("WARC-Payload-Digest")} {
 		if k = strings.TrimSpace(k); k != "" {
-			keys = append(keys, k)
+			keys = append(keys, strings.Clone(k))
 		}
 	}
 	if len(keys) == 0 {
 		return
 	}
-	for x.cacheSize+len(body) > maxRevisitCache && len(x.order) > 0 {
+	if cap(body)-len(body) > len(body)/8+512 {
+		body = bytes.Clone(body)
+	}
+	c := cached{body: body, contentType: strings.Clone(ct)}
+	size := cap(body) + len(c.contentType) + cacheEntryCost
+	for _, k := range keys {
+		size += len(k) + cacheKeyCost
+	}
+	for x.cacheSize+size > maxRevisitCache && len(x.order) > 0 {
 		old := x.order[0]
 		x.order = x.order[1:]
 		for _, k := range old.keys {
-			if c, ok := x.cache[k]; ok && len(c.body) == old.size && (len(c.body) == 0 || &c.body[0] == old.first) {
+			if c, ok := x.cache[k]; ok && c.id == old.id {
 				delete(x.cache, k)
 			}
 		}
 		x.cacheSize -= old.size
 	}
-	c := cached{body: body, contentType: ct}
+	x.cacheID++
+	c.id = x.cacheID
 	for _, k := range keys {
 		x.cache[k] = c
 	}
-	e := cacheEntry{keys: keys, size: len(body)}
-	if len(body) > 0 {
-		e.first = &body[0]
-	}
-	x.order = append(x.order, e)
-	x.cacheSize += len(body)
+	x.order = append(x.order, cacheEntry{keys: keys, size: size, id: c.id})
+	x.cacheSize += size
 }
+
+// What an entry of the revisit cache holds besides its bytes: the
+// cacheEntry and its keys slice, and per key a map slot (key and cached
+// value, with the map's overhead).
+const (
+	cacheEntryCost = 96
+	cacheKeyCost   = 96
+)
 
 // cacheEntry is one payload of the revisit cache, in the order kept.
 type cacheEntry struct {
-	keys  []string
-	size  int
-	first *byte // identifies the payload: a later one may have the same key
+	keys []string
+	size int    // bytes counted for it
+	id   uint64 // identifies the payload: a later one may have the same key
 }
 
 func (x *warcExtractor) redirect(rec *Record, loc string) error {

@@ -5,21 +5,12 @@
 // resolve, base, htmlrewrite, mime and tree.
 package main
 
-import (
-	"os"
-	"runtime/debug"
-)
+import "os"
 
-// softMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT sets one:
-// a stream's garbage is collected before the heap doubles past what the
-// run really holds (a WARC's revisit cache, an MHTML archive read whole),
-// so that the peak RSS stays near that. Above it the collector runs more
-// often; it never fails an allocation.
-const softMemoryLimit = 96 << 20
-
+// No process-wide heap limit: what a run holds is bounded where it is held
+// (a tag, a record, the revisit cache by the bytes it keeps), and the
+// memory check (testdata/memcheck) measures the peaks with Go's default
+// collector. GOMEMLIMIT still applies when set.
 func main() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(softMemoryLimit)
-	}
 	os.Exit(run(os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 }

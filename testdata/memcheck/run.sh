@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Peak RSS of relurl on inputs larger than memory should matter (issue 11:
-# streams stay streams). Inputs are generated on the fly and piped; the one
-# that must be a file is written to a temporary directory and removed.
+# streams stay streams): every whole-process memory case of the project
+# (the reads, the writes -o/-i, the WARC reads and materialize). Inputs are
+# generated on the fly and piped; those that must be files are written to
+# a temporary directory and removed.
 #   usage: testdata/memcheck/run.sh        env: MEMCHECK_SCALE=N divides the sizes (quick runs)
 # Prints one row per case (peak RSS in MiB, limit, wall seconds) and fails
 # when a case exceeds its limit or relurl fails. Needs GNU time (/usr/bin/time -v).
@@ -55,14 +57,53 @@ warc=$((300 * 1000 * 1000 / scale))
   "$tmp/relurl" rewrite --base https://gen.example/ - | enough rewrite "$gib"
 "$tmp/gen" page "$page" base | measure "links --format text - ($((page / 1000000)) MB page)" 64 \
   "$tmp/relurl" links --format text - | enough "links -" $((page / 100))
-"$tmp/gen" page "$page" > "$tmp/page.html"
+mkdir "$tmp/site"
+"$tmp/gen" page "$page" > "$tmp/site/page.html"
 measure "links --format text FILE ($((page / 1000000)) MB page)" 64 \
-  "$tmp/relurl" links --format text "$tmp/page.html" | enough "links FILE" $((page / 100))
+  "$tmp/relurl" links --format text "$tmp/site/page.html" | enough "links FILE" $((page / 100))
 measure "links FILE (jsonl, same page)" 64 \
-  "$tmp/relurl" links "$tmp/page.html" | enough "links FILE jsonl" $((page / 10))
-rm -f "$tmp/page.html"
+  "$tmp/relurl" links "$tmp/site/page.html" | enough "links FILE jsonl" $((page / 10))
+# The writes stream too: into a temporary file beside the target, renamed
+# over it. The mirror and the rewritten file must be whole (the links made
+# absolute make them longer than the page).
+measure "rewrite -o DIR (same page)" 64 \
+  "$tmp/relurl" rewrite --quiet --base https://gen.example/ -o "$tmp/mirror" "$tmp/site"
+written() { # written NAME FILE: FILE is longer than the page and ends it
+  if [ "$(stat -c %s "$2" 2>/dev/null || echo 0)" -le "$page" ] || [ "$(tail -c 15 "$2")" != "</body></html>" ]; then
+    echo "memcheck: $1: $2 is not the whole rewritten page" >&2
+    touch "$tmp/failed"
+  fi
+}
+written "rewrite -o" "$tmp/mirror/page.html"
+rm -rf "$tmp/mirror"
+measure "rewrite -i FILE (same page)" 64 \
+  "$tmp/relurl" rewrite --quiet --base https://gen.example/ -i "$tmp/site/page.html"
+written "rewrite -i" "$tmp/site/page.html"
+rm -rf "$tmp/site"
+
+# One .warc.gz for every WARC case: links from the file and from standard
+# input (the status line must count every record, with no record error),
+# and materialize into a tree (issue 17). 128 MiB while issue 10's revisit
+# cache (16 MiB of payloads) is counted.
 "$tmp/gen" warc.gz "$warc" > "$tmp/big.warc.gz"
-measure "links FILE.warc.gz ($(( $(stat -c %s "$tmp/big.warc.gz") / 1000000 )) MB)" 128 \
+wmb=$(( $(stat -c %s "$tmp/big.warc.gz") / 1000000 ))
+measure "links FILE.warc.gz (${wmb} MB)" 128 \
   "$tmp/relurl" links "$tmp/big.warc.gz" | enough "links WARC" $((warc / 100))
-rm -f "$tmp/big.warc.gz"
+measure "links --format text --status - (same, piped)" 128 \
+  "$tmp/relurl" links --format text --status - < "$tmp/big.warc.gz" > "$tmp/stdin.out"
+if ! tail -n 1 "$tmp/stdin.out" | grep -Eq '^\{"status":"ok","file":"-","records":[1-9][0-9]*,"links":[1-9][0-9]*,"record_errors":0\}$'; then
+  echo "memcheck: links - (WARC): last line is not a clean status: $(tail -n 1 "$tmp/stdin.out")" >&2
+  touch "$tmp/failed"
+fi
+enough "links - (WARC)" $((warc / 100)) < "$tmp/stdin.out"
+records=$(tail -n 1 "$tmp/stdin.out" | sed -n 's/.*"records":\([0-9]*\).*/\1/p')
+rm -f "$tmp/stdin.out"
+measure "materialize -o DIR (same)" 128 \
+  "$tmp/relurl" materialize --quiet -o "$tmp/tree" "$tmp/big.warc.gz"
+files=$(find "$tmp/tree" -type f -name '*.html' | wc -l)
+if [ "$files" -lt "${records:-1}" ]; then
+  echo "memcheck: materialize: $files pages for ${records:-?} records" >&2
+  touch "$tmp/failed"
+fi
+rm -rf "$tmp/tree" "$tmp/big.warc.gz"
 [ ! -e "$tmp/failed" ]
