@@ -404,10 +404,13 @@ func (c *Checker) docURL(f File) string { return c.root + escapePath(f.Rel) }
 
 // htmlOptions are the options under which Check reads the file f and Fix
 // rewrites it: the same links, resolved against the same base.
-func (c *Checker) htmlOptions(f File) htmlrewrite.Options {
+func (c *Checker) htmlOptions(f File) htmlrewrite.Options { return c.optionsAt(c.docURL(f)) }
+
+// optionsAt are the options of a document retrieved from docURL.
+func (c *Checker) optionsAt(docURL string) htmlrewrite.Options {
 	return htmlrewrite.Options{
 		Spec:        c.Spec,
-		Context:     base.Context{Spec: c.Spec, Options: c.Options, Retrieval: c.docURL(f)},
+		Context:     base.Context{Spec: c.Spec, Options: c.Options, Retrieval: docURL},
 		ContentType: c.ContentType,
 		Scripting:   c.Scripting,
 	}

@@ -55,6 +55,13 @@ type Walker struct {
 	// removed, or the error of a removal that failed.
 	Removed func(path string, err error)
 
+	// Refer, when set, gives the files of a directory walked the kinds
+	// the tree's documents tell (a .js file a page loads as a module, a
+	// manifest.json a page names): see Referrals.
+	Refer *Referrals
+
+	kinds referred // the directory's, found by Refer
+
 	// count: yield each file without reading it (Count).
 	count bool
 }
@@ -78,6 +85,12 @@ func Count(ctx context.Context, paths []string) (int, error) {
 func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 	return func(yield func(File, error) bool) {
 		for _, p := range paths {
+			w := w
+			if w.Refer != nil {
+				if info, err := os.Stat(p); err == nil && info.IsDir() {
+					w.kinds = w.Refer.scan(p)
+				}
+			}
 			if !w.walkOne(p, p, "", yield) {
 				return
 			}
@@ -179,6 +192,7 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 		var f File
 		if err == nil {
 			f, err = describe(path, sub, root, info)
+			f = w.kinds.classify(f)
 		} else {
 			f = File{Path: path, Rel: sub, Root: root}
 		}

@@ -287,7 +287,7 @@ func runCheck(args []string, s stdio) int {
 		}
 		return nil
 	}
-	items, stopCount := counted(bar, walkSeq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check")}.Walk([]string{dir})), []string{dir}, false)
+	items, stopCount := counted(bar, walkSeq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check"), Refer: c.Referrals()}.Walk([]string{dir})), []string{dir}, false)
 	defer stopCount()
 	err = tree.Ordered(*jobs, items, work, emit)
 	bar.Finish()

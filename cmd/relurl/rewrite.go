@@ -151,7 +151,7 @@ func runRewrite(args []string, s stdio) int {
 	defer bar.Finish()
 	if *inPlace {
 		// A killed run's temporary files go once proven stale.
-		t.walker = tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite")}
+		t.walker = tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite"), Refer: t.walker.Refer}
 	}
 	if *outDir != "" {
 		(tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite")}).Clean(*outDir)

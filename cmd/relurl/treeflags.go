@@ -103,6 +103,9 @@ func (t *treeFlags) check() error {
 	}
 	m.SavedFrom = t.savedFrom
 	t.mapper = m
+	// A .js file a page loads as a module, a manifest.json a page names:
+	// the tree's documents tell their kinds.
+	t.walker.Refer = &tree.Referrals{Mapper: m, HTML: t.htmlOptions, Module: t.moduleOptions, MaxSize: t.maxSize}
 	if t.jobs < 1 {
 		return errors.New("-j must be at least 1")
 	}

@@ -1,0 +1,201 @@
+package tree
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
+)
+
+// Referrals makes a walk tell the kinds that only a document referring to
+// a file tells (formats.md §9: "Context"): a JavaScript file is a module
+// when an HTML page of the tree loads it as one (<script type=module src>,
+// <link rel=modulepreload href>, an import map address, a specifier of an
+// inline module) or a module of the tree imports it; a JSON file (any
+// file KindOf calls Other) is a web app manifest when a page names it in
+// <link rel=manifest href>. A classic <script src> says nothing: the file
+// stays Other.
+//
+// Before walking a directory, Walk reads the tree's HTML pages and then,
+// transitively, its modules for those links, resolved against each file's
+// URL (Mapper) and mapped back to the tree; only when the tree holds a
+// file that could be so classified, so a tree without one is not read
+// twice. Files named on their own and --from-list lines are not
+// classified this way (the pages referring to them are not known).
+type Referrals struct {
+	Mapper *Mapper // each file's URL; nil: its file: URL
+	// HTML and Module give the options a page or a module retrieved from
+	// a URL is read with (their Spec, Context, ContentType, Scripting).
+	HTML    func(docURL string) htmlrewrite.Options
+	Module  func(docURL string) jsmodule.Options
+	MaxSize int64 // the largest file read; 0 is 256 MiB
+}
+
+// referred maps the paths of the files the referring documents classify
+// to their kinds.
+type referred map[string]Kind
+
+// candidate reports whether a referring document may change f's kind:
+// a file of no kind of its own that is text (no NUL byte).
+func candidate(f File) bool {
+	return f.Kind == Other && !slices.Contains(f.Head, 0)
+}
+
+// classify gives f the kind its referring documents tell, if any.
+func (k referred) classify(f File) File {
+	if kind, ok := k[filepath.Clean(f.Path)]; ok && candidate(f) {
+		f.Kind = kind
+	}
+	return f
+}
+
+// scan reads the tree under dir for the kinds its documents tell.
+func (r *Referrals) scan(dir string) referred {
+	var pages, modules []File
+	cands := map[string]bool{}
+	for f, err := range Walk([]string{dir}) {
+		if err != nil {
+			continue
+		}
+		switch {
+		case f.Kind == HTML:
+			pages = append(pages, f)
+		case f.Kind == Module:
+			modules = append(modules, f)
+		case candidate(f):
+			cands[filepath.Clean(f.Path)] = true
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	m := r.Mapper
+	if m == nil {
+		m = &Mapper{}
+	}
+	root, err := m.Root(dir)
+	if err != nil {
+		return nil
+	}
+	// target returns the candidate file u names, if any.
+	target := func(u string) (string, bool) {
+		if i := strings.IndexAny(u, "?#"); i >= 0 {
+			u = u[:i]
+		}
+		rest, ok := strings.CutPrefix(u, root)
+		if !ok {
+			return "", false
+		}
+		rel, err := url.PathUnescape(rest)
+		if err != nil || !filepath.IsLocal(filepath.FromSlash(rel)) {
+			return "", false
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		return p, cands[p]
+	}
+	found := referred{}
+	var queue []File
+	mark := func(p string, k Kind) {
+		if _, done := found[p]; done {
+			return
+		}
+		found[p] = k
+		if k == Module {
+			f := File{Path: p, Root: dir, Kind: Module}
+			if rel, err := filepath.Rel(dir, p); err == nil {
+				f.Rel = filepath.ToSlash(rel)
+			}
+			queue = append(queue, f)
+		}
+	}
+	for _, f := range pages {
+		u, err := m.URL(f)
+		if err != nil || !r.small(f) {
+			continue
+		}
+		opts := r.HTML(u)
+		opts.Spool = false
+		src, err := os.Open(f.Path)
+		if err != nil {
+			continue
+		}
+		htmlrewrite.Links(src, opts, func(l htmlrewrite.Link) error {
+			if l.Err != nil || l.Inert {
+				return nil
+			}
+			if p, ok := target(l.URL); ok {
+				switch {
+				case l.Kind == htmlrewrite.Import && l.Attr != "importmap:key" && l.Attr != "importmap:scope" && l.Attr != "importmap:integrity":
+					mark(p, Module)
+				case l.Tag == "link" && slices.Contains(l.Rel, "manifest"):
+					mark(p, Manifest)
+				}
+			}
+			return nil
+		})
+		src.Close()
+	}
+	// The modules, transitively: what a module imports is a module.
+	queue = append(queue, modules...)
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		u, err := m.URL(f)
+		if err != nil || !r.small(f) {
+			continue
+		}
+		src, err := os.Open(f.Path)
+		if err != nil {
+			continue
+		}
+		jsmodule.Links(src, r.Module(u), func(l htmlrewrite.Link) error {
+			if l.Err == nil && l.Kind == htmlrewrite.Import {
+				if p, ok := target(l.URL); ok {
+					mark(p, Module)
+				}
+			}
+			return nil
+		})
+		src.Close()
+	}
+	return found
+}
+
+// small reports whether f is within MaxSize.
+func (r *Referrals) small(f File) bool {
+	max := r.MaxSize
+	if max <= 0 {
+		max = 256 << 20
+	}
+	if f.Size == 0 {
+		if info, err := os.Stat(f.Path); err == nil {
+			f.Size = info.Size()
+		}
+	}
+	return f.Size <= max
+}
+
+// Referrals returns the Referrals a walk of the checker's tree uses: the
+// pages and modules read as Check reads them.
+func (c *Checker) Referrals() *Referrals {
+	if err := c.Prepare(); err != nil {
+		return nil
+	}
+	m, err := NewMapper(c.root)
+	if err != nil {
+		return nil
+	}
+	return &Referrals{
+		Mapper: m,
+		HTML:   func(u string) htmlrewrite.Options { return c.optionsAt(u) },
+		Module: func(u string) jsmodule.Options {
+			o := c.optionsAt(u)
+			return jsmodule.Options{Spec: o.Spec, Context: o.Context}
+		},
+		MaxSize: c.MaxSize,
+	}
+}

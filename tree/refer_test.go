@@ -1,0 +1,79 @@
+package tree
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/resolve"
+)
+
+// TestReferrals: formats.md §9, "recognise without a type: context". A
+// .js file is a module when a page loads it as one or a module imports
+// it (transitively); a JSON file is a manifest when a page names it in
+// <link rel=manifest>; a classic script, a link in an inert <template>,
+// and a file outside the tree change nothing; without Refer, nothing is
+// classified by reference.
+func TestReferrals(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"index.html": `<link rel="manifest" href="app.json"><script type=module src=js/a.js></script>` +
+			`<script src=js/classic.js></script><link rel=modulepreload href="/js/pre.js">` +
+			`<template><script type=module src=js/inert.js></script></template>` +
+			`<script type=importmap>{"imports":{"x":"./js/mapped.js"}}</script>`,
+		"js/a.js":       `import "./b.js"`,
+		"js/b.js":       `import("./c.js")`,
+		"js/c.js":       `export {}`,
+		"js/pre.js":     ``,
+		"js/mapped.js":  ``,
+		"js/classic.js": `import "./d.js"`,
+		"js/d.js":       ``,
+		"js/inert.js":   ``,
+		"app.json":      `{"start_url":"."}`,
+		"data.json":     `{}`,
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := NewMapper("https://www.example/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
+	refer := &Referrals{
+		Mapper: m,
+		HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+		Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+	}
+	want := map[string]Kind{
+		"index.html": HTML, "js/a.js": Module, "js/b.js": Module, "js/c.js": Module, "js/pre.js": Module,
+		"js/mapped.js": Module, "js/classic.js": Other, "js/d.js": Other, "js/inert.js": Other,
+		"app.json": Manifest, "data.json": Other,
+	}
+	for _, w := range []Walker{{Refer: refer}, {}} {
+		n := 0
+		for f, err := range w.Walk([]string{dir}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			k := want[f.Rel]
+			if w.Refer == nil && k != HTML {
+				k = Other
+			}
+			if f.Kind != k {
+				t.Errorf("refer %v: %s is %v, want %v", w.Refer != nil, f.Rel, f.Kind, k)
+			}
+		}
+		if n != len(want) {
+			t.Errorf("%d files walked", n)
+		}
+	}
+}
