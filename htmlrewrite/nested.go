@@ -31,7 +31,7 @@ func (s *scanner) sheet(raw, tag []byte, inStyle bool) error {
 	}
 	s.css(text, s.res, &s.at, inStyle)
 	if s.w == nil || len(s.subs) == 0 {
-		return s.write(raw)
+		return s.pass(raw)
 	}
 	at := func(d int) int {
 		if m == nil {

@@ -58,7 +58,10 @@ type scanner struct {
 	ropts  resolve.Options
 
 	z       *token.Tokenizer
+	passing bool  // tokens are passed (see pass)
+	passed  bool  // the current token was
 	off     int64 // offset of the current token
+	counted int64 // offset of the first byte whose line is not counted
 	line    int   // line of the current token's first byte
 	lineOff int64 // offset of that line's first byte
 	cur     cursor
@@ -196,8 +199,43 @@ func (s *scanner) write(b []byte) error {
 	if s.w == nil {
 		return nil
 	}
+	s.flushRun()
 	_, err := s.w.Write(b)
 	return err
+}
+
+// pass lets the current token, raw, out as written. While the tokenizer
+// keeps the run of passed tokens (see token.Tokenizer.Pass), they are
+// written and their lines counted in one go when the run ends (ran):
+// most tokens are passed, and a Write and a line count per token were a
+// tenth of a rewrite.
+func (s *scanner) pass(raw []byte) error {
+	if s.passing {
+		s.z.Pass()
+		s.passed = true
+		return nil
+	}
+	return s.write(raw)
+}
+
+// flushRun ends the run of passed tokens: what uses the bytes or lines
+// of a token not passed comes after them.
+func (s *scanner) flushRun() {
+	if s.passing {
+		s.z.Flush()
+	}
+}
+
+// ran receives a run of passed tokens from the tokenizer.
+func (s *scanner) ran(b []byte) {
+	if s.fn != nil || s.opts.Map != nil {
+		s.count(b)
+	}
+	if s.w != nil {
+		if _, err := s.w.Write(b); err != nil && s.err == nil {
+			s.err = err
+		}
+	}
 }
 
 func (s *scanner) run(r io.Reader) error {
@@ -211,6 +249,11 @@ func (s *scanner) run(r io.Reader) error {
 	// <style> sheet, read as CSS whole) is held, up to maxTok.
 	z.SetChunk(max(1, min(chunkSize, maxTok/2)))
 	s.z = z
+	// A UTF-16 document's offsets are counted token by token (advance).
+	if s.passing = s.p.utf16 == nil; s.passing {
+		z.SetPass(s.ran)
+		defer z.Flush()
+	}
 	for {
 		tt := z.Next()
 		raw := z.Raw()
@@ -245,7 +288,7 @@ func (s *scanner) run(r io.Reader) error {
 			err = s.startTag(raw, tt == token.SelfClosingTagToken)
 		case token.EndTagToken:
 			s.endTag(raw)
-			err = s.write(raw)
+			err = s.pass(raw)
 		case token.TextToken:
 			switch {
 			case styleNext:
@@ -253,10 +296,10 @@ func (s *scanner) run(r io.Reader) error {
 			case scriptNext != scriptOther:
 				err = s.script(raw, scriptNext)
 			default:
-				err = s.write(raw)
+				err = s.pass(raw)
 			}
 		default:
-			err = s.write(raw)
+			err = s.pass(raw)
 		}
 		if err != nil {
 			return err
@@ -272,22 +315,33 @@ func (s *scanner) run(r io.Reader) error {
 // advance moves the position past raw. Lines are counted only when a
 // Link is made: for Links and Options.Map.
 func (s *scanner) advance(raw []byte) {
-	if s.fn != nil || s.opts.Map != nil {
-		if n := bytes.Count(raw, []byte{'\n'}); n > 0 {
-			s.line += n
-			last := bytes.LastIndexByte(raw, '\n')
-			s.lineOff = s.off + int64(last) + 1
-			if s.p.utf16 != nil {
-				s.lineOff16 = s.off16 + 2*utf16Units(raw[:last+1])
-			}
-		}
-		if s.p.utf16 != nil {
-			s.off16 += 2 * utf16Units(raw)
-		}
+	switch {
+	case s.passed:
+		s.passed = false // counted with its run
+	case s.fn != nil || s.opts.Map != nil:
+		s.flushRun()
+		s.count(raw)
 	}
 	s.off += int64(len(raw))
 	s.cur = cursor{}
 	s.u16cur.i, s.u16cur.u = 0, 0
+}
+
+// count moves the line count past b, the bytes that follow those
+// counted so far.
+func (s *scanner) count(b []byte) {
+	if n := bytes.Count(b, []byte{'\n'}); n > 0 {
+		s.line += n
+		last := bytes.LastIndexByte(b, '\n')
+		s.lineOff = s.counted + int64(last) + 1
+		if s.p.utf16 != nil {
+			s.lineOff16 = s.off16 + 2*utf16Units(b[:last+1])
+		}
+	}
+	if s.p.utf16 != nil {
+		s.off16 += 2 * utf16Units(b)
+	}
+	s.counted += int64(len(b))
 }
 
 // utf16Position returns the offset in a UTF-16 document's bytes of byte
@@ -323,6 +377,7 @@ type cursor struct {
 
 // position returns the line and column of byte i of the current token.
 func (s *scanner) position(raw []byte, i int) (line, col int) {
+	s.flushRun() // the lines of the tokens before
 	c := s.cur
 	if c.line == 0 || i < c.i {
 		c = cursor{0, s.line, s.lineOff}
@@ -449,7 +504,7 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 		}
 	}
 	if len(t.attrs) == 0 {
-		return s.write(raw)
+		return s.pass(raw)
 	}
 	if s.opts.Anchor != nil && s.template == 0 {
 		s.anchors(raw, t.id == tagA && !isForeign)
@@ -552,8 +607,9 @@ func (s *scanner) writeEdits(raw []byte) error {
 		return nil
 	}
 	if len(s.edits) == 0 {
-		return s.write(raw)
+		return s.pass(raw)
 	}
+	s.flushRun()
 	prev := 0
 	for _, e := range s.edits {
 		if !s.stats.Changed && !bytes.Equal(raw[e.start:e.end], s.scratch[e.r0:e.r1]) {

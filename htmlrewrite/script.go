@@ -96,7 +96,7 @@ func (s *scanner) script(raw []byte, k scriptKind) error {
 		s.importMap(text, &at, each)
 	}
 	if s.w == nil || len(s.subs) == 0 {
-		return s.write(raw)
+		return s.pass(raw)
 	}
 	s.scratch = s.scratch[:0]
 	prev := 0

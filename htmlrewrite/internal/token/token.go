@@ -141,6 +141,10 @@ type Tokenizer struct {
 	script scriptState
 	// hold keeps the next raw text or script data whole (see HoldRawText).
 	hold bool
+	// buf[passStart:passEnd] is the run of passed tokens not yet handed
+	// to passFn (see Pass); passEnd == 0: none.
+	passStart, passEnd int
+	passFn             func([]byte)
 }
 
 // resumeState is the token a split one continues as.
@@ -172,6 +176,40 @@ const (
 // a comment, "-->" ends only the last).
 func (z *Tokenizer) SetChunk(n int) {
 	z.chunk = n
+}
+
+// SetPass sets the function that receives the raw bytes of the tokens
+// passed with Pass.
+func (z *Tokenizer) SetPass(fn func(raw []byte)) {
+	z.passFn = fn
+}
+
+// Pass adds the current token to the run of passed tokens: tokens whose
+// raw bytes the caller takes as they are. The run is handed to the
+// function given to SetPass in one call, in order, when Flush is called
+// and before the buffer's bytes move; a caller that passes most tokens
+// thus makes one call per buffer instead of one per token. Pass must be
+// called before the next call to Next.
+func (z *Tokenizer) Pass() {
+	if z.passFn == nil {
+		return
+	}
+	if z.passEnd != z.raw.start || z.passEnd == 0 {
+		// Not adjacent to the run (a token in between was not passed).
+		z.Flush()
+		z.passStart = z.raw.start
+	}
+	z.passEnd = z.raw.end
+}
+
+// Flush hands the run of passed tokens, if any, to the pass function. A
+// caller that uses the bytes of a token it does not pass (writes them,
+// counts their lines) must call Flush first.
+func (z *Tokenizer) Flush() {
+	if z.passEnd > z.passStart {
+		z.passFn(z.buf[z.passStart:z.passEnd])
+	}
+	z.passStart, z.passEnd = 0, 0
 }
 
 // HoldRawText makes the raw text or script data that follows the start
@@ -272,6 +310,7 @@ func (z *Tokenizer) readByteSlow() byte {
 	if z.raw.end >= len(z.buf) {
 		// Our buffer is exhausted and we have to read from z.r. Check if the
 		// previous read resulted in an error.
+		z.Flush() // the passed tokens' bytes are about to move
 		if z.readErr != nil {
 			z.err = z.readErr
 			return 0

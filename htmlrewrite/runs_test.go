@@ -1,0 +1,100 @@
+package htmlrewrite
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/relurl/relurl/internal/corpus"
+)
+
+// TestPassedRuns: tokens passed in runs (scanner.pass: written and their
+// lines counted once per run, when the run ends or the tokenizer's
+// buffer moves) give the output and the link positions of a token-by-token
+// reading. Read a byte and half a buffer at a time, the runs end at every
+// buffer move; every link's line and column are checked against a count
+// of the document's bytes before its offset, in Links and in Rewrite's
+// Options.Map, with a tag dropped (BaseRemove) between passed tokens.
+func TestPassedRuns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html><head>\n<base href=\"http://ex.com/b/\">\n<!-- a\ncomment -->\n")
+	for i := range 400 {
+		b.WriteString(strings.Repeat("text\n", i%4))
+		switch i % 5 {
+		case 0:
+			b.WriteString("<a href=\"p.html\">x</a>")
+		case 1:
+			b.WriteString("<p class=x>y\n</p>")
+		case 2:
+			b.WriteString("<img\nsrc=i.png alt=\"\n\">")
+		case 3:
+			b.WriteString("<style>\na{b:url(s.png)}\n</style>")
+		case 4:
+			b.WriteString("<script>\nvar x = '<a href=no>';\n</script>")
+		}
+	}
+	docs := map[string]string{"made": b.String()}
+	if os.Getenv(corpus.EnvA) != "" {
+		for i, p := range corpus.PagesA(t) {
+			if i%8 == 0 {
+				docs[p.Name] = string(p.Data)
+			}
+		}
+	}
+	for name, doc := range docs {
+		checkRuns(t, name, doc)
+	}
+}
+
+func checkRuns(t *testing.T, name, doc string) {
+	t.Helper()
+	check := func(how string, l Link) {
+		line := 1 + strings.Count(doc[:l.Offset], "\n")
+		col := int(l.Offset) - strings.LastIndexByte(doc[:l.Offset], '\n')
+		if l.Line != line || l.Column != col {
+			t.Fatalf("%s %s: %+v: at line %d column %d", name, how, l, line, col)
+		}
+	}
+	readers := map[string]func(io.Reader) io.Reader{
+		"whole":    func(r io.Reader) io.Reader { return r },
+		"one byte": iotest.OneByteReader,
+		"half":     iotest.HalfReader,
+	}
+	var want []Link
+	var wantOut string
+	for _, rn := range []string{"whole", "one byte", "half"} {
+		var links []Link
+		opts := testOptions()
+		_, err := Links(readers[rn](strings.NewReader(doc)), opts, func(l Link) error {
+			check("links/"+rn, l)
+			links = append(links, l)
+			return nil
+		})
+		require.NoError(t, err, name)
+		var mapped []Link
+		opts.Map = func(l Link) (string, bool) {
+			check("map/"+rn, l)
+			mapped = append(mapped, l)
+			return "", false
+		}
+		opts.Base = BaseRemove
+		var out bytes.Buffer
+		_, err = Rewrite(&out, readers[rn](strings.NewReader(doc)), opts)
+		require.NoError(t, err, name)
+		if rn == "whole" {
+			want, wantOut = links, out.String()
+			require.NotEmpty(t, mapped, name)
+			continue
+		}
+		require.Equal(t, len(want), len(links), "%s/%s: links", name, rn)
+		for i := range want {
+			require.Equal(t, want[i], links[i], "%s/%s: link %d", name, rn, i)
+		}
+		require.Equal(t, wantOut, out.String(), "%s/%s: output", name, rn)
+	}
+}
