@@ -28,9 +28,10 @@ type tag struct {
 
 const maxName = 24
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
-}
+func isSpace(c byte) bool { return spaceBytes[c] }
+
+// spaceBytes marks ASCII white space as HTML defines it.
+var spaceBytes = [256]bool{' ': true, '\n': true, '\r': true, '\t': true, '\f': true}
 
 // lower writes the ASCII-lower-cased b to dst and reports its length, or
 // -1 when b does not fit.

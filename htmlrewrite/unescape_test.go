@@ -1,6 +1,7 @@
 package htmlrewrite
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,4 +46,24 @@ func FuzzUnescape(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPlain: plain finds the bytes that need decoding wherever they
+// stand, in short values (a table) and long ones (vector search), for
+// each kind of document.
+func TestPlain(t *testing.T) {
+	for _, special := range []*[256]bool{&specialUTF8, &specialLegacy, &specialUTF16} {
+		s := &scanner{special: special}
+		for _, n := range []int{1, 63, 64, 65, 200} {
+			for _, c := range []byte{'&', '\r', 0, 0x80, 0xED, 'a'} {
+				for at := 0; at < n; at++ {
+					v := bytes.Repeat([]byte("x"), n)
+					v[at] = c
+					if got, want := s.plain(v), !special[c]; got != want {
+						t.Fatalf("%p: %q at %d of %d: plain %v", special, c, at, n, got)
+					}
+				}
+			}
+		}
+	}
 }

@@ -31,7 +31,6 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"strings"
 )
 
 // A TokenType is the type of a Token.
@@ -944,9 +943,9 @@ func (z *Tokenizer) readCDATA() bool {
 	}
 }
 
-// startTagIn returns whether the start tag in z.buf[z.data.start:z.data.end]
-// case-insensitively matches any element of ss.
-func (z *Tokenizer) startTagIn(ss ...string) bool {
+// startTagIn returns the element of ss the start tag in
+// z.buf[z.data.start:z.data.end] case-insensitively matches, or "".
+func (z *Tokenizer) startTagIn(ss ...string) string {
 loop:
 	for _, s := range ss {
 		if z.data.end-z.data.start != len(s) {
@@ -961,9 +960,9 @@ loop:
 				continue loop
 			}
 		}
-		return true
+		return s
 	}
-	return false
+	return ""
 }
 
 // readStartTag reads the next start tag token. The opening "<a" has already
@@ -974,10 +973,13 @@ func (z *Tokenizer) readStartTag() TokenType {
 		return ErrorToken
 	}
 	// Several tags flag the tokenizer's next token as raw.
-	c, raw := z.buf[z.data.start], false
+	c := z.buf[z.data.start]
 	if 'A' <= c && c <= 'Z' {
 		c += 'a' - 'A'
 	}
+	// rawTag is the name matched, lower-cased: the constant, where x/net
+	// allocates its lower-cased copy of the name.
+	var raw string
 	switch c {
 	case 'i':
 		raw = z.startTagIn("iframe")
@@ -992,8 +994,8 @@ func (z *Tokenizer) readStartTag() TokenType {
 	case 'x':
 		raw = z.startTagIn("xmp")
 	}
-	if raw {
-		z.rawTag = strings.ToLower(string(z.buf[z.data.start:z.data.end]))
+	if raw != "" {
+		z.rawTag = raw
 	}
 	// Look for a self-closing token (e.g. <br/>).
 	//
