@@ -112,7 +112,7 @@ func Normalize(rawURL string, n Normalization) (string, error) {
 	if u.hasAuthority && n&(LowercaseHost|RemoveDefaultPort) != 0 {
 		u.authority = normalizeAuthority(u.authority, strings.ToLower(u.scheme), n)
 	}
-	if n&RemoveDotSegments != 0 && strings.HasPrefix(u.path, "/") {
+	if n&RemoveDotSegments != 0 && strings.HasPrefix(u.path, "/") && hasDotSegment(u.path) {
 		p := []byte(u.path)
 		u.path = string(p[:removeDotSegments(p)])
 		if !u.hasAuthority && strings.HasPrefix(u.path, "//") {

@@ -10,9 +10,12 @@ type Resolver struct {
 	base string
 	// The base as each family of modes parses it; only the one for spec is
 	// set.
-	draft   URL         // RFC1808: the draft's six components (§2.4)
-	generic uriRef      // RFC2396, RFC3986: the five components of RFC 3986 §3
-	web     *whatwgBase // WHATWG; nil when base is empty
+	draft   URL    // RFC1808: the draft's six components (§2.4)
+	generic uriRef // RFC2396, RFC3986: the five components of RFC 3986 §3
+	// RFC3986: what reference3986 puts before a reference that needs no
+	// dot-segment removal
+	prefixes basePrefixes
+	web      *whatwgBase // WHATWG; nil when base is empty
 }
 
 // NewResolver parses base under spec and returns a Resolver for it.
@@ -37,6 +40,9 @@ func NewResolver(spec Spec, base string, opts Options) (*Resolver, error) {
 		if base != "" && !r.generic.hasScheme {
 			return fail(ErrRelativeBase)
 		}
+		if spec == RFC3986 && base != "" {
+			r.prefixes = newBasePrefixes(base, &r.generic)
+		}
 	case WHATWG:
 		if base != "" {
 			w, err := parseWHATWGBase(base, opts)
@@ -58,7 +64,9 @@ func (r *Resolver) Spec() Spec { return r.spec }
 func (r *Resolver) Base() string { return r.base }
 
 // Reference resolves ref against r's base and returns the absolute URL.
-// Errors are of type *Error.
+// Errors are of type *Error. The result is the only allocation, and none
+// is made when the result is ref itself or a part of the base (an
+// absolute reference already in its resolved form is returned as given).
 func (r *Resolver) Reference(ref string) (string, error) {
 	var (
 		s   string

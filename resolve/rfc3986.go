@@ -1,9 +1,6 @@
 package resolve
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // This file is RFC 3986 §5.2: §5.2.2 (transform references), §5.2.3
 // (merge paths), §5.2.4 (remove dot segments) and §5.3 (recomposition).
@@ -15,6 +12,7 @@ func (r *Resolver) reference3986(ref string) (string, error) {
 	if R.hasScheme && r.opts.BackwardCompatible && r.base != "" && sameScheme(R.scheme, B.scheme) {
 		// §5.2.2: "if ((not strict) and (R.scheme == Base.scheme)) then
 		// undefine(R.scheme)".
+		ref = ref[len(R.scheme)+1:]
 		R.hasScheme, R.scheme = false, ""
 	}
 	if !R.hasScheme {
@@ -25,6 +23,20 @@ func (r *Resolver) reference3986(ref string) (string, error) {
 			return "", ErrOpaqueBase
 		}
 	}
+	if prefix, ok := r.prefix3986(&R); ok {
+		if prefix == "" {
+			return ref, nil
+		}
+		return prefix + ref, nil
+	}
+	return r.compose3986(&R), nil
+}
+
+// compose3986 builds the target of R, a reference reference3986 has
+// checked, step by step: §5.2.2's transform, §5.2.3's merge, §5.2.4's
+// dot-segment removal and §5.3's recomposition.
+func (r *Resolver) compose3986(R *uriRef) string {
+	B := &r.generic
 	// The result is built in a stack array (a heap buffer only when it is
 	// longer) and copied once into a string of its exact length: the only
 	// allocation of a resolution, smaller than a buffer sized for the
@@ -36,7 +48,7 @@ func (r *Resolver) reference3986(ref string) (string, error) {
 	var pathStart int
 	if R.hasScheme {
 		// T = R with its path cleaned of dot segments.
-		T = R
+		T = *R
 		buf = append(buf, R.scheme...)
 		buf = append(buf, ':')
 		if R.hasAuthority {
@@ -92,7 +104,63 @@ func (r *Resolver) reference3986(ref string) (string, error) {
 		buf = append(buf, '#')
 		buf = append(buf, T.fragment...)
 	}
-	return string(buf), nil
+	return string(buf)
+}
+
+// basePrefixes are the leading parts of an RFC 3986 base that §5.2.2 and
+// §5.3 put before a reference's own text in the result, when no dot
+// segment is to be removed: ends of the base's scheme, authority, path and
+// query as indexes into it, and the merge prefix of §5.2.3.
+type basePrefixes struct {
+	scheme, authority, path, query int
+	dir                            string // the base up to its path's last "/" (§5.2.3)
+	dirDot                         bool   // dir's path has a dot segment
+}
+
+func newBasePrefixes(base string, B *uriRef) basePrefixes {
+	var p basePrefixes
+	p.scheme = len(B.scheme) + 1
+	p.authority = p.scheme
+	if B.hasAuthority {
+		p.authority += 2 + len(B.authority)
+	}
+	p.path = p.authority + len(B.path)
+	p.query = p.path
+	if B.hasQuery {
+		p.query += 1 + len(B.query)
+	}
+	p.dir = string(appendMerged([]byte(base[:p.authority]), B, ""))
+	p.dirDot = hasDotSegment(p.dir[p.authority:])
+	return p
+}
+
+// prefix3986 returns, when ref's path has no dot segment, the part of the
+// base that §5.2.2 and §5.3 put before ref in the result: the result is
+// prefix + ref, which is ref itself when prefix is "". Each case is the
+// one of reference3986's general path without its copies: a path without
+// "." or ".." segments is its own remove_dot_segments (§5.2.4 step 2E
+// alone), and R's components recomposed are R's text (Appendix B splits
+// without loss). ok is false when the general path must run.
+func (r *Resolver) prefix3986(R *uriRef) (prefix string, ok bool) {
+	if hasDotSegment(R.path) {
+		return "", false
+	}
+	p := &r.prefixes
+	switch {
+	case R.hasScheme:
+		return "", true
+	case R.hasAuthority:
+		return r.base[:p.scheme], true
+	case R.path == "":
+		// T.path = Base.path, as is; T.query = Base.query unless R has one.
+		if R.hasQuery {
+			return r.base[:p.path], true
+		}
+		return r.base[:p.query], true
+	case R.path[0] == '/':
+		return r.base[:p.authority], true
+	}
+	return p.dir, !p.dirDot
 }
 
 // appendMerged appends the merge of RFC 3986 §5.2.3 of the base's path and
@@ -114,10 +182,8 @@ func appendMerged(b []byte, base *uriRef, rel string) []byte {
 // removeDotSegments applies RFC 3986 §5.2.4 to the path in p, in place,
 // and returns the length of the result. The output never outruns the
 // input, so the output buffer can be the input buffer.
+// Callers skip it for paths without a dot segment (hasDotSegment).
 func removeDotSegments(p []byte) int {
-	if !hasDotSegment(p) {
-		return len(p)
-	}
 	in, w := 0, 0
 	n := len(p)
 	rest := func() []byte { return p[in:n] }
@@ -181,13 +247,27 @@ func hasPrefix(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
 }
 
-// hasDotSegment reports whether a segment of the path b may be "." or "..":
-// whether b starts with "." or has "/." in it. Without one, §5.2.4 step 2E
-// alone applies and copies the path unchanged. Most paths of real pages
-// have a "." (a file name's extension) but no dot segment, so looking for
-// any "." sent them through the step-by-step loop (resolution profile).
-func hasDotSegment(b []byte) bool {
-	return len(b) > 0 && b[0] == '.' || bytes.Contains(b, slashDot)
+// hasDotSegment reports whether a segment of the path p is "." or "..":
+// without one, §5.2.4 step 2E alone applies and copies the path
+// unchanged. Most paths of real pages have a "." (a file name's
+// extension), so it looks at each "." (IndexByte) rather than send every
+// path with one through the step-by-step loop (resolution profile).
+func hasDotSegment(p string) bool {
+	for i := strings.IndexByte(p, '.'); i >= 0; {
+		if i == 0 || p[i-1] == '/' {
+			j := i + 1
+			if j < len(p) && p[j] == '.' {
+				j++
+			}
+			if j == len(p) || p[j] == '/' {
+				return true
+			}
+		}
+		k := strings.IndexByte(p[i+1:], '.')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
 }
-
-var slashDot = []byte("/.")
