@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -348,42 +347,33 @@ type linkWriter struct {
 	file   string
 	filter linkfilter.Filter
 	text   bool
-	buf    bytes.Buffer
-	enc    *json.Encoder
-	base   base.Result // of the last HTML document, for fetch -v
-	mode   outputMode  // --fields, --format tsv, --status
-	st     inputStatus // what was read and written
+	buf    bytes.Buffer // status and record-error lines
+	line   []byte       // the record being written, reused
+	base   base.Result  // of the last HTML document, for fetch -v
+	mode   outputMode   // --fields, --format tsv, --status
+	st     inputStatus  // what was read and written
 }
 
 func newLinkWriter(sink *ordered.Sink, file string, lf linkfilter.Filter, text bool) *linkWriter {
-	e := &linkWriter{sink: sink, file: file, filter: lf, text: text}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
+	return &linkWriter{sink: sink, file: file, filter: lf, text: text}
 }
 
 func (e *linkWriter) add(r *linkRecord) error {
 	e.st.links++
-	e.buf.Reset()
-	switch {
-	case e.text:
+	b := e.line[:0]
+	if e.text {
 		if r.URL == "" {
 			return nil
 		}
-		e.buf.WriteString(r.URL)
-		e.buf.WriteByte('\n')
-	case e.mode.format.custom():
+		b = append(append(b, r.URL...), '\n')
+	} else {
 		if r.Rel == nil {
 			r.Rel = []string{}
 		}
-		e.mode.format.append(&e.buf, r)
-	default:
-		if r.Rel == nil {
-			r.Rel = []string{}
-		}
-		e.enc.Encode(r)
+		b = e.mode.format.append(b, r)
 	}
-	return e.sink.Record(r.URL, e.buf.Bytes())
+	e.line = b
+	return e.sink.Record(r.URL, b)
 }
 
 // pass applies the filter to the link l of a document at site: it says

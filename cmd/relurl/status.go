@@ -139,7 +139,7 @@ func appendStatus(buf *bytes.Buffer, tsv bool, st *inputStatus) {
 		buf.WriteString(`{"status":"error","file":`)
 		appendFileName(buf, st.file)
 		buf.WriteString(`,"error":`)
-		appendJSONString(buf, st.err.Error())
+		writeJSONString(buf, st.err.Error())
 	}
 	fmt.Fprintf(buf, `,"records":%d,"links":%d,"record_errors":%d}`+"\n", st.records, st.links, st.recordErrors)
 }
@@ -155,9 +155,9 @@ func appendRecordError(buf *bytes.Buffer, tsv bool, file string, e *mime.RecordE
 	buf.WriteString(`,"offset":`)
 	buf.WriteString(strconv.FormatInt(e.Offset, 10))
 	buf.WriteString(`,"target":`)
-	appendJSONString(buf, e.Target)
+	writeJSONString(buf, e.Target)
 	buf.WriteString(`,"error":`)
-	appendJSONString(buf, e.Message())
+	writeJSONString(buf, e.Message())
 	buf.WriteString("}\n")
 }
 
@@ -166,10 +166,10 @@ func appendRecordError(buf *bytes.Buffer, tsv bool, file string, e *mime.RecordE
 // "file_encoding":"percent" (tree.JSONName).
 func appendFileName(buf *bytes.Buffer, name string) {
 	n, escaped := tree.JSONName(name)
-	appendJSONString(buf, n)
+	writeJSONString(buf, n)
 	if escaped {
 		buf.WriteString(`,"file_encoding":`)
-		appendJSONString(buf, tree.PercentEncoded)
+		writeJSONString(buf, tree.PercentEncoded)
 	}
 }
 
