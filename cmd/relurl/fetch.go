@@ -44,6 +44,7 @@ func runFetch(args []string, s stdio) int {
 	sameHost := fs.Bool("same-host", false, "refuse a redirect to another host than the URL's")
 	denyPrivate := fs.Bool("deny-private", false, "refuse to connect to loopback, private, link-local and other non-public addresses (checked after DNS, at connect time, redirects included)")
 	verbose := fs.Bool("v", false, "print the redirects and the base on standard error")
+	ff := addFilterFlags(fs, "with --links: only links to the same origin as the page (its URL after redirects)")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -64,6 +65,13 @@ func runFetch(args []string, s stdio) int {
 		return usageErr("--timeout, --max-size and --max-redirects must be positive")
 	case !hasScheme(fs.Arg(0)):
 		return usageErr("%q needs a scheme: try \"http://%s\" or \"https://%s\"", fs.Arg(0), fs.Arg(0), fs.Arg(0))
+	}
+	filter, err := ff.filter()
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if !*links && ff.any() {
+		return usageErr("the link filters go with --links")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
@@ -101,17 +109,22 @@ func runFetch(args []string, s stdio) int {
 
 	if *links {
 		w := bufio.NewWriterSize(s.out, 64<<10)
-		lw := newLinkWriter(ordered.Direct(linkOut(w, s, false)), doc.URL, linkfilter.Filter{}, *format == "text")
+		lw := newLinkWriter(ordered.Direct(linkOut(w, s, ff.unique)), doc.URL, filter, *format == "text")
+		// The page stands at its URL after redirects.
+		site := linkfilter.Site{Document: doc.URL}
 		// RFC 8288 §3.1: Link header targets against the response URL.
 		hb := base.Result{URL: doc.URL, Source: base.Retrieval, Detail: "response URL"}
 		if err := mime.HeaderLinks(doc.Header.Values("Link"), *spec, doc.URL, func(l htmlrewrite.Link) error {
+			if !lw.pass(&l, site) {
+				return nil
+			}
 			l.Base = hb
 			return lw.add(record(l, doc.URL))
 		}); err != nil {
 			s.errorf("fetch: %v", err)
 			return exitFailure
 		}
-		r := htmlLinks(bytes.NewReader(doc.Body), hopts, linkfilter.Site{}, lw)
+		r := htmlLinks(bytes.NewReader(doc.Body), hopts, site, lw)
 		if werr := w.Flush(); werr != nil {
 			s.errorf("fetch: %v", werr)
 			return exitFailure

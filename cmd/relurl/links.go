@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
@@ -17,7 +16,6 @@ import (
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
-	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/xmlrewrite"
 )
@@ -80,14 +78,7 @@ func runLinks(args []string, s stdio) int {
 	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
 	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line) or "tsv" (tab-separated fields, no header)`)
 	sf := addStreamFlags(fs)
-	var filter linkfilter.Filter
-	internal := fs.Bool("internal", false, "only links into the site: under the tree's root URL for a tree; for a file alone, standard input, an MHTML part or a WARC record, to the same origin as the document")
-	external := fs.Bool("external", false, "only links out of the site (the others, and those that did not resolve)")
-	kinds := fs.String("kind", "", "only these kinds, comma-separated: "+strings.Join(kindNames(), ", "))
-	schemes := fs.String("scheme", "", `only URLs with these schemes, comma-separated, e.g. "http,https" (links that did not resolve are left out)`)
-	fs.BoolVar(&filter.StripFragment, "strip-fragment", false, `remove the fragment ("#...") of every URL`)
-	normalize := fs.String("normalize", "", "normalize every URL (RFC 3986 §6), comma-separated: "+strings.Join(resolve.NormalizationNames(), ", "))
-	unique := fs.Bool("unique", false, "print each URL once (text) or each link to a URL once (jsonl), after --strip-fragment and --normalize; links that failed are kept")
+	ff := addFilterFlags(fs, "only links into the site: under the tree's root URL for a tree; for a file alone, standard input, an MHTML part or a WARC record, to the same origin as the document")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -104,38 +95,10 @@ func runLinks(args []string, s stdio) int {
 	if err := sf.check(*format); err != nil {
 		return usageErr("%v", err)
 	}
-	if *internal && *external {
-		return usageErr("--internal and --external exclude each other")
-	}
-	switch {
-	case *internal:
-		filter.Scope = linkfilter.Internal
-	case *external:
-		filter.Scope = linkfilter.External
-	}
-	if *kinds != "" {
-		filter.Kinds = map[htmlrewrite.Kind]bool{}
-		for k := range strings.SplitSeq(*kinds, ",") {
-			kind, ok := kindByName(k)
-			if !ok {
-				return usageErr("unknown --kind %q (want %s)", k, strings.Join(kindNames(), ", "))
-			}
-			filter.Kinds[kind] = true
-		}
-	}
-	if *schemes != "" {
-		for sch := range strings.SplitSeq(*schemes, ",") {
-			if !validScheme(sch) {
-				return usageErr(`--scheme: %q is not a scheme (want names such as "http,https")`, sch)
-			}
-			filter.Schemes = append(filter.Schemes, sch)
-		}
-	}
-	n, err := resolve.ParseNormalization(*normalize)
+	filter, err := ff.filter()
 	if err != nil {
-		return usageErr("--normalize: %v", err)
+		return usageErr("%v", err)
 	}
-	filter.Normalize = n
 	if fs.NArg() == 0 && t.fromList == "" {
 		fs.Usage()
 		return exitUsage
@@ -149,7 +112,7 @@ func runLinks(args []string, s stdio) int {
 	text := *format == "text"
 	w := bufio.NewWriterSize(s.out, 64<<10)
 	defer w.Flush()
-	out := linkOut(w, s, *unique)
+	out := linkOut(w, s, ff.unique)
 	// report names a document's warnings and error on stderr, after its
 	// links, and says whether it failed.
 	report := func(name string, r docResult) bool {
@@ -305,39 +268,6 @@ func (f flushBeforeRead) Read(p []byte) (int, error) {
 		}
 	}
 	return f.r.Read(p)
-}
-
-// kindByName returns the link kind called name (htmlrewrite.Kind's String).
-func kindByName(name string) (htmlrewrite.Kind, bool) {
-	for k := htmlrewrite.Navigation; k <= htmlrewrite.Header; k++ {
-		if k.String() == name {
-			return k, true
-		}
-	}
-	return 0, false
-}
-
-// validScheme reports whether s is a scheme name: a letter, then letters,
-// digits, "+", "-" and "." (RFC 3986 §3.1).
-func validScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i] | 0x20
-		switch {
-		case 'a' <= c && c <= 'z':
-		case i > 0 && ('0' <= s[i] && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.'):
-		default:
-			return false
-		}
-	}
-	return s != ""
-}
-
-func kindNames() []string {
-	var names []string
-	for k := htmlrewrite.Navigation; k <= htmlrewrite.Header; k++ {
-		names = append(names, k.String())
-	}
-	return names
 }
 
 // linkWriter writes one document's link records to its sink, as they
