@@ -91,12 +91,14 @@ func (p Problem) MarshalText() ([]byte, error) { return []byte(p.String()), nil 
 // in the file).
 type Link = link.Link
 
-// A Finding is one problem of one link.
+// A Finding is one problem of one link. Its JSON names are those of the
+// link records of relurl links where they say the same thing: Link, the
+// reference as written, is "raw".
 type Finding struct {
 	File     string  `json:"file"`
 	Line     int     `json:"line"`
 	Column   int     `json:"column"`
-	Link     string  `json:"link"`
+	Link     string  `json:"raw"`
 	URL      string  `json:"url,omitempty"`
 	Problem  Problem `json:"problem"`
 	Reason   string  `json:"reason"`

@@ -36,12 +36,15 @@ func (f *headerFlag) Set(s string) error {
 	return nil
 }
 
-// baseOutput is the line relurl base prints.
+// baseOutput is the line relurl base prints. Its names are those of the
+// link records of relurl links (base, base_source); Source repeats
+// BaseSource under its name before them, for one release (README).
 type baseOutput struct {
-	Base     string   `json:"base"`
-	Source   string   `json:"source"`
-	Detail   string   `json:"detail"`
-	Warnings []string `json:"warnings,omitempty"`
+	Base       string   `json:"base"`
+	BaseSource string   `json:"base_source"`
+	Detail     string   `json:"detail"`
+	Warnings   []string `json:"warnings,omitempty"`
+	Source     string   `json:"source"` // deprecated: base_source
 }
 
 func runBase(args []string, s stdio) int {
@@ -132,10 +135,11 @@ func runBase(args []string, s stdio) int {
 	enc := json.NewEncoder(s.out)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(baseOutput{
-		Base:     escapeNonUTF8(r.URL),
-		Source:   r.Source.String(),
-		Detail:   r.Detail,
-		Warnings: append(warnings, r.Warnings...),
+		Base:       escapeNonUTF8(r.URL),
+		BaseSource: r.Source.String(),
+		Detail:     r.Detail,
+		Warnings:   append(warnings, r.Warnings...),
+		Source:     r.Source.String(),
 	}); err != nil {
 		s.errorf("base: %v", err)
 		return exitFailure

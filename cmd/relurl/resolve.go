@@ -46,7 +46,7 @@ func runResolve(args []string, s stdio) int {
 	spec, opts := specFlag(fs, defaultSpec)
 	var base optionalString
 	fs.Var(&base, "base", "the base URL to resolve against")
-	jsonl := fs.Bool("jsonl", false, `read {"base": ..., "ref": ...} lines from stdin, write {"href": ...} or {"error": ...} lines`)
+	jsonl := fs.Bool("jsonl", false, `read {"base": ..., "ref": ...} lines from stdin, write {"url": ...} or {"error": ...} lines`)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -94,9 +94,12 @@ func resolveJSONL(spec resolve.Spec, opts resolve.Options, s stdio) int {
 		Base *string `json:"base"`
 		Ref  *string `json:"ref"`
 	}
+	// "url" as in the link records of relurl links; "href", its name
+	// before, is kept for one release (README).
 	type response struct {
-		Href  *string `json:"href,omitempty"`
+		URL   *string `json:"url,omitempty"`
 		Error string  `json:"error,omitempty"`
+		Href  *string `json:"href,omitempty"` // deprecated: url
 	}
 	var (
 		r      *resolve.Resolver // the last base's resolver: documents send many refs per base
@@ -109,7 +112,7 @@ func resolveJSONL(spec resolve.Spec, opts resolve.Options, s stdio) int {
 			if err != nil {
 				enc.Encode(response{Error: err.Error()})
 			} else {
-				enc.Encode(response{Href: &href})
+				enc.Encode(response{URL: &href, Href: &href})
 			}
 		}
 	)

@@ -43,19 +43,26 @@ func (j *jsonWriter) Finding(f Finding) error {
 	// A name that is not UTF-8 is percent-encoded, losslessly, and
 	// says so (tree.JSONName).
 	name, escaped := tree.JSONName(f.File)
-	if f.BaselineState == "" && !escaped {
-		return j.enc.Encode(f.Finding)
-	}
 	var enc string
 	if escaped {
 		enc = tree.PercentEncoded
+	}
+	// "link" was the name of "raw" before relurl's JSON used one name per
+	// thing; it is written too for one release (README).
+	if !escaped {
+		return j.enc.Encode(struct {
+			tree.Finding
+			Link  string `json:"link"`
+			State string `json:"baseline_state,omitempty"`
+		}{f.Finding, f.Link, f.BaselineState})
 	}
 	return j.enc.Encode(struct {
 		tree.Finding
 		File         string `json:"file"`
 		FileEncoding string `json:"file_encoding,omitempty"`
+		Link         string `json:"link"`
 		State        string `json:"baseline_state,omitempty"`
-	}{f.Finding, name, enc, f.BaselineState})
+	}{f.Finding, name, enc, f.Link, f.BaselineState})
 }
 
 func (j *jsonWriter) Close() error { return nil }
