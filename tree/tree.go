@@ -70,7 +70,9 @@ const SniffLen = 512
 // ... signatures after leading whitespace), as net/http implements them.
 // A file whose extension says HTML but whose head is binary (a NUL byte,
 // the sniffing standard's binary-data byte that no HTML text has) is Other:
-// rewriting it could only damage it.
+// rewriting it could only damage it. A .xhtml or .xht file whose root
+// element is XHTML's html is XML (application/xhtml+xml), read by
+// xmlrewrite; another is HTML.
 func KindOf(name string, head []byte) Kind {
 	lower := strings.ToLower(filepath.Base(name))
 	switch {
@@ -81,7 +83,20 @@ func KindOf(name string, head []byte) Kind {
 	switch filepath.Ext(lower) {
 	case ".mht", ".mhtml":
 		return MHTML
-	case ".html", ".htm", ".xhtml", ".shtml":
+	case ".xhtml", ".xht":
+		// application/xhtml+xml (RFC 3236): read as XML when its root
+		// is XHTML's html (formats.md §3.2, tokenized as XML: no
+		// optional end tags, XML entities, CDATA); a file whose root is
+		// not in the XHTML namespace, or not found in the first bytes,
+		// is read as HTML, as before.
+		if f, ok := xmlrewrite.Sniff(head); ok && f == xmlrewrite.XHTML {
+			return text(head, XML)
+		}
+		if bytes.IndexByte(head, 0) >= 0 && !utf16BOM(head) {
+			return Other
+		}
+		return HTML
+	case ".html", ".htm", ".shtml":
 		if bytes.IndexByte(head, 0) >= 0 && !utf16BOM(head) {
 			return Other
 		}

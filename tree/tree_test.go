@@ -25,6 +25,10 @@ func TestKindOf(t *testing.T) {
 		{"index.html", "", HTML},
 		{"INDEX.HTM", "whatever", HTML},
 		{"a.xhtml", "", HTML},
+		// .xhtml whose root is XHTML's html: XML (application/xhtml+xml).
+		{"a.xhtml", `<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head>`, XML},
+		{"a.XHT", `<html xmlns="http://www.w3.org/1999/xhtml">`, XML},
+		{"a.xhtml", `<!DOCTYPE html><html><head>`, HTML},
 		{"a.shtml", "", HTML},
 		{"page.mht", "", MHTML},
 		{"page.MHTML", "", MHTML},
