@@ -256,23 +256,15 @@ func (w Writer) UpdateStream(f File, fn func(dst io.Writer, src io.Reader) error
 	if hardLinked {
 		return w.streamThrough(d, name, f, in, info, write)
 	}
-	err = w.replace(d, name, info.Mode().Perm(), &source{in, info}, func(t *os.File) error {
-		same, err := streamTo(t, in, write)
-		switch {
-		case err != nil:
-			return err
-		case same:
-			return errSame
-		}
-		if testHookBeforeWrite != nil {
-			testHookBeforeWrite(f)
-		}
-		return nil
-	})
-	if err == errSame {
-		return false, nil
+	old := &source{in, info}
+	t, err := stream(in, func() (*temp, error) { return w.newTemp(d, old) }, write)
+	if err != nil || t == nil {
+		return false, err
 	}
-	return err == nil, err
+	if testHookBeforeWrite != nil {
+		testHookBeforeWrite(f)
+	}
+	return true, w.commit(t, name, info.Mode().Perm(), old)
 }
 
 // WriteInStream is WriteInKept with the content streamed: fn writes it to
@@ -292,25 +284,12 @@ func (w Writer) WriteInStream(root, rel string, perm fs.FileMode, fn func(dst io
 			defer old.Close()
 		}
 	}
-	err = w.replace(d, name, perm, nil, func(t *os.File) error {
-		same, err := streamTo(t, old, fn)
-		switch {
-		case err != nil:
-			return err
-		case same:
-			return errSame
-		}
-		return nil
-	})
-	if err == errSame {
-		return true, nil
+	t, err := stream(old, func() (*temp, error) { return w.newTemp(d, nil) }, fn)
+	if err != nil || t == nil {
+		return t == nil && err == nil, err
 	}
-	return false, err
+	return false, w.commit(t, name, perm, nil)
 }
-
-// errSame, returned by a replacement's write, says the new content is
-// the file's old content: the temporary file goes, nothing is renamed.
-var errSame = errors.New("content unchanged")
 
 // openWalked opens the file f, as a walk found it, for reading and for
 // replacing: its directory, its name there, the open file and what it
@@ -453,62 +432,86 @@ func (w Writer) writeThrough(d *treeDir, name string, info fs.FileInfo, src io.R
 // is read (longer output would overwrite bytes not read yet): it goes to a
 // temporary file beside it first, and is copied in from there.
 func (w Writer) streamThrough(d *treeDir, name string, f File, in *os.File, info fs.FileInfo, write func(io.Writer) error) (changed bool, err error) {
-	tmp, tmpName, err := createTemp(d)
-	if err != nil {
+	t, err := stream(in, func() (*temp, error) { return w.newTemp(d, nil) }, write)
+	if err != nil || t == nil {
 		return false, err
 	}
-	defer func() {
-		tmp.Close()
-		d.remove(tmpName)
-	}()
-	same, err := streamTo(tmp, in, write)
-	if err != nil || same {
-		return false, err
-	}
-	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+	defer t.abort()
+	if _, err := t.f.Seek(0, io.SeekStart); err != nil {
 		return false, err
 	}
 	if testHookBeforeWrite != nil {
 		testHookBeforeWrite(f)
 	}
-	return true, w.writeThrough(d, name, info, tmp)
+	return true, w.writeThrough(d, name, info, t.f)
 }
 
 // replace writes a temporary file beside name in d with write, gives it
 // perm (and old's owner and extended attributes), syncs it, and renames it
 // over name. A link found at name is not replaced (ErrSymlink), nor a file
 // other than old when old is given (ErrChanged).
-func (w Writer) replace(d *treeDir, name string, perm fs.FileMode, old *source, write func(*os.File) error) (err error) {
-	tmp, tmpName, err := createTemp(d)
+func (w Writer) replace(d *treeDir, name string, perm fs.FileMode, old *source, write func(*os.File) error) error {
+	t, err := w.newTemp(d, old)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			d.remove(tmpName)
-		}
-	}()
-	if old != nil {
-		keepOwner(tmp, old.info)
-		copyXattrs(tmp, old.f)
-	}
-	if err = write(tmp); err != nil {
+	if err := write(t.f); err != nil {
+		t.abort()
 		return err
 	}
+	return w.commit(t, name, perm, old)
+}
+
+// A temp is a temporary file being written in d, to be renamed over a
+// file there (commit) or removed (abort).
+type temp struct {
+	d    *treeDir
+	f    *os.File
+	name string
+}
+
+// newTemp makes a temporary file in d, with old's owner and extended
+// attributes when old is given.
+func (w Writer) newTemp(d *treeDir, old *source) (*temp, error) {
+	f, name, err := createTemp(d)
+	if err != nil {
+		return nil, err
+	}
+	if old != nil {
+		keepOwner(f, old.info)
+		copyXattrs(f, old.f)
+	}
+	return &temp{d: d, f: f, name: name}, nil
+}
+
+// abort closes and removes the temporary file.
+func (t *temp) abort() {
+	t.f.Close()
+	t.d.remove(t.name)
+}
+
+// commit gives the temporary file t perm, syncs it, and renames it over
+// name, as replace does; on failure t is removed.
+func (w Writer) commit(t *temp, name string, perm fs.FileMode, old *source) (err error) {
+	defer func() {
+		if err != nil {
+			t.abort()
+		}
+	}()
 	// A new file is 0600; Chmod is not subject to the umask, so the copy
 	// gets exactly the original's bits.
-	if err = tmp.Chmod(perm); err != nil {
+	if err = t.f.Chmod(perm); err != nil {
 		return err
 	}
 	if !w.NoSync {
-		if err = tmp.Sync(); err != nil {
+		if err = t.f.Sync(); err != nil {
 			return err
 		}
 	}
-	if err = tmp.Close(); err != nil {
+	if err = t.f.Close(); err != nil {
 		return err
 	}
+	d := t.d
 	target := filepath.Join(d.path, name)
 	switch {
 	case d.isLink(name):
@@ -516,7 +519,7 @@ func (w Writer) replace(d *treeDir, name string, perm fs.FileMode, old *source, 
 	case old != nil && !d.sameEntry(name, old.info):
 		return &fs.PathError{Op: "write", Path: target, Err: ErrChanged}
 	}
-	if err = d.rename(tmpName, name); err != nil {
+	if err = d.rename(t.name, name); err != nil {
 		return err
 	}
 	if !w.NoSync {
@@ -643,49 +646,86 @@ func openHolding(d *treeDir, name string, perm fs.FileMode) *os.File {
 	return f
 }
 
-// streamTo runs write into t, through a buffer, and reports whether what
-// it wrote is exactly the content of old (nil: nothing is the same),
-// compared as it is written, so neither version is read twice or held.
-func streamTo(t *os.File, old *os.File, write func(io.Writer) error) (same bool, err error) {
-	c := &comparer{w: t, old: old, differs: old == nil}
-	b := bufio.NewWriterSize(c, 64<<10)
-	if err := write(b); err != nil {
-		return false, err
+// stream runs write, through a buffer, into a temporary file made by
+// create, and returns it, or nil when what write wrote is exactly the
+// content of old (nil: no content is the same). The comparison is made
+// as the bytes come, and the temporary file only at the first byte that
+// differs (the identical part before it is copied in from old): an
+// unchanged file costs no write at all, not even in its directory.
+func stream(old *os.File, create func() (*temp, error), write func(io.Writer) error) (*temp, error) {
+	l := &lazyTemp{old: old, create: create}
+	b := bufio.NewWriterSize(l, 64<<10)
+	err := write(b)
+	if err == nil {
+		err = b.Flush()
 	}
-	if err := b.Flush(); err != nil {
-		return false, err
+	if err == nil && l.t == nil && !l.holdsAll() {
+		err = l.start()
 	}
-	return c.same(), nil
+	if err != nil {
+		if l.t != nil {
+			l.t.abort()
+		}
+		return nil, err
+	}
+	return l.t, nil
 }
 
-// comparer writes to w and compares what it writes with the file old from
-// its start, until they differ.
-type comparer struct {
-	w       io.Writer
-	old     *os.File
-	off     int64
-	differs bool
-	buf     []byte
+// lazyTemp compares what is written with the file old from its start and,
+// from the first difference on, writes it to a temporary file.
+type lazyTemp struct {
+	old    *os.File
+	create func() (*temp, error)
+	t      *temp // nil while everything written is old's content
+	off    int64 // bytes written so far
+	buf    []byte
 }
 
-func (c *comparer) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	if !c.differs {
-		c.differs = !c.holds(p[:n])
+func (l *lazyTemp) Write(p []byte) (int, error) {
+	if l.t == nil {
+		if l.holds(p) {
+			l.off += int64(len(p))
+			return len(p), nil
+		}
+		if err := l.start(); err != nil {
+			return 0, err
+		}
 	}
-	c.off += int64(n)
+	n, err := l.t.f.Write(p)
+	l.off += int64(n)
 	return n, err
 }
 
-// holds reports whether old holds p at c.off.
-func (c *comparer) holds(p []byte) bool {
-	if c.buf == nil {
-		c.buf = make([]byte, 64<<10)
+// start makes the temporary file and copies into it the first l.off
+// bytes of old, which is what was written so far.
+func (l *lazyTemp) start() error {
+	t, err := l.create()
+	if err != nil {
+		return err
 	}
-	off := c.off
+	l.t = t
+	if l.off > 0 {
+		n, err := io.Copy(t.f, io.NewSectionReader(l.old, 0, l.off))
+		if err == nil && n != l.off {
+			err = io.ErrUnexpectedEOF // old shrank meanwhile
+		}
+		return err
+	}
+	return nil
+}
+
+// holds reports whether old holds p at l.off.
+func (l *lazyTemp) holds(p []byte) bool {
+	if l.old == nil {
+		return false
+	}
+	if l.buf == nil {
+		l.buf = make([]byte, 64<<10)
+	}
+	off := l.off
 	for len(p) > 0 {
-		n, err := c.old.ReadAt(c.buf[:min(len(c.buf), len(p))], off)
-		if n == 0 || !bytes.Equal(c.buf[:n], p[:n]) {
+		n, err := l.old.ReadAt(l.buf[:min(len(l.buf), len(p))], off)
+		if n == 0 || !bytes.Equal(l.buf[:n], p[:n]) {
 			return false
 		}
 		if err != nil && err != io.EOF {
@@ -696,13 +736,13 @@ func (c *comparer) holds(p []byte) bool {
 	return true
 }
 
-// same reports whether everything written so far is all of old.
-func (c *comparer) same() bool {
-	if c.differs {
+// holdsAll reports whether everything written so far is all of old.
+func (l *lazyTemp) holdsAll() bool {
+	if l.old == nil {
 		return false
 	}
-	info, err := c.old.Stat()
-	return err == nil && info.Size() == c.off
+	info, err := l.old.Stat()
+	return err == nil && info.Size() == l.off
 }
 
 // write replaces the file path with what write writes (tests use it).

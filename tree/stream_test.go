@@ -83,8 +83,9 @@ func TestUpdateStreamKeepHardLinksLonger(t *testing.T) {
 
 // TestUpdateStreamUnchanged: a stream that writes back exactly the old
 // content leaves the file untouched (same inode, same modification time,
-// no temporary file), whatever the hard-link mode; content that differs
-// anywhere, or only in length, is written.
+// and no temporary file was even made: the directory's modification time
+// stays too), whatever the hard-link mode; content that differs anywhere,
+// or only in length, is written.
 func TestUpdateStreamUnchanged(t *testing.T) {
 	old := oldContent(200 << 10)
 	mtime := time.Now().Add(-time.Hour).Truncate(time.Second)
@@ -121,6 +122,7 @@ func TestUpdateStreamUnchanged(t *testing.T) {
 				require.NoError(t, os.Link(p, filepath.Join(dir, "b.html")))
 			}
 			require.NoError(t, os.Chtimes(p, mtime, mtime))
+			require.NoError(t, os.Chtimes(dir, mtime, mtime))
 			before, err := os.Stat(p)
 			require.NoError(t, err)
 			changed, err := Writer{HardLinks: tc.mode}.UpdateStream(walkFile(t, dir, "a.html"), tc.fn)
@@ -134,6 +136,9 @@ func TestUpdateStreamUnchanged(t *testing.T) {
 			if !tc.changed {
 				assert.True(t, os.SameFile(before, after), "the file was not replaced")
 				assert.Equal(t, before.ModTime(), after.ModTime(), "modification time kept")
+				d, err := os.Stat(dir)
+				require.NoError(t, err)
+				assert.Equal(t, mtime, d.ModTime(), "the directory was not written: no temporary file")
 			}
 			assertNoTemp(t, dir)
 		})
@@ -203,6 +208,7 @@ func TestWriteInStream(t *testing.T) {
 
 	mtime := time.Now().Add(-time.Hour).Truncate(time.Second)
 	require.NoError(t, os.Chtimes(p, mtime, mtime))
+	require.NoError(t, os.Chtimes(filepath.Dir(p), mtime, mtime))
 	before, _ := os.Stat(p)
 	kept, err = w.WriteInStream(dir, "d/a.html", 0o640, write(content))
 	require.NoError(t, err)
@@ -210,6 +216,8 @@ func TestWriteInStream(t *testing.T) {
 	after, _ := os.Stat(p)
 	assert.True(t, os.SameFile(before, after))
 	assert.Equal(t, mtime, after.ModTime())
+	dinfo, _ := os.Stat(filepath.Dir(p))
+	assert.Equal(t, mtime, dinfo.ModTime(), "no temporary file was made")
 
 	// Without KeepSame, or with another mode, or other content: replaced.
 	for _, tc := range []struct {
