@@ -358,3 +358,31 @@ func TestMap(t *testing.T) {
 	assert.Equal(t, Link{Raw: "i.png", URL: "http://ex.com/dir/i.png", Tag: "img", Attr: "src", Kind: Resource, Line: 2, Column: 11, Offset: 26,
 		Base: base.Result{URL: "http://ex.com/dir/page.html?q#f", Source: base.Retrieval, Detail: "retrieval URL"}}, seen[1])
 }
+
+// TestMapKeepsURL: the Link Options.Map gets is the caller's to keep. Its
+// URL may be the reference itself (an absolute URL already resolved) and
+// the reference may alias the tokenizer's buffer while rewriting: the URL
+// must stay what it was after the tokenizer has moved on.
+func TestMapKeepsURL(t *testing.T) {
+	var doc strings.Builder
+	var want []string
+	for i := range 3000 {
+		u := "http://ex.com/page" + strings.Repeat("x", i%50) + ".html"
+		want = append(want, u)
+		doc.WriteString(`<a href="` + u + `">link</a>` + strings.Repeat(" ", i%7) + "\n")
+	}
+	for _, spec := range []resolve.Spec{resolve.RFC3986, resolve.WHATWG} {
+		var got []string
+		opts := testOptions()
+		opts.Spec = spec
+		opts.Absolute = true
+		opts.Map = func(l Link) (string, bool) {
+			got = append(got, l.URL)
+			return "", false
+		}
+		var out bytes.Buffer
+		_, err := Rewrite(&out, strings.NewReader(doc.String()), opts)
+		require.NoError(t, err)
+		require.Equal(t, want, got, spec.String())
+	}
+}

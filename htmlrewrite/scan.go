@@ -872,8 +872,10 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 	u, err := res.Reference(ref)
 	mapped := false
 	if err == nil && s.opts.Map != nil {
-		// raw may alias the tokenizer's buffer: Map gets a copy.
-		if m, ok := s.opts.Map(s.link(at, d0, strings.Clone(raw), u, nil)); ok {
+		// raw may alias the tokenizer's buffer, and so may u (resolve
+		// returns an absolute reference that needs no change as it is):
+		// Map gets copies.
+		if m, ok := s.opts.Map(s.link(at, d0, strings.Clone(raw), strings.Clone(u), nil)); ok {
 			if m == raw {
 				return // Link.Raw: the value as written
 			}
