@@ -40,7 +40,7 @@ func runCheck(args []string, s stdio) int {
 	fs.Var(&to, "to", "the URL the tree will move to: report only what breaks in that move")
 	gram := fs.String("grammar", "", "also report URLs this grammar rejects: "+strings.Join(grammar.Names(), ", "))
 	asJSON := fs.Bool("json", false, "the same as --format json")
-	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", ")+` ("json" is JSON Lines, also named "jsonl" as in relurl links)`)
 	hostName := fs.String("host", "file", "how the server maps URL paths to files: "+strings.Join(tree.HostNames(), ", "))
 	fix := fs.Bool("fix", false, "rewrite absolute and root-relative links into the tree to their relative form, and wrong letter case, in place")
 	fixMissing := fs.Bool("fix-missing", false, "with --fix, also rewrite links whose target is missing from the tree")
@@ -90,6 +90,9 @@ func runCheck(args []string, s stdio) int {
 		if _, err := tree.NewMapper(to.value); err != nil {
 			return usageErr("--to: %v", err)
 		}
+	}
+	if *format == "jsonl" {
+		*format = "json" // JSON Lines, as links and fetch name them
 	}
 	if *asJSON {
 		if explicit(fs, "format") && *format != "json" {

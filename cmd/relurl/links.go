@@ -327,7 +327,7 @@ func record(l link.Link, file string) *linkRecord {
 		r.File, r.FileEncoding = name, tree.PercentEncoded
 	}
 	if l.Err != nil {
-		r.Error = l.Err.Error()
+		r.Error = userMessage(l.Err.Error()) // data, in the user's terms too
 	}
 	return r
 }

@@ -139,7 +139,7 @@ func appendStatus(buf *bytes.Buffer, tsv bool, st *inputStatus) {
 		buf.WriteString(`{"status":"error","file":`)
 		appendFileName(buf, st.file)
 		buf.WriteString(`,"error":`)
-		writeJSONString(buf, st.err.Error())
+		writeJSONString(buf, userMessage(st.err.Error()))
 	}
 	fmt.Fprintf(buf, `,"records":%d,"links":%d,"record_errors":%d}`+"\n", st.records, st.links, st.recordErrors)
 }
