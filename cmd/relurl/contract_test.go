@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,6 +142,21 @@ func TestOutputContract(t *testing.T) {
 	exec("base", "", false, "base", "--base", "http://example.org/dir/page.html", at("page.html"))
 	exec("links", "", false, "links", "--status", "--on-error", "report", "--base", "http://example.org/",
 		at("site"), at("archive.mht"), at("crawl.warc"), at("nosuch.html"))
+	// fetch --links prints link records too: only documented fields.
+	srv := httptest.NewServer(testSite())
+	defer srv.Close()
+	var fetched bytes.Buffer
+	run([]string{"fetch", "--links", srv.URL + "/linked/page"}, stdio{in: strings.NewReader(""), out: &fetched, err: &bytes.Buffer{}})
+	if fetched.Len() == 0 {
+		t.Error("fetch --links printed nothing")
+	}
+	collect("fetch-links", fetched.Bytes())
+	for k := range printed["fetch-links"] {
+		if !slices.Contains(documented["links"], k) {
+			t.Errorf("fetch --links: field %q printed but not documented in docs/output.md (links)", k)
+		}
+	}
+	delete(printed, "fetch-links")
 	exec("rewrite", "", false, "rewrite", "--json", "--base", "http://example.org/", "-o", at("mirror"), at("site"))
 	exec("rewrite", "", false, "rewrite", "--json", "--base", "http://example.org/", "-o", at("mirror"), at("site"))
 	exec("rewrite", "<a href=x>x</a>", true, "rewrite", "--json", "--base", "http://example.org/", "-")
