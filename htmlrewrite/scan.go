@@ -286,9 +286,11 @@ func (s *scanner) run(r io.Reader) error {
 			}
 		case token.StartTagToken, token.SelfClosingTagToken:
 			err = s.startTag(raw, tt == token.SelfClosingTagToken)
+			z.AllowCDATA(s.tree.Foreign()) // only tags move the tree
 		case token.EndTagToken:
 			s.endTag(raw)
 			err = s.pass(raw)
+			z.AllowCDATA(s.tree.Foreign())
 		case token.TextToken:
 			switch {
 			case styleNext:
@@ -308,7 +310,6 @@ func (s *scanner) run(r io.Reader) error {
 			return s.err
 		}
 		s.advance(raw)
-		z.AllowCDATA(s.tree.Foreign())
 	}
 }
 
@@ -326,6 +327,9 @@ func (s *scanner) advance(raw []byte) {
 	s.cur = cursor{}
 	s.u16cur.i, s.u16cur.u = 0, 0
 }
+
+// nameEnd marks the bytes that end a tag name.
+var nameEnd = [256]bool{' ': true, '\n': true, '\r': true, '\t': true, '\f': true, '/': true, '>': true}
 
 // count moves the line count past b, the bytes that follow those
 // counted so far.
@@ -393,7 +397,7 @@ func (s *scanner) position(raw []byte, i int) (line, col int) {
 
 func (s *scanner) endTag(raw []byte) {
 	i := 2
-	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
+	for i < len(raw) && !nameEnd[raw[i]] {
 		i++
 	}
 	var buf [maxName]byte
