@@ -2,6 +2,8 @@ package htmlrewrite
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -68,14 +70,23 @@ func checkRuns(t *testing.T, name, doc string) {
 	var want []Link
 	var wantOut string
 	for _, rn := range []string{"whole", "one byte", "half"} {
-		var links []Link
+		var links, copies []Link
 		opts := testOptions()
 		_, err := Links(readers[rn](strings.NewReader(doc)), opts, func(l Link) error {
 			check("links/"+rn, l)
 			links = append(links, l)
+			copies = append(copies, deepCopy(l))
 			return nil
 		})
 		require.NoError(t, err, name)
+		// A Link's strings are its own: none changes when the reader
+		// reads on (they would if they aliased the tokenizer's buffer).
+		for i := range links {
+			l, c := links[i], copies[i]
+			require.Equal(t, fmt.Sprint(c.Err), fmt.Sprint(l.Err), "%s/%s: link %d changed after its token", name, rn, i)
+			l.Err, c.Err = nil, nil
+			require.Equal(t, c, l, "%s/%s: link %d changed after its token", name, rn, i)
+		}
 		var mapped []Link
 		opts.Map = func(l Link) (string, bool) {
 			check("map/"+rn, l)
@@ -97,4 +108,18 @@ func checkRuns(t *testing.T, name, doc string) {
 		}
 		require.Equal(t, wantOut, out.String(), "%s/%s: output", name, rn)
 	}
+}
+
+// deepCopy copies l's strings into new memory.
+func deepCopy(l Link) Link {
+	c := l
+	c.Raw, c.URL, c.Tag, c.Attr = strings.Clone(l.Raw), strings.Clone(l.URL), strings.Clone(l.Tag), strings.Clone(l.Attr)
+	c.Rel = nil
+	for _, r := range l.Rel {
+		c.Rel = append(c.Rel, strings.Clone(r))
+	}
+	if l.Err != nil {
+		c.Err = errors.New(l.Err.Error()) // compared by message
+	}
+	return c
 }

@@ -594,10 +594,7 @@ func (s *scanner) anchors(raw []byte, anchor bool) {
 		if a == nil || a.v1 == a.v0 {
 			return
 		}
-		name := s.decoded(raw[a.v0:a.v1])
-		if s.fn == nil {
-			name = strings.Clone(name) // s.str aliases the buffer
-		}
+		name := strings.Clone(s.decoded(raw[a.v0:a.v1])) // s.str aliases the buffer
 		s.opts.Anchor(name)
 	}
 	report(s.t.get(attrIdent))
@@ -781,13 +778,12 @@ func (s *scanner) decoded(v []byte) string {
 	return s.refs.unescape(v)
 }
 
-// str returns b as a string. While rewriting, the string aliases the
-// tokenizer's buffer and lives only until the next token; links get
-// copies.
+// str returns b as a string that aliases the tokenizer's buffer and so
+// lives only until the next token: what outlives it (a Link's strings,
+// an anchor name) is copied there (ref, link, anchors). Most values read
+// are never a link's (rel, type, http-equiv, class names in a srcset
+// that turns out empty): copying each cost an allocation.
 func (s *scanner) str(b []byte) string {
-	if s.fn != nil {
-		return string(b)
-	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
@@ -856,6 +852,16 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		res = s.documentResolver()
 	}
 	if s.fn != nil {
+		// The link's strings outlive the token, whose bytes v may alias
+		// (see str): one copy of the value as written, of which the
+		// reference (and so what the resolver returns or quotes in an
+		// error) is a part.
+		raw = strings.Clone(raw)
+		if cleaned := raw[t0-d0 : t1-d0]; cleaned == ref {
+			ref = cleaned
+		} else {
+			ref = cleanTrimmed(cleaned) // tabs or newlines taken out: a new string
+		}
 		u, err := res.Reference(ref)
 		if err != nil {
 			s.stats.Failed++
@@ -926,11 +932,15 @@ func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 		off, col = s.utf16Position(at.raw, pos)
 	}
 	l := Link{
-		Raw: raw, URL: u, Err: err, Tag: string(at.name), Attr: at.attr, Kind: at.kind,
+		Raw: raw, URL: u, Err: err, Tag: elementName(at.name), Attr: at.attr, Kind: at.kind,
 		Line: line, Column: col, Offset: off, Inert: s.inert > 0, Base: s.stats.Base,
 	}
 	if len(s.rel) > 0 {
-		l.Rel = append([]string(nil), s.rel...)
+		// The rel tokens may alias the token's bytes (str).
+		l.Rel = make([]string, len(s.rel))
+		for i, r := range s.rel {
+			l.Rel[i] = strings.Clone(r)
+		}
 	}
 	return l
 }

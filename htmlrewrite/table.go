@@ -58,6 +58,23 @@ const (
 	tagVideo
 )
 
+// elementName returns the lower-case element name b as a string: for a
+// known element the constant, not a new string for every link.
+func elementName(b []byte) string {
+	if id := tagIDOf(b); id != tagOther {
+		return tagNames[id]
+	}
+	return string(b)
+}
+
+// tagNames holds the names tagIDOf knows (TestTagNames).
+var tagNames = func() (names [tagVideo + 1]string) {
+	for _, n := range []string{"a", "applet", "area", "audio", "base", "bgsound", "blockquote", "body", "button", "command", "del", "embed", "fig", "form", "frame", "head", "html", "iframe", "ilayer", "img", "input", "ins", "layer", "link", "math", "menuitem", "meta", "noscript", "object", "overlay", "param", "q", "script", "source", "style", "svg", "table", "tbody", "td", "template", "tfoot", "th", "thead", "tr", "track", "video"} {
+		names[tagIDOf([]byte(n))] = n
+	}
+	return names
+}()
+
 func tagIDOf(name []byte) tagID {
 	switch string(name) {
 	case "a":

@@ -36,3 +36,14 @@ func TestAttrInitials(t *testing.T) {
 		}
 	}
 }
+
+// TestTagNames: tagNames names every tagID, and elementName gives them.
+func TestTagNames(t *testing.T) {
+	for id := tagA; id <= tagVideo; id++ {
+		n := tagNames[id]
+		assert.NotEmpty(t, n, "tag %d", id)
+		assert.Equal(t, id, tagIDOf([]byte(n)))
+		assert.Equal(t, n, elementName([]byte(n)))
+	}
+	assert.Equal(t, "image", elementName([]byte("image")))
+}
