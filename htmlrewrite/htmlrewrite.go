@@ -73,6 +73,14 @@ type Options struct {
 	// before a <meta> declaration, as charset.DetermineEncoding does).
 	ContentType string
 
+	// SheetEnvironment is, for RewriteCSS and CSSLinks, the encoding
+	// label of the document that refers to the stylesheet: CSS Syntax
+	// §3.2's "environment encoding" (a <link rel=stylesheet>'s document's
+	// encoding; an @import's importing sheet's). It decides after a BOM,
+	// the charset of ContentType and an @charset rule, before UTF-8.
+	// HTML documents ignore it.
+	SheetEnvironment string
+
 	// Base says what to do with <base href> elements.
 	Base BaseMode
 

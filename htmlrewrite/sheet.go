@@ -63,7 +63,7 @@ func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error)
 		return nil, nil, err
 	}
 	p := prepared{base: opts.Context.Decide(base.Element{}), encName: "utf-8"}
-	if e, name := sheetEncoding(data, opts.ContentType); name != "utf-8" {
+	if e, name := sheetEncoding(data, opts.ContentType, opts.SheetEnvironment); name != "utf-8" {
 		if asciiIncompatible[name] {
 			return nil, nil, &encodingError{name}
 		}
@@ -76,9 +76,10 @@ func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error)
 // sheetEncoding returns the encoding of the stylesheet that starts with
 // head, as CSS Syntax Level 3 §3.2 determines it: a byte order mark, else
 // the charset of contentType, else an @charset rule at the very start
-// (whose UTF-16 labels mean UTF-8), else UTF-8. Labels are the Encoding
+// (whose UTF-16 labels mean UTF-8), else the environment encoding of the
+// referring document (env, a label), else UTF-8. Labels are the Encoding
 // Standard's.
-func sheetEncoding(head []byte, contentType string) (encoding.Encoding, string) {
+func sheetEncoding(head []byte, contentType, env string) (encoding.Encoding, string) {
 	switch {
 	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
 		return nil, "utf-8"
@@ -104,6 +105,12 @@ func sheetEncoding(head []byte, contentType string) (encoding.Encoding, string) 
 				return lookup(name), name
 			}
 		}
+	}
+	if _, name := charset.Lookup(env); name != "" && name != "utf-8" {
+		if name == "utf-16be" || name == "utf-16le" {
+			return nil, "utf-8" // as for @charset: an ASCII-compatible sheet
+		}
+		return lookup(name), name
 	}
 	return nil, "utf-8"
 }

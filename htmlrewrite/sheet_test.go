@@ -66,27 +66,37 @@ func TestRewriteCSSTooLarge(t *testing.T) {
 // TestSheetEncoding: CSS Syntax Level 3 §3.2 "Determine the fallback
 // encoding", after the BOM sniffing of the Encoding Standard's "decode":
 // BOM, then the protocol's charset, then @charset (exactly as the spec
-// spells the rule, UTF-16 labels meaning UTF-8), then UTF-8.
+// spells the rule, UTF-16 labels meaning UTF-8), then the environment
+// encoding of the referring document, then UTF-8.
 func TestSheetEncoding(t *testing.T) {
 	cases := []struct {
 		name, head, contentType, want string
+		env                           string
 	}{
-		{"nothing", `a{}`, "", "utf-8"},
-		{"protocol", `a{}`, "text/css; charset=koi8-r", "koi8-r"},
-		{"protocol before @charset", `@charset "koi8-r";`, "text/css; charset=iso-8859-2", "iso-8859-2"},
-		{"@charset", `@charset "koi8-r"; a{}`, "", "koi8-r"},
-		{"@charset label", `@charset "latin1";`, "text/css", "windows-1252"},
-		{"@charset utf-16 means utf-8", `@charset "utf-16be";`, "", "utf-8"},
-		{"@charset unknown", `@charset "nonsense";`, "", "utf-8"},
-		{"@charset single quotes", `@charset 'koi8-r';`, "", "utf-8"},
-		{"@charset not first", ` @charset "koi8-r";`, "", "utf-8"},
-		{"@charset unterminated", `@charset "koi8-r"`, "", "utf-8"},
-		{"BOM utf-8 before protocol", "\xef\xbb\xbfa{}", "text/css; charset=koi8-r", "utf-8"},
-		{"BOM utf-16le", "\xff\xfea\x00", "text/css; charset=koi8-r", "utf-16le"},
-		{"BOM utf-16be", "\xfe\xff\x00a", "", "utf-16be"},
+		{"nothing", `a{}`, "", "utf-8", ""},
+		{"protocol", `a{}`, "text/css; charset=koi8-r", "koi8-r", ""},
+		{"protocol before @charset", `@charset "koi8-r";`, "text/css; charset=iso-8859-2", "iso-8859-2", ""},
+		{"@charset", `@charset "koi8-r"; a{}`, "", "koi8-r", ""},
+		{"@charset label", `@charset "latin1";`, "text/css", "windows-1252", ""},
+		{"@charset utf-16 means utf-8", `@charset "utf-16be";`, "", "utf-8", ""},
+		{"@charset unknown", `@charset "nonsense";`, "", "utf-8", ""},
+		{"@charset single quotes", `@charset 'koi8-r';`, "", "utf-8", ""},
+		{"@charset not first", ` @charset "koi8-r";`, "", "utf-8", ""},
+		{"@charset unterminated", `@charset "koi8-r"`, "", "utf-8", ""},
+		{"BOM utf-8 before protocol", "\xef\xbb\xbfa{}", "text/css; charset=koi8-r", "utf-8", ""},
+		{"BOM utf-16le", "\xff\xfea\x00", "text/css; charset=koi8-r", "utf-16le", ""},
+		{"BOM utf-16be", "\xfe\xff\x00a", "", "utf-16be", ""},
+		// Step 3: the environment encoding, after @charset and the protocol.
+		{"environment", `a{}`, "", "windows-1251", "windows-1251"},
+		{"environment label", `a{}`, "", "shift_jis", "sjis"},
+		{"@charset before environment", `@charset "koi8-r";`, "", "koi8-r", "windows-1251"},
+		{"protocol before environment", `a{}`, "text/css; charset=iso-8859-2", "iso-8859-2", "windows-1251"},
+		{"BOM before environment", "\xef\xbb\xbfa{}", "", "utf-8", "windows-1251"},
+		{"environment utf-16 means utf-8", `a{}`, "", "utf-8", "utf-16le"},
+		{"environment unknown", `a{}`, "", "utf-8", "nonsense"},
 	}
 	for _, c := range cases {
-		_, got := sheetEncoding([]byte(c.head), c.contentType)
+		_, got := sheetEncoding([]byte(c.head), c.contentType, c.env)
 		assert.Equal(t, c.want, got, c.name)
 	}
 

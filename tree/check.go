@@ -153,6 +153,7 @@ type Checker struct {
 	// MaxSize bounds a file Finish reads for its anchors; 0 is 256 MiB.
 	MaxSize int64
 
+	refer    *Referrals // made by Referrals: the stylesheets' environment encodings
 	once     sync.Once
 	prepErr  error
 	root, to string
@@ -415,6 +416,9 @@ func (c *Checker) optionsAt(docURL string) htmlrewrite.Options {
 		Context:     base.Context{Spec: c.Spec, Options: c.Options, Retrieval: docURL},
 		ContentType: c.ContentType,
 		Scripting:   c.Scripting,
+		// A stylesheet's environment encoding (CSS Syntax §3.2), when
+		// a walk with Referrals found a page giving one.
+		SheetEnvironment: c.refer.SheetEnvironment(docURL),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
@@ -33,6 +34,35 @@ type Referrals struct {
 	HTML    func(docURL string) htmlrewrite.Options
 	Module  func(docURL string) jsmodule.Options
 	MaxSize int64 // the largest file read; 0 is 256 MiB
+
+	mu       sync.Mutex
+	charsets map[string]string // stylesheet URL -> its environment encoding
+}
+
+// SheetEnvironment returns the environment encoding (CSS Syntax §3.2) of
+// the stylesheet of the tree at docURL: the encoding of a page that links
+// it with <link rel=stylesheet>, when that page is not in UTF-8 (the
+// first such page in walk order); "" when none. It is known once the walk
+// of the stylesheet's directory has begun; set it as
+// htmlrewrite.Options.SheetEnvironment.
+func (r *Referrals) SheetEnvironment(docURL string) string {
+	if r == nil {
+		return ""
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.charsets[docURL]
+}
+
+func (r *Referrals) setCharset(u, name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.charsets == nil {
+		r.charsets = map[string]string{}
+	}
+	if _, ok := r.charsets[u]; !ok {
+		r.charsets[u] = name
+	}
 }
 
 // referred maps the paths of the files the referring documents classify
@@ -55,8 +85,14 @@ func (k referred) classify(f File) File {
 
 // scan reads the tree under dir for the kinds its documents tell.
 func (r *Referrals) scan(dir string) referred {
+	m := r.Mapper
+	if m == nil {
+		m = &Mapper{}
+	}
 	var pages, modules []File
 	cands := map[string]bool{}
+	sheets := map[string]bool{}
+	legacy := map[string]string{} // page path -> its encoding, when not UTF-8
 	for f, err := range Walk([]string{dir}) {
 		if err != nil {
 			continue
@@ -64,18 +100,26 @@ func (r *Referrals) scan(dir string) referred {
 		switch {
 		case f.Kind == HTML:
 			pages = append(pages, f)
+			if u, err := m.URL(f); err == nil {
+				// The encoding the page is read in (htmlrewrite.Encoding:
+				// BOM, Content-Type, <meta>; ASCII without one is UTF-8).
+				if _, name, err := htmlrewrite.Encoding(f.Head, r.HTML(u).ContentType); err == nil && name != "utf-8" {
+					legacy[f.Path] = name
+				}
+			}
 		case f.Kind == Module:
 			modules = append(modules, f)
+		case f.Kind == CSS:
+			sheets[filepath.Clean(f.Path)] = true
 		case candidate(f):
 			cands[filepath.Clean(f.Path)] = true
 		}
 	}
-	if len(cands) == 0 {
-		return nil
+	if len(sheets) == 0 || len(legacy) == 0 {
+		sheets = nil // no stylesheet takes an encoding from a page
 	}
-	m := r.Mapper
-	if m == nil {
-		m = &Mapper{}
+	if len(cands) == 0 && sheets == nil {
+		return nil
 	}
 	root, err := m.Root(dir)
 	if err != nil {
@@ -95,7 +139,16 @@ func (r *Referrals) scan(dir string) referred {
 			return "", false
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
-		return p, cands[p]
+		return p, cands[p] || sheets[p]
+	}
+	// sheetURL is the URL a stylesheet's own reading is given.
+	sheetURL := func(p string) string {
+		f := File{Path: p, Root: dir}
+		if rel, err := filepath.Rel(dir, p); err == nil {
+			f.Rel = filepath.ToSlash(rel)
+		}
+		u, _ := m.URL(f)
+		return u
 	}
 	found := referred{}
 	var queue []File
@@ -113,6 +166,10 @@ func (r *Referrals) scan(dir string) referred {
 		}
 	}
 	for _, f := range pages {
+		env := legacy[f.Path]
+		if len(cands) == 0 && env == "" {
+			continue // read for its stylesheets only, and it gives none an encoding
+		}
 		u, err := m.URL(f)
 		if err != nil || !r.small(f) {
 			continue
@@ -129,6 +186,11 @@ func (r *Referrals) scan(dir string) referred {
 			}
 			if p, ok := target(l.URL); ok {
 				switch {
+				case sheets[p]:
+					if env != "" && l.Tag == "link" && slices.Contains(l.Rel, "stylesheet") {
+						r.setCharset(sheetURL(p), env)
+					}
+				case !cands[p]:
 				case l.Kind == htmlrewrite.Import && l.Attr != "importmap:key" && l.Attr != "importmap:scope" && l.Attr != "importmap:integrity":
 					mark(p, Module)
 				case l.Tag == "link" && slices.Contains(l.Rel, "manifest"):
@@ -140,7 +202,9 @@ func (r *Referrals) scan(dir string) referred {
 		src.Close()
 	}
 	// The modules, transitively: what a module imports is a module.
-	queue = append(queue, modules...)
+	if len(cands) > 0 {
+		queue = append(queue, modules...)
+	}
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
@@ -154,7 +218,7 @@ func (r *Referrals) scan(dir string) referred {
 		}
 		jsmodule.Links(src, r.Module(u), func(l htmlrewrite.Link) error {
 			if l.Err == nil && l.Kind == htmlrewrite.Import {
-				if p, ok := target(l.URL); ok {
+				if p, ok := target(l.URL); ok && cands[p] {
 					mark(p, Module)
 				}
 			}
@@ -189,7 +253,7 @@ func (c *Checker) Referrals() *Referrals {
 	if err != nil {
 		return nil
 	}
-	return &Referrals{
+	c.refer = &Referrals{
 		Mapper: m,
 		HTML:   func(u string) htmlrewrite.Options { return c.optionsAt(u) },
 		Module: func(u string) jsmodule.Options {
@@ -198,4 +262,5 @@ func (c *Checker) Referrals() *Referrals {
 		},
 		MaxSize: c.MaxSize,
 	}
+	return c.refer
 }

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -75,5 +76,52 @@ func TestReferrals(t *testing.T) {
 		if n != len(want) {
 			t.Errorf("%d files walked", n)
 		}
+	}
+}
+
+// TestSheetEnvironment: CSS Syntax §3.2 "determine the fallback
+// encoding", step 3: a stylesheet without BOM, charset or @charset takes
+// the encoding of the page that links it (HTML §4.6.7.x "link type
+// stylesheet": the document's encoding); a sheet no legacy page links
+// has none (UTF-8).
+func TestSheetEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"ru.html":       `<meta charset="windows-1251"><link rel=stylesheet href="css/ru.css"><a href="css/other.css">`,
+		"utf8.html":     `<meta charset="utf-8"><link rel=stylesheet href="css/u.css">`,
+		"css/ru.css":    "a{b:url(\xe9.png)}",
+		"css/u.css":     "a{b:url(\xe9.png)}",
+		"css/other.css": "a{}",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, _ := NewMapper("https://www.example/")
+	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
+	refer := &Referrals{
+		Mapper: m,
+		HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+		Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+	}
+	got := map[string]string{}
+	for f, err := range (Walker{Refer: refer}).Walk([]string{dir}) {
+		if err != nil || f.Kind != CSS {
+			continue
+		}
+		u, _ := m.URL(f)
+		env := refer.SheetEnvironment(u)
+		data, _ := os.ReadFile(f.Path)
+		htmlrewrite.CSSLinks(bytes.NewReader(data), htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u), SheetEnvironment: env},
+			func(l htmlrewrite.Link) error { got[f.Rel] = env + " " + l.URL; return nil })
+	}
+	want := map[string]string{
+		"css/ru.css": "windows-1251 https://www.example/css/%D0%B9.png", // 0xE9 is й in windows-1251
+		"css/u.css":  " https://www.example/css/%EF%BF%BD.png",
+	}
+	if len(got) != 2 || got["css/ru.css"] != want["css/ru.css"] || got["css/u.css"] != want["css/u.css"] {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

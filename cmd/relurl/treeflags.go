@@ -210,6 +210,9 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 	o := t.html
 	o.Spec = *t.spec
 	o.Context = base.Context{Spec: *t.spec, Options: *t.opts, Retrieval: docURL, Strict: t.strict}
+	// A stylesheet's environment encoding (CSS Syntax §3.2): the encoding
+	// of a page of the tree linking it, when not UTF-8.
+	o.SheetEnvironment = t.walker.Refer.SheetEnvironment(docURL)
 	// A stream whose <base> is not settled within the look-ahead waits
 	// in a temporary file, not in memory.
 	o.Spool = true
