@@ -126,24 +126,11 @@ func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error
 // Sniff returns the format of the XML document that starts with head, from
 // its root element, and false when head holds no root start tag.
 func Sniff(head []byte) (Format, bool) {
-	l := lexer{src: head}
-	for {
-		t, ok := l.next()
-		if !ok {
-			return XML, false
-		}
-		switch t.kind {
-		case startToken:
-			e := &element{src: head, attrs: t.attrs}
-			e.lookup = rootLookup(e)
-			e.ns, e.local = splitName(t.name, e.lookup)
-			return formatOf(e), true
-		case textToken:
-			if len(bytes.TrimLeft(head[t.a:t.b], " \t\r\n\ufeff")) > 0 {
-				return XML, false
-			}
-		}
+	space, local, ok := base.XMLRoot(head)
+	if !ok {
+		return XML, false
 	}
+	return formatOf(&element{ns: space, local: local}), true
 }
 
 func formatOf(root *element) Format {

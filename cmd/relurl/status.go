@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
 )
@@ -173,67 +174,25 @@ func appendFileName(buf *bytes.Buffer, name string) {
 	}
 }
 
-// The first bytes of the inputs --input-format auto tells apart.
-var (
-	gzipHead = []byte{0x1f, 0x8b}
-	zstdHead = []byte{0x28, 0xb5, 0x2f, 0xfd}
-	dictHead = []byte{0x5d, 0x2a, 0x4d, 0x18} // WARC-zstd dictionary frame
-)
-
-var errEmptyInput = errors.New("empty input")
-
-// sniffStream tells the kind of a stream, which has no name, by its first
-// bytes: WARC (plain, gzip or zstd), MHTML, or HTML when it is text. An
-// empty stream and binary data (a byte the MIME Sniffing Standard calls a
-// binary data byte, §3, in the first 1024, and no UTF-16 byte order mark)
-// are errors: no document of any kind.
+// sniffStream tells the kind of a stream, which has no name, by what has
+// come of its first bytes (base.SniffKind): a filter must not wait for
+// 1024 bytes that may come much later.
 func sniffStream(in *bufio.Reader) (tree.Kind, error) {
-	// What has come, at least the longest signature: a filter must not
-	// wait for 1024 bytes that may come much later.
-	head, err := in.Peek(len("filedesc://"))
+	head, err := in.Peek(base.SniffLenStream)
 	if len(head) > 0 {
 		head, _ = in.Peek(min(max(in.Buffered(), len(head)), 1024))
+	} else if err != nil && err != io.EOF {
+		return tree.Other, err
 	}
-	if len(head) == 0 {
-		if err != nil && err != io.EOF {
-			return tree.Other, err
-		}
-		return tree.Other, errEmptyInput
-	}
-	switch {
-	case bytes.HasPrefix(head, []byte("WARC/")), bytes.HasPrefix(head, []byte("filedesc://")), bytes.HasPrefix(head, gzipHead),
-		bytes.HasPrefix(head, zstdHead), bytes.HasPrefix(head, dictHead):
-		return tree.WARC, nil
-	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")):
-		return tree.MHTML, nil
-	case bytes.HasPrefix(head, []byte{0xfe, 0xff}), bytes.HasPrefix(head, []byte{0xff, 0xfe}):
-		return tree.HTML, nil
-	}
-	if tree.KindOf("-", head) == tree.XML {
-		return tree.XML, nil // an SVG or a feed, by its root element
-	}
-	for _, c := range head {
-		if c <= 0x08 || c == 0x0b || 0x0e <= c && c <= 0x1a || 0x1c <= c && c <= 0x1f {
-			return tree.Other, errors.New("binary data, not HTML, MHTML or WARC (see --input-format)")
-		}
-	}
-	return tree.HTML, nil
+	return base.SniffKind(head)
 }
 
 // checkKind returns an error when the stream's first bytes cannot be the
-// kind --input-format forces: an empty stream, or for warc a start that is
-// neither "WARC/" nor gzip nor zstd.
+// kind --input-format forces (base.CheckKind).
 func checkKind(in *bufio.Reader, kind tree.Kind) error {
-	head, err := in.Peek(11)
-	if len(head) == 0 {
-		if err != nil && err != io.EOF {
-			return err
-		}
-		return errEmptyInput
+	head, err := in.Peek(base.SniffLenStream)
+	if len(head) == 0 && err != nil && err != io.EOF {
+		return err
 	}
-	if kind == tree.WARC && !bytes.HasPrefix(head, []byte("WARC/")) && !bytes.HasPrefix(head, []byte("filedesc://")) && !bytes.HasPrefix(head, gzipHead) &&
-		!bytes.HasPrefix(head, zstdHead) && !bytes.HasPrefix(head, dictHead) {
-		return errors.New("not a WARC file: it starts with neither \"WARC/\" nor gzip nor zstd (nor ARC's \"filedesc://\")")
-	}
-	return nil
+	return base.CheckKind(head, kind)
 }

@@ -1,0 +1,244 @@
+package base
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+)
+
+// Kind says what a document is, and so which reader reads it.
+type Kind int
+
+// The kinds of document relurl reads.
+const (
+	Other    Kind = iota // not a document relurl reads: copied or skipped
+	HTML                 // text/html
+	MHTML                // multipart/related, RFC 2557 (.mht, .mhtml)
+	WARC                 // WARC 1.1 (.warc, .warc.gz, .warc.zst) and ARC (.arc, .arc.gz)
+	CSS                  // a stylesheet, text/css (.css)
+	XML                  // SVG, XHTML, Atom or RSS (.svg, .atom, .rss; else by its root element): package xmlrewrite
+	Manifest             // a web app manifest (.webmanifest): package manifest
+	Module               // a JavaScript module (.mjs, RFC 9239): package jsmodule
+)
+
+var kindNames = [...]string{Other: "other", HTML: "html", MHTML: "mhtml", WARC: "warc", CSS: "css", XML: "xml", Manifest: "manifest", Module: "module"}
+
+// String returns "other", "html", "mhtml", "warc", "css", "xml",
+// "manifest" or "module".
+func (k Kind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "other"
+}
+
+// SniffLen is how many leading bytes KindOf looks at.
+const SniffLen = 512
+
+// KindOf returns the kind of the file called name whose first bytes are
+// head (up to SniffLen of them). The extension decides when it names a
+// kind; otherwise the content is sniffed with the MIME Sniffing
+// Standard's rules for HTML (§7.1, the "<!DOCTYPE HTML", "<html", "<head",
+// ... signatures after leading whitespace), as net/http implements them,
+// and an XML document is told by its root element (SVG, XHTML, Atom,
+// RSS; formats.md §9). A file whose extension says a text kind but whose
+// head is binary (a NUL byte, the sniffing standard's binary-data byte
+// that no text has, without a UTF-16 byte order mark) is Other: rewriting
+// it could only damage it. A .xhtml or .xht file whose root element is
+// XHTML's html is XML (application/xhtml+xml), read by xmlrewrite; another
+// is HTML.
+func KindOf(name string, head []byte) Kind {
+	lower := strings.ToLower(filepath.Base(name))
+	switch {
+	case strings.HasSuffix(lower, ".warc"), strings.HasSuffix(lower, ".warc.gz"), strings.HasSuffix(lower, ".warc.zst"),
+		strings.HasSuffix(lower, ".arc"), strings.HasSuffix(lower, ".arc.gz"):
+		return WARC
+	}
+	switch filepath.Ext(lower) {
+	case ".mht", ".mhtml":
+		return MHTML
+	case ".xhtml", ".xht":
+		// application/xhtml+xml (RFC 3236): read as XML when its root
+		// is XHTML's html (formats.md §3.2, tokenized as XML: no
+		// optional end tags, XML entities, CDATA); a file whose root is
+		// not in the XHTML namespace, or not found in the first bytes,
+		// is read as HTML.
+		if space, local, ok := XMLRoot(head); ok && space == nsXHTML && local == "html" {
+			return text(head, XML)
+		}
+		return text(head, HTML)
+	case ".html", ".htm", ".shtml":
+		return text(head, HTML)
+	case ".css":
+		return text(head, CSS)
+	case ".svg", ".atom", ".rss":
+		return text(head, XML)
+	case ".webmanifest":
+		return text(head, Manifest)
+	case ".mjs":
+		// A .js file is a module only when a document says so
+		// (type=module, modulepreload, an import): not told by name.
+		return text(head, Module)
+	}
+	if len(head) > SniffLen {
+		head = head[:SniffLen]
+	}
+	switch ct := http.DetectContentType(head); {
+	case strings.HasPrefix(ct, "text/html"):
+		return HTML
+	case strings.HasPrefix(ct, "text/xml"), strings.HasPrefix(ct, "text/plain"):
+		// MIME Sniffing leaves XML vocabularies alone (§7); the root
+		// element tells SVG, XHTML, Atom and RSS apart.
+		if linkBearingXML(head) {
+			return XML
+		}
+	}
+	return Other
+}
+
+// text returns k for a head that is text, else Other (a NUL byte: binary,
+// e.g. a gzipped .svgz saved as .svg).
+func text(head []byte, k Kind) Kind {
+	if bytes.IndexByte(head, 0) >= 0 && !utf16BOM(head) {
+		return Other
+	}
+	return k
+}
+
+// utf16BOM reports whether head starts with a UTF-16 byte order mark: such
+// HTML has NUL bytes and is still text.
+func utf16BOM(head []byte) bool {
+	return bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || bytes.HasPrefix(head, []byte{0xFF, 0xFE})
+}
+
+// The namespaces of the XML roots relurl reads (formats.md §9).
+const (
+	nsSVG   = "http://www.w3.org/2000/svg"
+	nsXHTML = "http://www.w3.org/1999/xhtml"
+	nsAtom  = "http://www.w3.org/2005/Atom"
+	nsRDF   = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+)
+
+// linkBearingXML reports whether head starts an XML document whose root
+// element is one relurl reads links from: <svg> in the SVG namespace,
+// <html> in XHTML's, Atom's <feed> or <entry>, RSS's <rss> (no namespace)
+// or RSS 1.0's <rdf:RDF>.
+func linkBearingXML(head []byte) bool {
+	space, local, ok := XMLRoot(head)
+	switch {
+	case !ok:
+		return false
+	case space == nsSVG && local == "svg", space == nsXHTML && local == "html",
+		space == nsAtom && (local == "feed" || local == "entry"),
+		space == "" && local == "rss", space == nsRDF && local == "RDF":
+		return true
+	}
+	return false
+}
+
+// XMLRoot returns the namespace and local name of the root element of the
+// XML document that starts with head, its prefix resolved by the root's
+// own declarations, and false when head does not start an XML document
+// whose root it holds whole: only declarations, processing instructions,
+// comments and white space may come before the root. The decision of
+// every reader (KindOf, SniffKind, xmlrewrite.Sniff) is this one.
+func XMLRoot(head []byte) (space, local string, ok bool) {
+	d := xml.NewDecoder(bytes.NewReader(head))
+	// Only the names matter, which are ASCII in every encoding XML allows
+	// here: the bytes are read as they are.
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	d.Strict = false // unquoted values and names alone are read on
+	for {
+		t, err := d.RawToken()
+		if err != nil {
+			return "", "", false
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			// RawToken leaves prefixes unresolved: the root's own
+			// declarations are all there is to resolve them with.
+			ns := map[string]string{}
+			for _, a := range t.Attr {
+				switch {
+				case a.Name.Space == "" && a.Name.Local == "xmlns":
+					ns[""] = a.Value
+				case a.Name.Space == "xmlns":
+					ns[a.Name.Local] = a.Value
+				}
+			}
+			return ns[t.Name.Space], t.Name.Local, true
+		case xml.CharData:
+			if len(bytes.TrimLeft(t, " \t\r\n\ufeff")) > 0 {
+				return "", "", false
+			}
+		}
+	}
+}
+
+// The first bytes of the inputs SniffKind tells apart.
+var (
+	gzipHead = []byte{0x1f, 0x8b}
+	zstdHead = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	dictHead = []byte{0x5d, 0x2a, 0x4d, 0x18} // WARC-zstd dictionary frame
+)
+
+// ErrEmpty is the error of a stream with no bytes: no document of any kind.
+var ErrEmpty = errors.New("empty input")
+
+// errBinary is SniffKind's error for binary data.
+var errBinary = errors.New("binary data, not HTML, MHTML or WARC (see --input-format)")
+
+// SniffKind tells the kind of a stream, which has no name, by its first
+// bytes (what has come of its first 1024): WARC (plain, gzip or zstd, or
+// ARC), MHTML, an SVG or feed by its root element, or HTML when it is
+// text. An empty head (ErrEmpty) and binary data (a byte the MIME Sniffing
+// Standard calls a binary data byte, §3, and no UTF-16 byte order mark)
+// are errors: no document of any kind.
+func SniffKind(head []byte) (Kind, error) {
+	switch {
+	case len(head) == 0:
+		return Other, ErrEmpty
+	case warcHead(head):
+		return WARC, nil
+	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")):
+		return MHTML, nil
+	case utf16BOM(head):
+		return HTML, nil
+	}
+	if KindOf("-", head) == XML {
+		return XML, nil // an SVG or a feed, by its root element
+	}
+	for _, c := range head {
+		if c <= 0x08 || c == 0x0b || 0x0e <= c && c <= 0x1a || 0x1c <= c && c <= 0x1f {
+			return Other, errBinary
+		}
+	}
+	return HTML, nil
+}
+
+// SniffLenStream is the longest signature SniffKind tells apart: a reader
+// of a stream waits for that many bytes (or the end), no more.
+const SniffLenStream = len("filedesc://")
+
+func warcHead(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("WARC/")) || bytes.HasPrefix(head, []byte("filedesc://")) || bytes.HasPrefix(head, gzipHead) ||
+		bytes.HasPrefix(head, zstdHead) || bytes.HasPrefix(head, dictHead)
+}
+
+// CheckKind returns an error when a stream whose first bytes are head
+// cannot be of kind k, which the caller was told (--input-format): an
+// empty stream, or for WARC a start that is neither "WARC/" nor gzip nor
+// zstd (nor ARC's "filedesc://").
+func CheckKind(head []byte, k Kind) error {
+	if len(head) == 0 {
+		return ErrEmpty
+	}
+	if k == WARC && !warcHead(head) {
+		return errors.New("not a WARC file: it starts with neither \"WARC/\" nor gzip nor zstd (nor ARC's \"filedesc://\")")
+	}
+	return nil
+}
