@@ -51,7 +51,6 @@ import (
 	"os"
 	"slices"
 
-	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
 
@@ -593,32 +592,17 @@ func decideEncoding(prefix []byte, contentType string) *encodingDecision {
 }
 
 // Encoding decides an HTML document's character encoding from its first
-// 1024 bytes and its Content-Type, as charset.DetermineEncoding does (BOM,
-// header, <meta> prescan), except that a document declaring nothing whose
-// first bytes are ASCII is read as UTF-8 instead of the locale guess
-// windows-1252: a guess must not turn UTF-8 links into mojibake. It
-// returns the encoding (nil for UTF-8) and its name, or an error wrapping
-// ErrEncoding for an encoding that is not ASCII-compatible (UTF-16, which
-// Rewrite and Links decode first, and ISO-2022-JP), whose bytes cannot be
-// tokenized as they are.
+// 1024 bytes and its Content-Type: [base.Encoding], the open step's
+// decision. It returns the encoding (nil for UTF-8) and its name, or an
+// error wrapping ErrEncoding for an encoding that is not ASCII-compatible
+// (UTF-16, which Rewrite and Links decode first, and ISO-2022-JP), whose
+// bytes cannot be tokenized as they are.
 func Encoding(prefix []byte, contentType string) (encoding.Encoding, string, error) {
-	_, name, certain := charset.DetermineEncoding(prefix, contentType)
+	enc, name, _ := base.Encoding(prefix, contentType)
 	if asciiIncompatible[name] {
 		return nil, name, &encodingError{name}
 	}
-	if name == "windows-1252" && !certain && isASCII(prefix) && !declared(prefix) {
-		return nil, "utf-8", nil
-	}
-	if name == "utf-8" {
-		return nil, name, nil
-	}
-	// DetermineEncoding's encoders (charset.Lookup's) write what the
-	// encoding lacks as character references themselves, so a URL parser
-	// given one never sees the failure that "percent-encode after
-	// encoding" turns into %26%23...%3B (URL Standard §1.3). The document's
-	// encoding is the Encoding Standard's own; package htmlrewrite writes
-	// the references where HTML wants them (see scanner.encode).
-	return lookup(name), name, nil
+	return enc, name, nil
 }
 
 // lookup returns the Encoding Standard's encoding named name (a name
@@ -630,17 +614,6 @@ func lookup(name string) encoding.Encoding {
 		return nil
 	}
 	return e
-}
-
-// declared reports whether a <meta> charset declaration in prefix decided
-// the encoding: the prescan, unlike the UTF-8 guess, ignores UTF-8
-// characters appended to the prefix.
-func declared(prefix []byte) bool {
-	n := min(len(prefix), 1020)
-	// Two: DetermineEncoding drops the last multi-byte rune as partial.
-	probe := append(prefix[:n:n], "\u00e9\u00e9"...)
-	_, name, _ := charset.DetermineEncoding(probe, "")
-	return name != "utf-8"
 }
 
 func isASCII(b []byte) bool {

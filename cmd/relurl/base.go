@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,11 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/transform"
-
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
 )
 
 // headerFlag collects repeated --header 'Name: value' flags.
@@ -86,59 +81,44 @@ func runBase(args []string, s stdio) int {
 		defer f.Close()
 		in = f
 	}
-	br := bufio.NewReaderSize(in, 4<<10)
-
-	c := base.Context{
-		Spec:            *spec,
-		Options:         *opts,
-		Header:          headers.h,
-		ContentLocation: *contentLocation,
-		Strict:          *strict,
+	input := base.Input{
+		Name:    name,
+		Default: base.HTML, // what is no other kind is read as HTML
+		Context: base.Context{
+			Spec:            *spec,
+			Options:         *opts,
+			Header:          headers.h,
+			ContentLocation: *contentLocation,
+			Strict:          *strict,
+		},
+		Scripting: scripting,
+		SavedFrom: !retrieval.set && *savedFrom,
+		ScanLimit: -1, // only the base is wanted: scan on, keep nothing
 	}
 	switch {
 	case retrieval.set:
-		c.Retrieval = retrieval.value
-	case *savedFrom && savedFromURL(br, &c):
+		input.Context.Retrieval = retrieval.value
 	case name != "-":
 		u, err := base.FileURL(name)
 		if err != nil {
 			s.errorf("%v", err)
 			return exitFailure
 		}
-		c.Retrieval, c.RetrievalDetail = u, "file: URL of "+name
+		input.Context.Retrieval, input.Context.RetrievalDetail = u, "file: URL of "+name
 	}
-
-	var doc io.Reader = br
-	prefix, _ := br.Peek(1024)
-	docEnc, charset, _ := htmlrewrite.Encoding(prefix, headers.h.Get("Content-Type"))
-	switch charset {
-	case "utf-16le", "utf-16be":
-		// A UTF-16 page is scanned as the text it decodes to (UTF-8).
-		endian := unicode.LittleEndian
-		if charset == "utf-16be" {
-			endian = unicode.BigEndian
-		}
-		doc = transform.NewReader(br, unicode.UTF16(endian, unicode.UseBOM).NewDecoder())
-	default:
-		if c.Options.QueryEncoding == nil {
-			// <base href> is text in the document's encoding (the WHATWG
-			// mode decodes it with this).
-			c.Options.QueryEncoding = docEnc
-		}
-	}
-	e, warnings, err := base.ScanHTML(doc, *strict, base.Scripting(scripting))
+	doc, err := base.Open(in, input)
 	if err != nil {
 		s.errorf("base: %s: %v", name, err)
 		return exitFailure
 	}
-	r := c.Decide(e)
+	r := doc.Base
 	enc := json.NewEncoder(s.out)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(baseOutput{
 		Base:       escapeNonUTF8(r.URL),
 		BaseSource: r.Source.String(),
 		Detail:     r.Detail,
-		Warnings:   append(warnings, r.Warnings...),
+		Warnings:   append(doc.Warnings, r.Warnings...),
 		Source:     r.Source.String(),
 	}); err != nil {
 		s.errorf("base: %v", err)
@@ -165,15 +145,4 @@ func escapeNonUTF8(u string) string {
 		i += n
 	}
 	return b.String()
-}
-
-// savedFromURL sets c's retrieval URL from the mark of the web at the start
-// of br, and reports whether there was one.
-func savedFromURL(br *bufio.Reader, c *base.Context) bool {
-	head, _ := br.Peek(br.Size())
-	u, line, ok := base.SavedFrom(head)
-	if ok {
-		c.Retrieval, c.RetrievalDetail = u, fmt.Sprintf("<!-- saved from url=... --> at line %d", line)
-	}
-	return ok
 }

@@ -1,0 +1,309 @@
+package base
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"strings"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+// Input is what is known around a document's bytes, for [Open].
+type Input struct {
+	// Name is the document's file name, or "" or "-" for a stream: its
+	// extension is evidence of the kind (KindOf).
+	Name string
+	// Kind is the kind the caller was told (--input-format); Other lets
+	// Open decide: the name's extension, else ContentType, else the first
+	// bytes (KindOf, SniffKind).
+	Kind Kind
+	// Default is the kind of a document that nothing tells (the name, type
+	// and bytes say Other, or the stream is empty or binary); Other makes
+	// that an error for a stream and Other for a named file.
+	Default Kind
+	// ContentType is the document's declared media type with its
+	// parameters (the charset); "" takes Context.Header's Content-Type.
+	ContentType string
+	// Context holds the layers below §3.1: spec, message headers, the
+	// retrieval URL, the enclosing part. Its Strict also governs the
+	// <base> scan.
+	Context Context
+	// Scripting reads <noscript> as a user agent with scripting does (see
+	// the Scripting ScanOption).
+	Scripting bool
+	// SavedFrom takes the retrieval URL (§3.3) from the mark of the web of
+	// a saved page (<!-- saved from url=(NNNN)... --> in its first 4 KiB,
+	// see SavedFrom) when there is one, in place of Context.Retrieval.
+	SavedFrom bool
+	// ScanLimit bounds how much of a stream (a reader that cannot seek) is
+	// held while the <base> of an HTML document is looked for; 0 is
+	// DefaultScanLimit. A negative limit scans to the deciding element or
+	// the end and keeps nothing: Opened.Reader is then nil (for a caller
+	// that only wants the base, as `relurl base`).
+	ScanLimit int64
+}
+
+// DefaultScanLimit is Input.ScanLimit's zero value.
+const DefaultScanLimit = 1 << 20
+
+// Opened is what Open decided of a document, once, for every reader of
+// it: its kind, its encoding, its base with provenance, and the bytes.
+type Opened struct {
+	Kind Kind
+	// Charset is the name of the encoding an HTML document is read in
+	// (the Encoding Standard's, e.g. "utf-8", "windows-1252",
+	// "utf-16le"), CharsetSource the layer that decided it: "byte order
+	// mark", "Content-Type", "<meta>" or "default". Both are "" for the
+	// other kinds, whose readers decide by their own rules (CSS @charset,
+	// XML declarations) or per part (MHTML, WARC).
+	Charset, CharsetSource string
+	// Encoding is Charset's encoding, nil for UTF-8.
+	Encoding encoding.Encoding
+	// Element is the <base> element that decides an HTML document's base
+	// (Found false when none does).
+	Element Element
+	// Base is the document's base by the §3 layers, with the layer that
+	// decided it; for XML, MHTML and WARC the base their elements, parts
+	// and records start from.
+	Base Result
+	// Warnings are the <base> scan's: elements that were found and did
+	// not count, and why (Base.Warnings are the layers').
+	Warnings []string
+	// Settled is false when a stream's <base> was not decided within
+	// ScanLimit bytes: Element is then not found and Base the fallback;
+	// a caller that must be exact spools Reader (Spool) and scans again.
+	Settled bool
+	// Reader yields the whole document from its first byte: what Open
+	// looked at, then the rest. nil with a negative ScanLimit.
+	Reader io.Reader
+}
+
+// Open reads as much of r as it takes to decide what the document is:
+// its kind (Input.Kind, else the name, the Content-Type, the first bytes),
+// for HTML its encoding (byte order mark > Content-Type charset > <meta>
+// prescan, see Encoding) and its <base> element, and its base by the §3
+// layers of Input.Context, with provenance. A reader that can seek is
+// seeked back and held nowhere; a stream is held up to Input.ScanLimit
+// bytes. The error is that of reading r, of a kind the bytes cannot be
+// (CheckKind), or of a stream that is empty or binary (SniffKind) with no
+// Input.Default.
+func Open(r io.Reader, in Input) (*Opened, error) {
+	rs, seekable := r.(io.ReadSeeker)
+	var start int64
+	var head []byte
+	var br *bufio.Reader
+	if seekable {
+		var err error
+		if start, err = rs.Seek(0, io.SeekCurrent); err != nil {
+			seekable = false
+		} else {
+			head = make([]byte, 4<<10)
+			n, err := io.ReadFull(rs, head)
+			head = head[:n]
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+				return nil, &Error{Op: "open", Err: err}
+			}
+			if _, err := rs.Seek(start, io.SeekStart); err != nil {
+				return nil, &Error{Op: "open", Err: err}
+			}
+		}
+	}
+	if !seekable {
+		br = bufio.NewReaderSize(r, 4<<10)
+		var err error
+		head, err = br.Peek(4 << 10)
+		if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) && len(head) == 0 {
+			return nil, &Error{Op: "open", Err: err}
+		}
+		r = br
+	}
+
+	d := &Opened{Settled: true, Reader: r}
+	k, err := in.kind(head)
+	if err != nil {
+		return nil, err
+	}
+	d.Kind = k
+	c := in.Context
+	if in.SavedFrom {
+		if u, line, ok := SavedFrom(head); ok {
+			c.Retrieval, c.RetrievalDetail = u, fmt.Sprintf("<!-- saved from url=... --> at line %d", line)
+		}
+	}
+	if k != HTML {
+		d.Base = c.Decide(Element{})
+		return d, nil
+	}
+
+	ct := in.ContentType
+	if ct == "" && c.Header != nil {
+		ct = c.Header.Get("Content-Type")
+	}
+	d.Encoding, d.Charset, d.CharsetSource = Encoding(head[:min(len(head), 1024)], ct)
+	strict, opts := c.Strict, []ScanOption{Scripting(in.Scripting)}
+	limit := in.ScanLimit
+	if limit == 0 {
+		limit = DefaultScanLimit
+	}
+	var e Element
+	var scanErr error
+	if d.Charset == "utf-16le" || d.Charset == "utf-16be" {
+		// A UTF-16 page is scanned as the text it decodes to (UTF-8).
+		endian := unicode.LittleEndian
+		if d.Charset == "utf-16be" {
+			endian = unicode.BigEndian
+		}
+		dec := func(r io.Reader) io.Reader {
+			return transform.NewReader(r, unicode.UTF16(endian, unicode.UseBOM).NewDecoder())
+		}
+		switch {
+		case limit < 0:
+			e, d.Warnings, scanErr = ScanHTML(dec(r), strict, opts...)
+			d.Reader = nil
+		case seekable:
+			e, d.Warnings, scanErr = ScanHTML(dec(rs), strict, opts...)
+			if _, err := rs.Seek(start, io.SeekStart); err != nil {
+				return nil, &Error{Op: "open", Err: err}
+			}
+		default:
+			t := &teeLimit{r: br, limit: limit}
+			e, d.Warnings, scanErr = ScanHTML(dec(t), strict, opts...)
+			d.Reader = io.MultiReader(bytes.NewReader(t.buf), br)
+			if errors.Is(scanErr, ErrPrescanLimit) {
+				e, scanErr, d.Settled = Element{}, nil, false
+			}
+		}
+	} else {
+		if c.Options.QueryEncoding == nil {
+			// <base href> is text in the document's encoding (the WHATWG
+			// mode decodes it with this).
+			c.Options.QueryEncoding = d.Encoding
+		}
+		if limit < 0 {
+			e, d.Warnings, scanErr = ScanHTML(r, strict, opts...)
+			d.Reader = nil
+		} else {
+			e, d.Warnings, d.Reader, d.Settled, scanErr = Lookahead(r, strict, limit, opts...)
+		}
+	}
+	if scanErr != nil {
+		return nil, scanErr
+	}
+	d.Element = e
+	d.Base = c.Decide(e)
+	return d, nil
+}
+
+// kind decides the document's kind from what the caller said, its name,
+// its Content-Type and its first bytes, in that order.
+func (in *Input) kind(head []byte) (Kind, error) {
+	if in.Kind != Other {
+		return in.Kind, CheckKind(head, in.Kind)
+	}
+	var k Kind
+	var err error
+	if in.Name != "" && in.Name != "-" {
+		k = KindOf(in.Name, head)
+	}
+	if k == Other {
+		ct := in.ContentType
+		if ct == "" && in.Context.Header != nil {
+			ct = in.Context.Header.Get("Content-Type")
+		}
+		k = KindOfType(ct)
+	}
+	if k == Other && (in.Name == "" || in.Name == "-") {
+		k, err = SniffKind(head)
+	}
+	if k == Other && in.Default != Other {
+		return in.Default, nil
+	}
+	return k, err
+}
+
+// KindOfType returns the kind a media type (a Content-Type value) names,
+// Other for the types relurl does not read or cannot tell by type alone
+// (JavaScript is a module only when a document says so).
+func KindOfType(contentType string) Kind {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(strings.Split(contentType, ";")[0]))
+	}
+	switch mt {
+	case "text/html":
+		return HTML
+	case "text/css":
+		return CSS
+	case "image/svg+xml", "application/xhtml+xml", "application/atom+xml", "application/rss+xml":
+		return XML
+	case "application/manifest+json":
+		return Manifest
+	case "multipart/related", "message/rfc822", "application/x-mimearchive":
+		return MHTML
+	case "application/warc":
+		return WARC
+	}
+	return Other
+}
+
+// Encoding decides an HTML document's character encoding from its first
+// 1024 bytes (prefix) and its Content-Type, and says which layer decided
+// (HTML Standard §13.2.3.1, "determining the character encoding"): a
+// "byte order mark", the "Content-Type" charset, the "<meta>" prescan,
+// else the "default". It decides as charset.DetermineEncoding does,
+// except that a document declaring nothing whose first bytes are ASCII
+// is read as UTF-8 instead of the locale guess windows-1252: a guess must
+// not turn UTF-8 links into mojibake. The encoding is the Encoding
+// Standard's own (nil for UTF-8), without charset.Lookup's fallback that
+// writes what it lacks as character references.
+func Encoding(prefix []byte, contentType string) (enc encoding.Encoding, name, source string) {
+	_, name, certain := charset.DetermineEncoding(prefix, contentType)
+	switch {
+	case bytes.HasPrefix(prefix, []byte{0xEF, 0xBB, 0xBF}) || utf16BOM(prefix):
+		source = "byte order mark"
+	case certain:
+		source = "Content-Type"
+	case metaDeclared(prefix):
+		source = "<meta>"
+	default:
+		source = "default"
+		if name == "windows-1252" && isASCIIBytes(prefix) {
+			name = "utf-8"
+		}
+	}
+	if name == "utf-8" {
+		return nil, name, source
+	}
+	if e, err := htmlindex.Get(name); err == nil {
+		enc = e
+	}
+	return enc, name, source
+}
+
+// metaDeclared reports whether a <meta> charset declaration in prefix
+// decided the encoding: the prescan, unlike the UTF-8 guess, ignores UTF-8
+// characters appended to the prefix.
+func metaDeclared(prefix []byte) bool {
+	n := min(len(prefix), 1020)
+	// Two: DetermineEncoding drops the last multi-byte rune as partial.
+	probe := append(prefix[:n:n], "\u00e9\u00e9"...)
+	_, name, _ := charset.DetermineEncoding(probe, "")
+	return name != "utf-8"
+}
+
+func isASCIIBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

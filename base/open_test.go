@@ -1,0 +1,110 @@
+package base
+
+import (
+	"bytes"
+	"io"
+	"net/textproto"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/resolve"
+)
+
+// stream hides a reader's Seek: a pipe.
+type stream struct{ r io.Reader }
+
+func (s stream) Read(p []byte) (int, error) { return s.r.Read(p) }
+
+func utf16le(s string) string {
+	var b strings.Builder
+	b.WriteString("\xff\xfe")
+	for _, c := range []byte(s) { // ASCII only
+		b.WriteByte(c)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// TestOpen checks the one open step: kind, encoding and base decided
+// once, with the layer that decided each, and every byte given back.
+func TestOpen(t *testing.T) {
+	ctx := Context{Spec: resolve.WHATWG, Retrieval: "http://r.example/dir/page"}
+	late := "<p>" + strings.Repeat("x", 3000) + `<base href="/late/">`
+	for _, c := range []struct {
+		name string
+		doc  string
+		in   Input
+		kind Kind
+		cs   string // charset and its source
+		base string // Base.URL and Base.Source
+		open bool   // Settled
+	}{
+		{"html by name", `<a href=x><base href="/b/">`, Input{Name: "p.html"}, HTML, "utf-8 default", "http://r.example/b/ embedded", true},
+		{"kind forced", `<base href="/b/">`, Input{Name: "p.css", Kind: HTML}, HTML, "utf-8 default", "http://r.example/b/ embedded", true},
+		{"css by name", `a{b:url(x)}`, Input{Name: "s.css"}, CSS, " ", "http://r.example/dir/page retrieval", true},
+		{"css by type", `<base href="/b/">`, Input{ContentType: "text/css"}, CSS, " ", "http://r.example/dir/page retrieval", true},
+		{"mhtml sniffed", "MIME-Version: 1.0\r\n\r\n<base href=/b/>", Input{Name: "-"}, MHTML, " ", "http://r.example/dir/page retrieval", true},
+		{"svg sniffed", `<svg xmlns="http://www.w3.org/2000/svg"/>`, Input{}, XML, " ", "http://r.example/dir/page retrieval", true},
+		{"binary default", "\x01\x02<base href=/b/>", Input{Default: HTML}, HTML, "utf-8 default", "http://r.example/b/ embedded", true},
+		{"meta charset", `<meta charset="shift_jis"><base href="/b/">`, Input{}, HTML, "shift_jis <meta>", "http://r.example/b/ embedded", true},
+		{"type charset", `<meta charset="shift_jis"><base href="/b/">`, Input{ContentType: "text/html; charset=euc-kr"}, HTML, "euc-kr Content-Type", "http://r.example/b/ embedded", true},
+		{"header type", `<p>`, Input{Context: Context{Header: textproto.MIMEHeader{"Content-Type": {"text/html; charset=iso-8859-2"}}}}, HTML, "iso-8859-2 Content-Type", "http://r.example/dir/page retrieval", true},
+		{"bom", "\xef\xbb\xbf" + `<meta charset="shift_jis">`, Input{ContentType: "text/html; charset=euc-kr"}, HTML, "utf-8 byte order mark", "http://r.example/dir/page retrieval", true},
+		{"utf-16", utf16le(`<p><base href="/u/">`), Input{}, HTML, "utf-16le byte order mark", "http://r.example/u/ embedded", true},
+		{"late base, room", late, Input{}, HTML, "utf-8 default", "http://r.example/late/ embedded", true},
+		{"late base, no room", late, Input{ScanLimit: 100}, HTML, "utf-8 default", "http://r.example/dir/page retrieval", false},
+		{"utf-16 late, no room", utf16le(late), Input{ScanLimit: 100}, HTML, "utf-16le byte order mark", "http://r.example/dir/page retrieval", false},
+		{"saved from", "<!-- saved from url=(0025)https://s.example/a/b -->\n<p>", Input{SavedFrom: true}, HTML, "utf-8 default", "https://s.example/a/b retrieval", true},
+	} {
+		for _, seek := range []bool{false, true} {
+			in := c.in
+			if in.Context.Spec == 0 {
+				h := in.Context.Header
+				in.Context = ctx
+				in.Context.Header = h
+			}
+			var r io.Reader = stream{strings.NewReader(c.doc)}
+			if seek {
+				r = strings.NewReader(c.doc)
+			}
+			d, err := Open(r, in)
+			if err != nil {
+				t.Errorf("%s (seek %v): %v", c.name, seek, err)
+				continue
+			}
+			open := c.open || seek // a file is scanned whole, then seeked back
+			base := c.base
+			if seek && !c.open {
+				base = "http://r.example/late/ embedded"
+			}
+			if d.Kind != c.kind || d.Charset+" "+d.CharsetSource != c.cs || d.Base.URL+" "+d.Base.Source.String() != base || d.Settled != open {
+				t.Errorf("%s (seek %v): kind %v, charset %q %q, base %q %v, settled %v", c.name, seek, d.Kind, d.Charset, d.CharsetSource, d.Base.URL, d.Base.Source, d.Settled)
+			}
+			if got, _ := io.ReadAll(d.Reader); !bytes.Equal(got, []byte(c.doc)) {
+				t.Errorf("%s (seek %v): Reader gives %d bytes back, not the %d of the document", c.name, seek, len(got), len(c.doc))
+			}
+		}
+	}
+}
+
+func TestOpenNoReplay(t *testing.T) {
+	d, err := Open(stream{strings.NewReader(strings.Repeat("x", 5<<20) + `<base href="http://b.example/">`)}, Input{ScanLimit: -1, Context: Context{Spec: resolve.WHATWG}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Reader != nil || !d.Element.Found || d.Base.URL != "http://b.example/" || !d.Settled {
+		t.Errorf("got %+v", d)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	if _, err := Open(strings.NewReader(""), Input{Name: "-"}); err == nil {
+		t.Error("empty stream: no error")
+	}
+	if _, err := Open(strings.NewReader("<p>"), Input{Kind: WARC}); err == nil {
+		t.Error("HTML forced to WARC: no error")
+	}
+	if d, err := Open(strings.NewReader(""), Input{Name: "-", Default: HTML}); err != nil || d.Kind != HTML {
+		t.Errorf("empty with default: %v %v", d, err)
+	}
+}
