@@ -134,6 +134,11 @@ func TestProgressOnTerminal(t *testing.T) {
 	drawAlways(t)
 	const n = 300
 	dir := progressTree(t, n)
+	// One more page, whose <base> cannot be read: a warning line.
+	if err := os.WriteFile(filepath.Join(dir, "warn.html"), []byte(`<base href="http://[bad/"><a href="x.html">x</a>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	warning := regexp.MustCompile(`^relurl: ` + regexp.QuoteMeta(filepath.Join(dir, "warn.html")) + `: warning: <base href> at line 1 ignored: .*`)
 	missing := filepath.Join(t.TempDir(), "missing.html")
 	frame := regexp.MustCompile(`\r(rewrite|links|check|materialize) (?:( *\d+)% )?\((\d+)/(\d+|\?)(, [0-9.]+ files/s)?(, ETA \w+)?\)\x1b\[K`)
 	for _, tc := range []struct {
@@ -144,15 +149,16 @@ func TestProgressOnTerminal(t *testing.T) {
 		lines []*regexp.Regexp // each line the terminal shows matches one, in order of first match
 		count int              // lines on the terminal
 	}{
-		{"rewrite --dry-run", []string{"rewrite", "--dry-run", "-j", "2", dir, missing}, true, fmt.Sprint(n + 1),
-			[]*regexp.Regexp{regexp.MustCompile(`^` + regexp.QuoteMeta(dir) + `/d\d/p\d{3}\.html: would rewrite 1 of 1 links$`),
+		{"rewrite --dry-run", []string{"rewrite", "--dry-run", "-j", "2", dir, missing}, true, fmt.Sprint(n + 2),
+			[]*regexp.Regexp{regexp.MustCompile(`^` + regexp.QuoteMeta(dir) + `/(d\d/p\d{3}|warn)\.html: would rewrite 1 of 1 links$`),
+				warning,
 				regexp.MustCompile(`^relurl: stat ` + regexp.QuoteMeta(missing) + `: no such file or directory$`),
-				regexp.MustCompile(`^relurl: rewrite: 300 files read, 300 changed, 300 links rewritten, 0 links failed, 1 files failed$`)},
-			n + 2},
-		{"links", []string{"links", "--format", "text", "--base", "https://example.org/", dir}, true, fmt.Sprint(n),
-			[]*regexp.Regexp{regexp.MustCompile(`^https://example\.org/x\.html$`)}, n},
-		{"check", []string{"check", dir}, false, fmt.Sprint(n),
-			[]*regexp.Regexp{regexp.MustCompile(`^relurl: check: .*`)}, -1},
+				regexp.MustCompile(`^relurl: rewrite: 301 files read, 301 changed, 301 links rewritten, 0 links failed, 1 files failed, 1 warnings$`)},
+			n + 4},
+		{"links", []string{"links", "--format", "text", "--base", "https://example.org/", dir}, true, fmt.Sprint(n + 1),
+			[]*regexp.Regexp{regexp.MustCompile(`^https://example\.org/x\.html$`), warning}, n + 2},
+		{"check", []string{"check", dir}, false, fmt.Sprint(n + 1),
+			[]*regexp.Regexp{regexp.MustCompile(`^relurl: check: .*`), warning}, -1},
 		// materialize knows its total from the first file written.
 		{"materialize", []string{"materialize", "-o", filepath.Join(t.TempDir(), "out"), "../../testdata/warc/example.warc.gz"}, false, "",
 			[]*regexp.Regexp{regexp.MustCompile(`^relurl: materialize: 1 pages, .*`)}, 1},
