@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/relurl/relurl/resolve"
 )
@@ -22,7 +23,12 @@ type cssURL struct {
 // string or url() after @import, and the strings of image-set() and
 // -webkit-image-set(). Comments and other strings are skipped, and the
 // URL of @namespace is not one (it names a namespace).
-func cssURLs(v string, fn func(cssURL)) {
+//
+// It returns the end of the last ";", "{" or "}" of v that is a token of
+// its own outside parentheses: where the scan's state is as at the start,
+// so that the text after it scans alone as it would after the rest (0:
+// none). A <style> sheet is cut there into pieces (cssCut).
+func cssURLs(v string, fn func(cssURL)) (cut int) {
 	var (
 		atRule   string // the at-rule whose prelude we are in
 		first    bool   // nothing but whitespace since the at-rule's name
@@ -38,7 +44,7 @@ func cssURLs(v string, fn func(cssURL)) {
 		case c == '/' && i+1 < len(v) && v[i+1] == '*':
 			end := strings.Index(v[i+2:], "*/")
 			if end < 0 {
-				return
+				return cut
 			}
 			i += end + 4
 			continue
@@ -59,6 +65,9 @@ func cssURLs(v string, fn func(cssURL)) {
 		case c == ';' || c == '{' || c == '}':
 			atRule = ""
 			i++
+			if depth == 0 {
+				cut = i
+			}
 		case c == '(':
 			depth++
 			i++
@@ -100,6 +109,13 @@ func cssURLs(v string, fn func(cssURL)) {
 		}
 		first = false
 	}
+	return cut
+}
+
+// cssCut is where a <style> sheet's text read so far, data, may be cut
+// (see cssURLs), for the tokenizer's SetStyleSplit.
+func cssCut(data []byte) int {
+	return cssURLs(unsafe.String(unsafe.SliceData(data), len(data)), func(cssURL) {})
 }
 
 func isNameStart(c byte) bool {

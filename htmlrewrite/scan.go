@@ -20,6 +20,10 @@ import (
 // chunkSize is the piece of text, script or comment held at a time.
 const chunkSize = 64 << 10
 
+// streamStyle says whether <style> sheets are cut into pieces (tests
+// compare with the sheet held whole).
+var streamStyle = true
+
 // maxTemplates bounds the <template> nesting whose inertness is tracked.
 const maxTemplates = 256
 
@@ -245,9 +249,16 @@ func (s *scanner) run(r io.Reader) error {
 		maxTok = DefaultMaxToken
 	}
 	z.SetMaxBuf(maxTok)
-	// Text, scripts and comments pass in pieces: only a tag (and a
-	// <style> sheet, read as CSS whole) is held, up to maxTok.
+	// Text, scripts, comments and <style> sheets pass in pieces: only a
+	// tag (and a CSS token or rule without a ";", "{" or "}" to cut
+	// after) is held, up to maxTok.
 	z.SetChunk(max(1, min(chunkSize, maxTok/2)))
+	if s.p.enc == nil && streamStyle {
+		// A <style> sheet too, cut between CSS rules and declarations.
+		// (In a legacy encoding a trail byte can be "}" or "\": such a
+		// sheet is held whole, decoded.)
+		z.SetStyleSplit(cssCut)
+	}
 	s.z = z
 	// A UTF-16 document's offsets are counted token by token (advance).
 	if s.passing = s.p.utf16 == nil; s.passing {
@@ -295,6 +306,10 @@ func (s *scanner) run(r io.Reader) error {
 			switch {
 			case styleNext:
 				err = s.styleSheet(raw)
+				// The sheet may go on in the next text token (a piece
+				// of it: see SetStyleSplit); its end tag comes next
+				// otherwise.
+				s.styleNext = true
 			case scriptNext != scriptOther:
 				err = s.script(raw, scriptNext)
 			default:

@@ -30,6 +30,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strconv"
 )
 
@@ -140,6 +141,12 @@ type Tokenizer struct {
 	script scriptState
 	// hold keeps the next raw text or script data whole (see HoldRawText).
 	hold bool
+	// styleSplit, when set, says where a <style> element's raw text may
+	// be split (SetStyleSplit); reach is how far past the chunk size the
+	// current raw text token reads before it next asks (or, for a
+	// <style> with no styleSplit, not at all).
+	styleSplit func(data []byte) int
+	reach      int
 	// buf[passStart:passEnd] is the run of passed tokens not yet handed
 	// to passFn (see Pass); passEnd == 0: none.
 	passStart, passEnd int
@@ -175,6 +182,18 @@ const (
 // a comment, "-->" ends only the last).
 func (z *Tokenizer) SetChunk(n int) {
 	z.chunk = n
+}
+
+// SetStyleSplit makes the tokenizer split the raw text of a <style>
+// element too, once it has read the chunk size (SetChunk) of it, where
+// split says: split(data) is the length of the longest prefix of data,
+// the element's raw text read so far in this piece, after which the text
+// may be cut (for CSS: after a ";", "{" or "}" outside any comment,
+// string, url() and parentheses), or 0 when there is none yet; the
+// tokenizer then reads on to twice the length before it asks again, up
+// to SetMaxBuf. Without it a <style> sheet comes whole.
+func (z *Tokenizer) SetStyleSplit(split func(data []byte) int) {
+	z.styleSplit = split
 }
 
 // SetPass sets the function that receives the raw bytes of the tokens
@@ -221,7 +240,7 @@ func (z *Tokenizer) HoldRawText() {
 
 // full reports whether the current token has reached the chunk size.
 func (z *Tokenizer) full() bool {
-	return z.chunk > 0 && !z.hold && z.raw.end-z.raw.start >= z.chunk
+	return z.chunk > 0 && !z.hold && z.raw.end-z.raw.start >= z.chunk+z.reach
 }
 
 // AllowCDATA sets whether or not the tokenizer recognizes <![CDATA[foo]]> as
@@ -416,9 +435,18 @@ loop:
 		if z.skipTo('<'); z.err != nil {
 			break loop
 		}
-		if z.rawTag != "style" && z.full() {
-			split = true
-			break loop
+		if z.full() {
+			if z.rawTag != "style" {
+				split = true
+				break loop
+			}
+			if n := z.styleSplit(z.buf[z.data.start:z.raw.end]); n > 0 {
+				z.raw.end = z.data.start + n
+				split = true
+				break loop
+			}
+			// No place to cut yet: ask again at twice the length.
+			z.reach = z.raw.end - z.raw.start
 		}
 		c := z.readByte()
 		if z.err != nil {
@@ -1307,7 +1335,11 @@ func (z *Tokenizer) Next() TokenType {
 			z.data.end = z.raw.end
 			z.textIsRaw = true
 		} else {
+			if z.rawTag == "style" && z.styleSplit == nil {
+				z.reach = math.MaxInt / 2 // read whole
+			}
 			z.readRawOrRCDATA()
+			z.reach = 0
 		}
 		z.hold = false
 		if z.data.end > z.data.start {
@@ -1476,9 +1508,9 @@ func (z *Tokenizer) skipTo(c byte) {
 	if i := bytes.IndexByte(z.buf[z.raw.end:], c); i >= 0 {
 		end = z.raw.end + i
 	}
-	if z.chunk > 0 && !z.hold && end-z.raw.start > z.chunk {
+	if z.chunk > 0 && !z.hold && end-z.raw.start > z.chunk+z.reach {
 		// Stop where a split may come, not at the buffer's end.
-		end = max(z.raw.end, z.raw.start+z.chunk)
+		end = max(z.raw.end, z.raw.start+z.chunk+z.reach)
 	}
 	if z.maxBuf > 0 && end-z.raw.start >= z.maxBuf {
 		z.raw.end = z.raw.start + z.maxBuf
