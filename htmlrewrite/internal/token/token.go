@@ -1489,7 +1489,7 @@ func (z *Tokenizer) SetMaxBuf(n int) {
 func NewTokenizer(r io.Reader) *Tokenizer {
 	return &Tokenizer{
 		r:         r,
-		buf:       make([]byte, 0, 4096),
+		buf:       make([]byte, 0, 32<<10),
 		attrNames: make(map[string]bool),
 	}
 }
