@@ -1,9 +1,9 @@
 // Package ordered runs a command's per-file work on several goroutines and
 // writes each file's output in input order, as it is produced: the output
 // of the oldest unfinished file goes straight through, the others wait in
-// a bounded buffer (a worker whose buffer is full waits for its turn), so
-// memory depends on the number of workers, not on the size of a file or
-// of its output.
+// bounded buffers (a worker whose item may buffer no more waits for its
+// turn), so memory depends on the number of workers, not on the size of a
+// file or of its output.
 package ordered
 
 import (
@@ -14,16 +14,37 @@ import (
 // DefaultWindow is the output a file not yet at the head may buffer.
 const DefaultWindow = 1 << 20
 
+// Ahead is how many items may be started past the head: workers that
+// finish small items go on to later ones while a large item holds the
+// head, instead of waiting for it (a corpus's largest page takes
+// twenty times an average one). What the items not at the head buffer
+// is bounded in bytes as well (Run).
+const Ahead = 64
+
 // Out receives the output records in input order. Key is what the record
 // is about (a URL, for a caller that prints each once), or "".
 type Out func(key string, record []byte) error
 
+// budget is what the items of one Run that are not at the head may
+// buffer together; its mutex guards every Sink's state, and its cond
+// wakes the sinks waiting for room or for their turn.
+type budget struct {
+	mu         sync.Mutex
+	cond       sync.Cond
+	used, size int
+}
+
+func newBudget(size int) *budget {
+	b := &budget{size: size}
+	b.cond.L = &b.mu
+	return b
+}
+
 // Sink is where a worker writes the output of one item. It is not safe
 // for use by several goroutines.
 type Sink struct {
-	mu     sync.Mutex
-	turn   sync.Cond // signalled when the sink becomes the head
-	head   bool      // output goes straight to out
+	b      *budget
+	head   bool // output goes straight to out; guarded by b.mu
 	out    Out
 	window int
 	err    error // out's first error: the run stops
@@ -42,32 +63,40 @@ func (s *Sink) Write(p []byte) (int, error) {
 }
 
 // Record writes one record. It waits while the item is not at the head
-// and its buffer is full. The record's bytes are not kept after it
-// returns.
+// and its buffer, or what all items not at the head buffer, is full. The
+// record's bytes are not kept after it returns.
 func (s *Sink) Record(key string, record []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for !s.head && s.err == nil && len(s.buf) >= s.window {
-		s.turn.Wait()
+	b := s.b
+	b.mu.Lock()
+	for !s.head && s.err == nil && (len(s.buf) >= s.window || b.used+len(record) > b.size && b.used > 0) {
+		b.cond.Wait()
 	}
 	if s.err != nil {
+		b.mu.Unlock()
 		return s.err
 	}
 	if s.head {
+		// Only this sink's worker writes to out while it is the head
+		// (promote wrote its buffer before), so out runs unlocked and
+		// the other workers buffer meanwhile.
+		b.mu.Unlock()
 		s.err = s.out(key, record)
 		return s.err
 	}
 	s.buf = append(s.buf, record...)
 	s.ends = append(s.ends, len(s.buf))
 	s.keys = append(s.keys, key)
+	b.used += len(record)
+	b.mu.Unlock()
 	return nil
 }
 
 // promote makes s the head: its buffered records go out, and the later
 // ones go straight through.
 func (s *Sink) promote() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	b := s.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	start := 0
 	for i, end := range s.ends {
 		if s.err == nil {
@@ -75,26 +104,32 @@ func (s *Sink) promote() error {
 		}
 		start = end
 	}
+	b.used -= len(s.buf)
 	s.buf, s.ends, s.keys = nil, nil, nil
 	s.head = true
-	s.turn.Broadcast()
+	b.cond.Broadcast()
 	return s.err
 }
 
 // fail ends a sink that will never be the head.
 func (s *Sink) fail(err error) {
-	s.mu.Lock()
+	b := s.b
+	b.mu.Lock()
 	s.err = err
-	s.turn.Broadcast()
-	s.mu.Unlock()
+	b.used -= len(s.buf)
+	s.buf, s.ends, s.keys = nil, nil, nil
+	b.cond.Broadcast()
+	b.mu.Unlock()
 }
 
 // Run calls work for every item on up to workers goroutines, in input
 // order of starting, each with its Sink, and after an item's work is done
 // and its output written, calls done with its result, in input order.
 // The output of the item at the head goes to out as work writes it; each
-// other item buffers up to window bytes (0: DefaultWindow) before its
-// worker waits. Run stops at the first error of out or done and returns it.
+// other item buffers up to window bytes (0: DefaultWindow), and all of
+// them together up to workers*window, before its worker waits; up to
+// Ahead items are started past the head. Run stops at the first error of
+// out or done and returns it.
 func Run[T, R any](workers, window int, items iter.Seq[T], out Out, work func(T, *Sink) R, done func(T, R) error) error {
 	if workers < 1 {
 		workers = 1
@@ -109,7 +144,8 @@ func Run[T, R any](workers, window int, items iter.Seq[T], out Out, work func(T,
 	}
 	var (
 		jobs  = make(chan job)
-		order = make(chan job, workers)
+		order = make(chan job, Ahead)
+		room  = newBudget(workers * window)
 		stop  = make(chan struct{})
 		wg    sync.WaitGroup
 	)
@@ -124,8 +160,7 @@ func Run[T, R any](workers, window int, items iter.Seq[T], out Out, work func(T,
 		defer close(order)
 		defer close(jobs)
 		for it := range items {
-			s := &Sink{out: out, window: window}
-			s.turn.L = &s.mu
+			s := &Sink{b: room, out: out, window: window}
 			j := job{it, s, make(chan R, 1)}
 			select {
 			case jobs <- j:
@@ -175,7 +210,5 @@ var errStopped error = stopped{}
 // Direct returns a sink at the head from the start: for output that is
 // the only one, written straight to out.
 func Direct(out Out) *Sink {
-	s := &Sink{out: out, head: true}
-	s.turn.L = &s.mu
-	return s
+	return &Sink{b: newBudget(0), out: out, head: true}
 }

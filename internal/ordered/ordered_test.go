@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -111,5 +112,94 @@ func TestRunStops(t *testing.T) {
 		}, func(int, int) error { return nil })
 	if err != boom {
 		t.Fatalf("err %v, want boom", err)
+	}
+}
+
+// TestRunAhead: while a long item holds the head, the other workers go
+// on with later items (up to Ahead of them) instead of waiting for it,
+// and what those buffer together stays within workers*window.
+func TestRunAhead(t *testing.T) {
+	const (
+		workers = 2
+		later   = 30 // items after the long one, all finished before it
+		window  = 1000
+	)
+	var finished atomic.Int64
+	var peak atomic.Int64
+	var buffered atomic.Int64
+	timeout := time.After(10 * time.Second)
+	err := Run(workers, window, count(later+1), func(string, []byte) error { return nil },
+		func(i int, s *Sink) int {
+			if i == 0 {
+				for finished.Load() < later {
+					select {
+					case <-timeout:
+						t.Errorf("the long head item waited for 10 s: %d of %d later items done", finished.Load(), later)
+						return 0
+					default:
+						time.Sleep(time.Millisecond)
+					}
+				}
+				return 0
+			}
+			// A small item: its output fits, all of them together fit
+			// workers*window.
+			s.Record("", make([]byte, 50))
+			n := buffered.Add(50)
+			for {
+				p := peak.Load()
+				if n <= p || peak.CompareAndSwap(p, n) {
+					break
+				}
+			}
+			finished.Add(1)
+			return i
+		}, func(int, int) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := peak.Load(); p > workers*window {
+		t.Fatalf("items not at the head buffered %d bytes, over %d", p, workers*window)
+	}
+}
+
+// TestRunBudget: the items not at the head buffer at most workers*window
+// bytes together: the workers wait when it is full, and the run goes on
+// when the head moves.
+func TestRunBudget(t *testing.T) {
+	const (
+		workers = 3
+		window  = 1000
+	)
+	var mu sync.Mutex
+	var got bytes.Buffer
+	err := Run(workers, window, count(20), func(_ string, rec []byte) error {
+		mu.Lock()
+		got.Write(rec)
+		mu.Unlock()
+		return nil
+	}, func(i int, s *Sink) int {
+		for range 30 {
+			s.Record("", []byte(fmt.Sprintf("%02d:%s\n", i, bytes.Repeat([]byte{'x'}, 90))))
+			s.b.mu.Lock()
+			used := s.b.used
+			s.b.mu.Unlock()
+			if used > workers*window {
+				t.Errorf("buffered %d bytes together, over %d", used, workers*window)
+			}
+		}
+		return i
+	}, func(int, int) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	for i := range 20 {
+		for range 30 {
+			fmt.Fprintf(&want, "%02d:%s\n", i, bytes.Repeat([]byte{'x'}, 90))
+		}
+	}
+	if got.String() != want.String() {
+		t.Fatal("records out of order")
 	}
 }
