@@ -72,6 +72,11 @@ func runBase(args []string, s stdio) int {
 	}
 	name := fs.Arg(0)
 	var in io.Reader = s.in
+	if info, err := os.Stat(name); name != "-" && err == nil && info.IsDir() {
+		s.errorf("base: %s is a directory: relurl base reads one document (a file, or - for standard input)", name)
+		fs.Usage()
+		return exitUsage
+	}
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {

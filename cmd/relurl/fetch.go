@@ -5,7 +5,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -80,8 +83,10 @@ func runFetch(args []string, s stdio) int {
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			s.errorf("fetch %s: timed out after %v (--timeout)", fs.Arg(0), *timeout)
+		} else if msg, ok := networkMessage(err); ok {
+			s.errorf("fetch %s: %s", fs.Arg(0), flagTerms.Replace(msg))
 		} else {
-			s.errorf("%s", strings.TrimPrefix(err.Error(), "base: "))
+			s.errorf("%s", flagTerms.Replace(userMessage(err.Error())))
 		}
 		return exitFailure
 	}
@@ -165,6 +170,33 @@ func runFetch(args []string, s stdio) int {
 		failedLinks(s, "fetch: "+doc.URL, rewriteCounts{Links: st.Links, FailedLinks: st.Failed}, "relurl fetch --links")
 	}
 	return exitOK
+}
+
+// flagTerms names base.FetchLimits' options by the flags that set them.
+var flagTerms = strings.NewReplacer("(DenyPrivate)", "(--deny-private)", "(SameHost)", "(--same-host)")
+
+// networkMessage says in the user's terms why a connection failed: the
+// host that has no address, or the address that refused or could not be
+// reached, without net/http's `Get "URL": dial tcp ...` layers.
+func networkMessage(err error) (string, bool) {
+	if dns, ok := errors.AsType[*net.DNSError](err); ok {
+		if dns.IsNotFound {
+			return fmt.Sprintf("no such host %s (check the name, or your DNS)", dns.Name), true
+		}
+		return fmt.Sprintf("cannot look up %s: %s", dns.Name, dns.Err), true
+	}
+	if op, ok := errors.AsType[*net.OpError](err); ok && op.Op == "dial" {
+		addr := ""
+		if op.Addr != nil {
+			addr = " " + op.Addr.String()
+		}
+		why := op.Err.Error()
+		if se, ok := errors.AsType[*os.SyscallError](op.Err); ok {
+			why = se.Err.Error()
+		}
+		return fmt.Sprintf("cannot connect to%s: %s", addr, why), true
+	}
+	return "", false
 }
 
 // isHTMLResponse reports whether a response is an HTML page: its

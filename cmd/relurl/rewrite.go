@@ -131,6 +131,9 @@ func runRewrite(args []string, s stdio) int {
 			}
 		}
 	}
+	if info, err := os.Stat(*outDir); *outDir != "" && err == nil && !info.IsDir() {
+		return usageErr("-o %s is a file: -o names the directory the mirror is written to", *outDir)
+	}
 	if *outDir != "" && t.fromList != "" {
 		if err := tree.Disjoint(*outDir, cmp.Or(t.listRoot, ".")); err != nil {
 			return usageErr("-o and --list-root: %v", err)

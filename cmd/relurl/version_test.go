@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"io/fs"
+	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -138,5 +142,29 @@ func copyModuleSources(t *testing.T, src, dst string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNetworkMessage: a failed connection in the user's terms.
+func TestNetworkMessage(t *testing.T) {
+	wrap := func(err error) error {
+		return &url.Error{Op: "Get", URL: "http://x.invalid/", Err: err}
+	}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{wrap(&net.DNSError{Name: "x.invalid", Err: "no such host", IsNotFound: true}), "no such host x.invalid (check the name, or your DNS)"},
+		{wrap(&net.DNSError{Name: "x.example", Err: "server misbehaving"}), "cannot look up x.example: server misbehaving"},
+		{wrap(&net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 80},
+			Err: &os.SyscallError{Syscall: "connect", Err: syscall.EHOSTUNREACH}}), "cannot connect to 192.0.2.1:80: no route to host"},
+	} {
+		got, ok := networkMessage(tc.err)
+		if !ok || got != tc.want {
+			t.Errorf("%v: %q, %v; want %q", tc.err, got, ok, tc.want)
+		}
+	}
+	if _, ok := networkMessage(errors.New("other")); ok {
+		t.Error("an error of another kind is not a network failure")
 	}
 }
