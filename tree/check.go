@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"path"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/modspec"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
@@ -839,19 +841,22 @@ func formOf(raw string) refForm {
 	return relativeForm
 }
 
-// Fix rewrites, in the HTML document data (the file f of the tree, as
-// given to Check), each Absolute, RootRelative or CaseMismatch link of
-// findings that has a relative form to that form, and returns the new
-// document and the number of links changed. A link whose target is
-// missing from the tree is left as written unless Checker.FixMissing; a
-// file of a kind Checker.Readers reads is returned unchanged. The
-// document goes through htmlrewrite.Rewrite, so a link is found wherever Check found it (an attribute, one candidate
-// of a srcset, a CSS url(), a refresh) and the new reference is escaped
-// for that place; every other byte stays as it was. A finding whose link
-// is no longer at its offset is left alone.
+// Fix rewrites, in the document data (the file f of the tree, as given
+// to Check), each Absolute, RootRelative or CaseMismatch link of findings
+// that has a relative form to that form, and returns the new document and
+// the number of links changed. A link whose target is missing from the
+// tree is left as written unless Checker.FixMissing; a file of a kind
+// Checker.Readers reads is returned unchanged. The document goes through
+// the rewriter of its kind (htmlrewrite.Rewrite, RewriteCSS, xmlrewrite,
+// manifest, jsmodule), so a link is found wherever Check found it (an
+// attribute, one candidate of a srcset, a CSS url(), a refresh, a JSON
+// member, a module specifier) and the new reference is escaped for that
+// place; every other byte stays as it was. A module specifier or import
+// map address gets a "./" where its relative form would be a bare name.
+// A finding whose link is no longer at its offset is left alone.
 func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, error) {
-	if c.Readers[f.Kind] != nil || f.Kind == CSS || f.Kind == XML || f.Kind == Manifest || f.Kind == Module {
-		return data, 0, nil // read by a Reader: not HTML, not rewritten here
+	if c.Readers[f.Kind] != nil {
+		return data, 0, nil // read by a caller's Reader: not rewritten here
 	}
 	if err := c.Prepare(); err != nil {
 		return nil, 0, err
@@ -881,15 +886,46 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 	opts := c.htmlOptions(f)
 	opts.Map = func(l htmlrewrite.Link) (string, bool) {
 		if rel, ok := fixes[at{l.Offset, reference(l.Raw)}]; ok {
+			if moduleSpecifier(l) && modspec.Bare(rel) {
+				rel = "./" + rel // "x.js" would be a bare specifier
+			}
 			return rel, true
 		}
 		return l.Raw, true // every other value as written
 	}
 	var b bytes.Buffer
 	b.Grow(len(data))
-	st, err := htmlrewrite.Rewrite(&b, bytes.NewReader(data), opts)
+	st, err := c.rewrite(f.Kind, &b, data, opts)
 	if err != nil {
 		return nil, 0, err
 	}
 	return b.Bytes(), st.Rewritten, nil
+}
+
+// rewrite rewrites data, a file of kind k, with opts (its Map deciding
+// every value) by the reader Check read it with.
+func (c *Checker) rewrite(k Kind, dst io.Writer, data []byte, opts htmlrewrite.Options) (htmlrewrite.Stats, error) {
+	src := bytes.NewReader(data)
+	switch k {
+	case CSS:
+		return htmlrewrite.RewriteCSS(dst, src, opts)
+	case XML:
+		return xmlrewrite.Rewrite(dst, src, xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context, Map: opts.Map})
+	case Manifest:
+		return manifest.Rewrite(dst, src, manifest.Options{Spec: opts.Spec, Context: opts.Context, Map: opts.Map})
+	case Module:
+		// Absolute: an absolute specifier into the tree is fixed too.
+		return jsmodule.Rewrite(dst, src, jsmodule.Options{Spec: opts.Spec, Context: opts.Context, Map: opts.Map, Absolute: true})
+	}
+	return htmlrewrite.Rewrite(dst, src, opts)
+}
+
+// moduleSpecifier reports whether the link l is a module specifier or
+// an import map address, where a relative reference must be URL-like
+// (HTML "resolve a URL-like module specifier").
+func moduleSpecifier(l htmlrewrite.Link) bool {
+	if l.Kind != htmlrewrite.Import || l.Tag == "link" || l.Attr == "src" {
+		return false // <link rel=modulepreload href>, <script src>: plain URLs
+	}
+	return true
 }
