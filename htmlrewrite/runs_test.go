@@ -123,3 +123,23 @@ func deepCopy(l Link) Link {
 	}
 	return c
 }
+
+// TestLastNewline: lastNewline is bytes.LastIndexByte(b, '\n').
+func TestLastNewline(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		for at := -1; at < n; at++ {
+			for _, fill := range []byte{'x', 0x8a, 0x0b, 0x09} {
+				b := bytes.Repeat([]byte{fill}, n)
+				if at >= 0 {
+					b[at] = '\n'
+					if at > 3 {
+						b[at-3] = '\n'
+					}
+				}
+				if got, want := lastNewline(b), bytes.LastIndexByte(b, '\n'); got != want {
+					t.Fatalf("%q: %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}

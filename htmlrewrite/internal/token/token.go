@@ -197,7 +197,7 @@ func (z *Tokenizer) SetStyleSplit(split func(data []byte) int) {
 }
 
 // SetPass sets the function that receives the raw bytes of the tokens
-// passed with Pass.
+// passed with Pass; it must be called before Pass.
 func (z *Tokenizer) SetPass(fn func(raw []byte)) {
 	z.passFn = fn
 }
@@ -209,15 +209,17 @@ func (z *Tokenizer) SetPass(fn func(raw []byte)) {
 // thus makes one call per buffer instead of one per token. Pass must be
 // called before the next call to Next.
 func (z *Tokenizer) Pass() {
-	if z.passFn == nil {
-		return
-	}
 	if z.passEnd != z.raw.start || z.passEnd == 0 {
-		// Not adjacent to the run (a token in between was not passed).
-		z.Flush()
-		z.passStart = z.raw.start
+		z.newRun()
 	}
 	z.passEnd = z.raw.end
+}
+
+// newRun starts a run at the current token: the tokens passed before it,
+// if any, are not adjacent (a token in between was not passed).
+func (z *Tokenizer) newRun() {
+	z.Flush()
+	z.passStart = z.raw.start
 }
 
 // Flush hands the run of passed tokens, if any, to the pass function. A
