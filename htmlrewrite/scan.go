@@ -837,7 +837,7 @@ func clean(v string) string {
 
 // cleanTrimmed is clean for a v without white space around it.
 func cleanTrimmed(v string) string {
-	if strings.IndexByte(v, '\t') >= 0 || strings.IndexByte(v, '\n') >= 0 || strings.IndexByte(v, '\r') >= 0 {
+	if hasTabOrNewline(v) {
 		v = strings.Map(func(r rune) rune {
 			if r == '\t' || r == '\n' || r == '\r' {
 				return -1
@@ -847,6 +847,23 @@ func cleanTrimmed(v string) string {
 	}
 	return v
 }
+
+// hasTabOrNewline reports whether v holds a tab, LF or CR: a short v is
+// checked a byte at a time, a long one (a data: URL) with vector
+// instructions.
+func hasTabOrNewline(v string) bool {
+	if len(v) >= 64 {
+		return strings.IndexByte(v, '\t') >= 0 || strings.IndexByte(v, '\n') >= 0 || strings.IndexByte(v, '\r') >= 0
+	}
+	for i := 0; i < len(v); i++ {
+		if tabOrNewline[v[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+var tabOrNewline = [256]bool{'\t': true, '\n': true, '\r': true}
 
 // trimmed returns the span of v without the ASCII whitespace around it.
 func trimmed(v string, d0, d1 int) (int, int) {

@@ -86,25 +86,34 @@ func isAlnum(c byte) bool {
 
 // unescape decodes the raw attribute value v.
 func (rs *references) unescape(v []byte) string {
-	b := make([]byte, 0, len(v))
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; c {
+	var b strings.Builder // its String does not copy
+	b.Grow(len(v))
+	for {
+		// The bytes up to the next NUL, CR or "&" are as written.
+		i := 0
+		for i < len(v) && !specialUTF8[v[i]] {
+			i++
+		}
+		b.Write(v[:i])
+		if i == len(v) {
+			return b.String()
+		}
+		switch v[i] {
 		case 0:
-			b = append(b, "\uFFFD"...)
+			b.WriteString("\uFFFD")
+			i++
 		case '\r':
-			b = append(b, '\n')
-			if i+1 < len(v) && v[i+1] == '\n' {
+			b.WriteByte('\n')
+			if i++; i < len(v) && v[i] == '\n' {
 				i++
 			}
 		case '&':
 			n, d := rs.reference(v[i:])
-			b = append(b, d...)
-			i += n - 1
-		default:
-			b = append(b, c)
+			b.WriteString(d)
+			i += n
 		}
+		v = v[i:]
 	}
-	return string(b)
 }
 
 // offsets maps the decoded form of the raw value v back to v: m[i] is the
