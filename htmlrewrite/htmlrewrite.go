@@ -279,6 +279,13 @@ func Open(src io.Reader, opts Options) (*Document, error) {
 // those known so far; Rewrite and Links return the complete ones.
 func (d *Document) Base() base.Result { return d.s.stats.Base }
 
+// Element returns the <base> element that decided the document's base, as
+// Open found it (Found false when none did), so that a caller that reports
+// it (a link checker: the <base href> is a link too) need not scan the
+// document again. In a UTF-16 document its Line and Column count in the
+// decoded text.
+func (d *Document) Element() base.Element { return d.s.p.elem }
+
 // Charset returns the name of the encoding the document is read in.
 func (d *Document) Charset() string { return d.s.stats.Charset }
 

@@ -349,40 +349,28 @@ func (c *Checker) readOther(f File, data []byte) (Document, error) {
 // readHTML is the Reader of HTML.
 func (c *Checker) readHTML(f File, data []byte) (Document, error) {
 	var doc Document
-	// Only a document that holds "<base" can have a <base> element: the
-	// others are not tokenized a second time.
-	if mentionsBase(data) {
-		if e, _, err := base.ScanHTML(bytes.NewReader(data), false, base.Scripting(c.Scripting)); err == nil && e.Found {
-			doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
-		}
-	}
 	opts := c.htmlOptions(f)
 	if !c.NoAnchors {
 		doc.HasAnchors = true
 		opts.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
 	}
-	res, err := htmlrewrite.Links(bytes.NewReader(data), opts, func(l htmlrewrite.Link) error {
+	// The <base href> is a link of its own; the open step found it while
+	// deciding the base: the document is not scanned a second time.
+	d, err := htmlrewrite.Open(bytes.NewReader(data), opts)
+	if err != nil {
+		return doc, err
+	}
+	defer d.Close()
+	if e := d.Element(); e.Found {
+		doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
+	}
+	res, err := d.Links(func(l htmlrewrite.Link) error {
 		l.Raw = reference(l.Raw)
 		doc.Links = append(doc.Links, l)
 		return nil
 	})
 	doc.Base = res.URL
 	return doc, err
-}
-
-// mentionsBase reports whether data holds "<base", ASCII
-// case-insensitively.
-func mentionsBase(data []byte) bool {
-	for {
-		i := bytes.IndexByte(data, '<')
-		if i < 0 || len(data)-i < 5 {
-			return false
-		}
-		if data[i+1]|0x20 == 'b' && data[i+2]|0x20 == 'a' && data[i+3]|0x20 == 's' && data[i+4]|0x20 == 'e' {
-			return true
-		}
-		data = data[i+1:]
-	}
 }
 
 // column16 returns the column, in UTF-16 code units, of the byte at
