@@ -85,7 +85,7 @@ func (f *Filter) contains(site Site, u string) bool {
 	if n, err := resolve.Normalize(root, f.Normalize&^notForRoots); err == nil {
 		root = n
 	}
-	return u != "" && strings.HasPrefix(u, root)
+	return under(u, root)
 }
 
 // notForRoots are the normalizations a tree's root URL is not given: it is
@@ -134,13 +134,48 @@ func (s Site) Contains(u string) bool {
 	if u == "" {
 		return false
 	}
-	if s.Tree.Root() != "" {
-		return s.Tree.Contains(u)
+	if root := s.Tree.Root(); root != "" {
+		return under(u, root)
 	}
 	if tree.SameOrigin(u, s.Document) {
 		return true
 	}
 	return localFile(u) && localFile(s.Document)
+}
+
+// under reports whether the URL u is under root: it starts with root, the
+// scheme and authority compared ASCII case-insensitively (RFC 3986
+// §6.2.2.1: "HTTPS://Example.ORG/site/a" is under "https://example.org/site/",
+// which tree.Scope, comparing the resolver's spelling, does not say in the
+// RFC modes), the rest exactly.
+func under(u, root string) bool {
+	if u == "" || root == "" {
+		return false
+	}
+	nu, nr := authorityEnd(u), authorityEnd(root)
+	if nr > 0 && nr == len(root) {
+		// A root with no path is the whole site, not a string prefix:
+		// "https://example.org" does not hold "https://example.org.evil/".
+		return nu > 0 && strings.EqualFold(u[:nu], root)
+	}
+	if strings.HasPrefix(u, root) {
+		return true
+	}
+	return nu > 0 && nr > 0 && strings.EqualFold(u[:nu], root[:nr]) && strings.HasPrefix(u[nu:], root[nr:])
+}
+
+// authorityEnd returns the length of u's scheme "://" authority, or 0 when
+// it has none (the draft's §2.4 parse).
+func authorityEnd(u string) int {
+	p := resolve.Parse(u)
+	if !p.HasScheme || !p.HasNetLoc {
+		return 0
+	}
+	n := len(p.Scheme) + len("://") + len(p.NetLoc)
+	if n > len(u) || !strings.HasPrefix(u[len(p.Scheme):], "://") {
+		return 0
+	}
+	return n
 }
 
 // localFile reports whether u is a file: URL of this machine (no host, or
