@@ -9,7 +9,9 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 // A Link is one link of an HTML or CSS part of a MIME message: a
@@ -22,7 +24,7 @@ type Link = link.Link
 
 // Stats reports what a rewrite did.
 type Stats struct {
-	Parts     int // parts read as HTML or CSS
+	Parts     int // parts read as HTML, CSS, SVG/feeds or manifests
 	Changed   int // parts whose body changed
 	Links     int // URL values seen
 	Rewritten int // values changed
@@ -35,8 +37,9 @@ type Stats struct {
 var errNoSpec = errors.New("no resolution spec")
 
 // Links reads the MIME message src (an MHTML file) and calls fn for every
-// link of every HTML and CSS part, in order, each resolved against its
-// part's base. It stops at the first error fn returns and returns it.
+// link of every HTML, CSS, SVG, Atom, RSS and web app manifest part, in
+// order, each resolved against its part's base (a feed's, against the
+// xml:base in scope). It stops at the first error fn returns and returns it.
 func Links(src io.Reader, opts Options, fn func(Link) error) error {
 	if opts.Spec == 0 {
 		return &Error{Op: "links", Err: errNoSpec}
@@ -48,8 +51,8 @@ func Links(src io.Reader, opts Options, fn func(Link) error) error {
 	return m.Links(fn)
 }
 
-// Links calls fn for every link of every HTML and CSS part of m, in
-// order. A part that cannot be decoded is skipped and noted in its
+// Links calls fn for every link of every part of m read for links (see
+// Links), in order. A part that cannot be decoded is skipped and noted in its
 // Warnings.
 func (m *Message) Links(fn func(Link) error) error {
 	if m.opts.Spec == 0 {
@@ -63,6 +66,9 @@ func (m *Message) Links(fn func(Link) error) error {
 		body, err := m.Decode(p)
 		if err != nil {
 			p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
+			continue
+		}
+		if kind = sniffPart(kind, body); kind == "" {
 			continue
 		}
 		// The part's base is decided before its first link: each goes
@@ -80,11 +86,21 @@ func (m *Message) Links(fn func(Link) error) error {
 				return fnErr
 			}
 		}
-		if kind == "css" {
+		switch kind {
+		case "css":
 			// A stylesheet has no <base> of its own: its base is the
 			// part's (for Chrome's cid:css-... parts, the enclosing page's).
 			_, err = htmlrewrite.CSSLinks(bytes.NewReader(body), m.htmlOptions(p), emit(p.Base))
-		} else {
+		case "xml":
+			// SVG, Atom, RSS: each link against its element's base
+			// (xml:base in feeds), as WARC records are read.
+			o := m.htmlOptions(p)
+			_, err = xmlrewrite.Links(bytes.NewReader(body), xmlrewrite.Options{Spec: o.Spec, Context: o.Context},
+				func(l xmlrewrite.Link) error { return emit(l.Base)(l) })
+		case "manifest":
+			o := m.htmlOptions(p)
+			_, err = manifest.Links(bytes.NewReader(body), manifest.Options{Spec: o.Spec, Context: o.Context}, emit(p.Base))
+		default:
 			var d *htmlrewrite.Document
 			if d, err = htmlrewrite.Open(bytes.NewReader(body), m.htmlOptions(p)); err == nil {
 				_, err = d.Links(emit(thisMessage(d.Base())))
@@ -105,7 +121,9 @@ func (m *Message) Links(fn func(Link) error) error {
 	return nil
 }
 
-// contentKind says whether a part is read for links: "html", "css" or "".
+// contentKind says whether a part is read for links: "html", "css",
+// "xml" (SVG, Atom, RSS), "xml?" (an XML type naming no vocabulary: read
+// when its root is SVG, XHTML, Atom or RSS, see sniffPart), "manifest" or "".
 func contentKind(p *Part) string {
 	if len(p.Parts) > 0 || strings.HasPrefix(p.MediaType, "multipart/") || strings.HasPrefix(p.MediaType, "message/") {
 		return ""
@@ -115,6 +133,24 @@ func contentKind(p *Part) string {
 		return "html"
 	case "text/css":
 		return "css"
+	case "image/svg+xml", "application/atom+xml", "application/rss+xml":
+		return "xml"
+	case "application/xml", "text/xml":
+		return "xml?"
+	case "application/manifest+json":
+		return "manifest"
+	}
+	return ""
+}
+
+// sniffPart settles an "xml?" kind by the body's root element, as WARC
+// records are read (kindOfType): "xml", or "" for another vocabulary.
+func sniffPart(kind string, body []byte) string {
+	if kind != "xml?" {
+		return kind
+	}
+	if f, ok := xmlrewrite.Sniff(body[:min(len(body), 4096)]); ok && f != xmlrewrite.XML {
+		return "xml"
 	}
 	return ""
 }
@@ -139,7 +175,8 @@ func strictType(mt string, params map[string]string) string {
 }
 
 // Rewrite reads the MIME message src (an MHTML file) and writes it to dst
-// with every link of every HTML and CSS part in absolute form. Each
+// with every link of every part read for links (see Links) in absolute
+// form. Each
 // rewritten part is encoded again in its own Content-Transfer-Encoding
 // (quoted-printable and base64 in 76-column lines, in the part's own line
 // ends); every other byte, headers and delimiters included, is copied as
@@ -155,7 +192,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 	return m.Rewrite(dst)
 }
 
-// Rewrite writes m to dst with every link of every HTML and CSS part in
+// Rewrite writes m to dst with every link of every part read for links (HTML, CSS, SVG, feeds, manifests) in
 // absolute form; see the function Rewrite.
 func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 	var st Stats
@@ -175,6 +212,9 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 		body, err := m.Decode(p)
 		if err != nil {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+			continue
+		}
+		if kind = sniffPart(kind, body); kind == "" {
 			continue
 		}
 		out, hs, err := m.rewritePart(p, kind, body)
@@ -211,8 +251,17 @@ func (m *Message) rewritePart(p *Part, kind string, body []byte) ([]byte, htmlre
 	opts := m.htmlOptions(p)
 	opts.Map = m.linkMap(p)
 	rewrite := htmlrewrite.Rewrite
-	if kind == "css" {
+	switch kind {
+	case "css":
 		rewrite = htmlrewrite.RewriteCSS
+	case "xml":
+		rewrite = func(dst io.Writer, src io.Reader, o htmlrewrite.Options) (htmlrewrite.Stats, error) {
+			return xmlrewrite.Rewrite(dst, src, xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, Map: o.Map})
+		}
+	case "manifest":
+		rewrite = func(dst io.Writer, src io.Reader, o htmlrewrite.Options) (htmlrewrite.Stats, error) {
+			return manifest.Rewrite(dst, src, manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, Map: o.Map})
+		}
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(body) + len(body)/8)

@@ -470,3 +470,43 @@ func TestPartCharset(t *testing.T) {
 	}))
 	assert.Equal(t, []string{"http://x.example/%D0%98", "http://x.example/%D0%98"}, urls)
 }
+
+// TestXMLAndManifestParts: issue 15 — an MHTML file's SVG, Atom, RSS
+// (also as application/xml, by its root element) and web app manifest
+// parts have their links read and rewritten as WARC records' are, each
+// against its part's base (a feed's links against the xml:base in scope);
+// an XML part of another vocabulary (a sitemap) is not read.
+func TestXMLAndManifestParts(t *testing.T) {
+	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/d/\r\n\r\n" +
+		"--B\r\nContent-Type: image/svg+xml\r\nContent-Location: icons/set.svg\r\n\r\n" +
+		`<svg xmlns="http://www.w3.org/2000/svg"><use href="a.svg#x"/><image href="../c.png"/></svg>` + "\r\n" +
+		"--B\r\nContent-Type: application/xml\r\nContent-Location: feed\r\n\r\n" +
+		`<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://blog.example/a/"><link href="p1"/></feed>` + "\r\n" +
+		"--B\r\nContent-Type: text/xml\r\nContent-Location: sitemap.xml\r\n\r\n" +
+		`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/x</loc></url></urlset>` + "\r\n" +
+		"--B\r\nContent-Type: application/manifest+json\r\nContent-Location: app.webmanifest\r\n\r\n" +
+		`{"start_url":"./","icons":[{"src":"c.png"}]}` + "\r\n" +
+		"--B\r\nContent-Type: image/png\r\nContent-ID: <c@x>\r\nContent-Location: c.png\r\n\r\npng\r\n" +
+		"--B--\r\n"
+	var got []string
+	require.NoError(t, Links(strings.NewReader(msg), Options{Spec: resolve.WHATWG}, func(l Link) error {
+		got = append(got, l.Part+" "+l.Kind.String()+" "+l.URL+" "+l.TargetPart+" "+l.Base.Source.String())
+		return nil
+	}))
+	assert.Equal(t, []string{
+		"1 resource http://x.example/d/icons/a.svg#x  header",
+		"1 resource http://x.example/d/c.png 5 header",
+		"2 feed https://blog.example/a/p1  embedded",
+		"4 manifest http://x.example/d/  header",
+		"4 manifest http://x.example/d/c.png 5 header",
+	}, got)
+
+	var out bytes.Buffer
+	st, err := Rewrite(&out, strings.NewReader(msg), Options{Spec: resolve.WHATWG, Local: LocalCID})
+	require.NoError(t, err)
+	assert.Equal(t, 3, st.Parts)
+	assert.Contains(t, out.String(), `<svg xmlns="http://www.w3.org/2000/svg"><use href="http://x.example/d/icons/a.svg#x"/><image href="cid:c@x"/></svg>`)
+	assert.Contains(t, out.String(), `<link href="https://blog.example/a/p1"/>`)
+	assert.Contains(t, out.String(), `<loc>/x</loc>`)
+	assert.Contains(t, out.String(), `{"start_url":"http://x.example/d/","icons":[{"src":"cid:c@x"}]}`)
+}
