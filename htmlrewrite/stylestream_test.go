@@ -3,6 +3,7 @@ package htmlrewrite
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -169,4 +170,26 @@ func FuzzStyleStream(f *testing.F) {
 		b.WriteString("</style><a href=x>")
 		checkStyleStream(t, b.String(), "fuzz")
 	})
+}
+
+// BenchmarkStyleSheet rewrites a page that is one 4 MiB <style> sheet:
+// the sheet passes in pieces (before issue 11's streaming it was held
+// whole and the tokenizer went through it a byte at a time past the
+// chunk size: 1 MB took seconds).
+func BenchmarkStyleSheet(b *testing.B) {
+	var sheet strings.Builder
+	sheet.WriteString("<style>\n")
+	for i := 0; sheet.Len() < 4<<20; i++ {
+		fmt.Fprintf(&sheet, ".r%d { color: red; background: url(\"img/%d.png\") no-repeat; }\n", i, i)
+	}
+	sheet.WriteString("</style><a href=x>x</a>")
+	doc := sheet.String()
+	opts := testOptions()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Rewrite(io.Discard, strings.NewReader(doc), opts); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -3,6 +3,7 @@
 //
 //	go run ./testdata/memcheck/gen.go page SIZE [base]  an HTML page of SIZE bytes
 //	go run ./testdata/memcheck/gen.go warc.gz SIZE      a .warc.gz of about SIZE bytes
+//	go run ./testdata/memcheck/gen.go style SIZE        a page that is one <style> sheet of SIZE bytes
 //
 // The page is links, text, inline scripts, styles and comments, with one
 // inline JSON script of 32 MiB (twice the old 16 MiB token cap) when SIZE
@@ -38,6 +39,8 @@ func main() {
 		err = page(w, size, len(os.Args) > 3 && os.Args[3] == "base")
 	case "warc.gz":
 		err = warc(w, size)
+	case "style":
+		err = style(w, size)
 	default:
 		err = fmt.Errorf("unknown kind %q", os.Args[1])
 	}
@@ -101,6 +104,21 @@ func page(out io.Writer, size int64, withBase bool) error {
 		block(w, i)
 	}
 	io.WriteString(w, "<a href=\"the-end.html\">end</a></body></html>\n")
+	return nil
+}
+
+// style writes a page whose <style> sheet is size bytes of rules, each
+// with a url(): the sheet passes in pieces, not held whole.
+func style(out io.Writer, size int64) error {
+	w := &counter{w: out}
+	io.WriteString(w, "<!doctype html>\n<html><head><style>\n")
+	for i := 0; w.n < size; i++ {
+		fmt.Fprintf(w, ".r%d { color: #%06x; background: url(\"img/%d.png\") no-repeat; }\n", i, i&0xffffff, i)
+		if i%100 == 0 {
+			fmt.Fprintf(w, "@media (min-width: %dpx) { .m%d { background-image: image-set(\"a%d.png\" 1x, \"b%d.png\" 2x) } }\n/* rule %d: url(not-a-link.png) */\n", i%2000, i, i, i, i)
+		}
+	}
+	io.WriteString(w, "</style></head><body><a href=\"the-end.html\">end</a></body></html>\n")
 	return nil
 }
 

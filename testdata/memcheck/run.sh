@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak RSS of relurl on inputs larger than memory should matter (issue 11:
 # streams stay streams): every whole-process memory case of the project
-# (the reads, the writes -o/-i, the WARC reads and materialize). Inputs are
+# (the reads, a <style> sheet, the writes -o/-i, the WARC reads and materialize). Inputs are
 # generated on the fly and piped; those that must be files are written to
 # a temporary directory and removed.
 #   usage: testdata/memcheck/run.sh        env: MEMCHECK_SCALE=N divides the sizes (quick runs)
@@ -57,6 +57,18 @@ warc=$((300 * 1000 * 1000 / scale))
   "$tmp/relurl" rewrite --base https://gen.example/ - | enough rewrite "$gib"
 "$tmp/gen" page "$page" base | measure "links --format text - ($((page / 1000000)) MB page)" 64 \
   "$tmp/relurl" links --format text - | enough "links -" $((page / 100))
+# A <style> sheet four times the old 16 MiB hold passes in pieces: the
+# output must end with the rewritten link after it.
+style=$((64 * 1024 * 1024 / scale))
+"$tmp/gen" style "$style" | measure "rewrite - ($((style >> 20)) MiB <style> sheet piped)" 64 \
+  "$tmp/relurl" rewrite --base https://gen.example/ - > "$tmp/style.out"
+if ! tail -c 200 "$tmp/style.out" | grep -q 'href="https://gen.example/the-end.html"'; then
+  echo "memcheck: rewrite - (<style>): the link after the sheet is not rewritten" >&2
+  touch "$tmp/failed"
+fi
+enough "rewrite - (<style>)" "$style" < "$tmp/style.out"
+rm -f "$tmp/style.out"
+
 mkdir "$tmp/site"
 "$tmp/gen" page "$page" > "$tmp/site/page.html"
 measure "links --format text FILE ($((page / 1000000)) MB page)" 64 \
