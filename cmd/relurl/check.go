@@ -272,7 +272,7 @@ func runCheck(args []string, s stdio) int {
 		if r.err != nil {
 			failed++
 			out.Flush()
-			s.errorf("%s", fileError(wk.f.Path, r.err))
+			s.errorf("%s", fileError(wk.f.Path, r.err, *maxSize))
 			return nil
 		}
 		if c.Reads(wk.f.Kind) {

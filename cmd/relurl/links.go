@@ -123,7 +123,7 @@ func runLinks(args []string, s stdio) int {
 			s.errorf("%s: warning: %s", tree.DisplayName(name), warn)
 		}
 		if r.err != nil {
-			s.errorf("%s", fileError(name, r.err))
+			s.errorf("%s", fileError(name, r.err, t.maxSize))
 		}
 		return r.err != nil
 	}

@@ -258,9 +258,9 @@ func runRewrite(args []string, s stdio) int {
 		}
 		switch {
 		case r.err != nil && r.note != "":
-			s.errorf("%s (%s)", fileError(w.f.Path, r.err), r.note)
+			s.errorf("%s (%s)", fileError(w.f.Path, r.err, t.maxSize), r.note)
 		case r.err != nil:
-			s.errorf("%s", fileError(w.f.Path, r.err))
+			s.errorf("%s", fileError(w.f.Path, r.err, t.maxSize))
 		case *dryRun && r.changed:
 			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.f.Path), r.counts.Rewritten, r.counts.Links)
 		case toStdout:

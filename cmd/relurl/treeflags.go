@@ -291,15 +291,15 @@ func walkSeq(walks ...iter.Seq2[tree.File, error]) iter.Seq[walked] {
 
 // fileError formats the error of the input file path: the error alone
 // when it names that path already. The name is quoted when it holds
-// control characters (tree.DisplayName).
-func fileError(path string, err error) string {
+// control characters (tree.DisplayName). maxSize is --max-size, named
+// with its value when the file was over it.
+func fileError(path string, err error, maxSize int64) string {
 	if errors.Is(err, tree.ErrTooLarge) {
 		// In the user's terms: how large, and the flag that bounds it.
-		msg := "file too large"
+		over := fmt.Sprintf("over --max-size %d (raise it to read the file)", maxSize)
+		msg := "file too large, " + over
 		if info, serr := os.Stat(path); serr == nil {
-			msg = fmt.Sprintf("file too large: %d bytes, over --max-size", info.Size())
-		} else {
-			msg += ", over --max-size"
+			msg = fmt.Sprintf("file too large: %d bytes, %s", info.Size(), over)
 		}
 		return tree.DisplayName(path) + ": " + msg
 	}
