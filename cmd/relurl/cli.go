@@ -51,14 +51,13 @@ var libraryPackages = []string{
 }
 
 // userMessage returns msg, an error's text, without the library package
-// names in it: "PKG: " at its start (unless PKG is also a command's name,
-// which the command itself puts there) and ": PKG: " inside it.
+// names in it: "PKG: " at its start and ": PKG: " inside it.
 func userMessage(msg string) string {
 	msg = withoutPackages(msg)
 	for _, p := range libraryPackages {
-		// "base: " and "materialize: " at the start are the commands'
-		// own names.
-		if strings.HasPrefix(msg, p+": ") && p != "base" && p != "materialize" {
+		// The materialize command prints its library's errors as they
+		// are: "materialize: " names the command there.
+		if strings.HasPrefix(msg, p+": ") && p != "materialize" {
 			msg = msg[len(p)+2:]
 		}
 	}
