@@ -10,7 +10,6 @@ import (
 	"net/textproto"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/relurl/relurl/base"
@@ -75,22 +74,6 @@ func ExampleChecker_Fix() {
 	// Output:
 	// 2 links fixed
 	// <a href="../index.html">home</a> <img src=a.png srcset="a.png 1x, a2.png 2x">
-}
-
-// Ordered runs work in parallel and hands the results back in input order.
-func ExampleOrdered() {
-	pages := []string{"a.html", "b.html", "c.html"}
-	err := tree.Ordered(2, slices.Values(pages), strings.ToUpper, func(in, out string) error {
-		fmt.Println(in, "->", out)
-		return nil
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	// Output:
-	// a.html -> A.HTML
-	// b.html -> B.HTML
-	// c.html -> C.HTML
 }
 
 // A crawler in the style of colly's OnHTML callbacks: fetch a page (the

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/resolve/grammar"
 	"github.com/relurl/relurl/tree"
@@ -292,7 +293,7 @@ func runCheck(args []string, s stdio) int {
 	}
 	items, stopCount := counted(bar, walkSeq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check"), Refer: c.Referrals()}.Walk([]string{dir})), []string{dir}, false)
 	defer stopCount()
-	err = tree.Ordered(*jobs, items, work, emit)
+	err = ordered.Results(*jobs, items, work, emit)
 	bar.Finish()
 	if err == nil {
 		// Fragments into other files, once every file has been read.

@@ -1,4 +1,4 @@
-package tree
+package ordered
 
 import (
 	"errors"
@@ -13,14 +13,14 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestOrderedKeepsInputOrder(t *testing.T) {
+func TestResultsKeepsInputOrder(t *testing.T) {
 	items := make([]int, 200)
 	for i := range items {
 		items[i] = i
 	}
 	var running, peak atomic.Int32
 	var got []int
-	err := Ordered(4, slices.Values(items), func(i int) int {
+	err := Results(4, slices.Values(items), func(i int) int {
 		n := running.Add(1)
 		for {
 			p := peak.Load()
@@ -43,7 +43,7 @@ func TestOrderedKeepsInputOrder(t *testing.T) {
 	assert.Greater(t, peak.Load(), int32(1), "work runs in parallel")
 }
 
-func TestOrderedStopsOnError(t *testing.T) {
+func TestResultsStopsOnError(t *testing.T) {
 	before := runtime.NumGoroutine()
 	boom := errors.New("boom")
 	var started atomic.Int32
@@ -54,7 +54,7 @@ func TestOrderedStopsOnError(t *testing.T) {
 			}
 		}
 	})
-	err := Ordered(3, endless, func(i int) int { started.Add(1); return i }, func(i, _ int) error {
+	err := Results(3, endless, func(i int) int { started.Add(1); return i }, func(i, _ int) error {
 		if i == 10 {
 			return boom
 		}
@@ -66,12 +66,12 @@ func TestOrderedStopsOnError(t *testing.T) {
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before+1, "no goroutine is left behind")
 }
 
-func TestOrderedEmptyAndZeroWorkers(t *testing.T) {
+func TestResultsEmptyAndZeroWorkers(t *testing.T) {
 	n := 0
-	err := Ordered(0, slices.Values([]int{1, 2, 3}), func(i int) int { return i }, func(int, int) error { n++; return nil })
+	err := Results(0, slices.Values([]int{1, 2, 3}), func(i int) int { return i }, func(int, int) error { n++; return nil })
 	assert.NoError(t, err)
 	assert.Equal(t, 3, n)
-	err = Ordered(2, slices.Values([]int(nil)), func(i int) int { return i }, func(int, int) error { n++; return nil })
+	err = Results(2, slices.Values([]int(nil)), func(i int) int { return i }, func(int, int) error { n++; return nil })
 	assert.NoError(t, err)
 	assert.Equal(t, 3, n)
 }
@@ -85,17 +85,17 @@ func spin(n int) int {
 	return x
 }
 
-// BenchmarkOrdered is the control for the tree benchmarks of cmd/relurl:
+// BenchmarkResults is the control for the tree benchmarks of cmd/relurl:
 // work that only needs a CPU, through the same pool, with one worker and
 // with two. Its j=2/j=1 ratio is the most any tree run on the same machine
 // at the same moment can reach; on a machine shared with other jobs it is
 // well below 2.
-func BenchmarkOrdered(b *testing.B) {
+func BenchmarkResults(b *testing.B) {
 	items := make([]int, 256)
 	for _, j := range []int{1, 2} {
 		b.Run(fmt.Sprintf("j=%d", j), func(b *testing.B) {
 			for b.Loop() {
-				Ordered(j, slices.Values(items), func(int) int { return spin(200000) }, func(int, int) error { return nil })
+				Results(j, slices.Values(items), func(int) int { return spin(200000) }, func(int, int) error { return nil })
 			}
 		})
 	}
