@@ -8,7 +8,7 @@ import (
 // Results runs work on each item of items with the given number of
 // goroutines and calls emit with each item and its result in the order of
 // items, so output stays deterministic however the work is scheduled.
-// Results wait for their turn in a window of twice as many items as
+// The results wait for their turn in a window of twice as many items as
 // workers, which bounds memory. If emit returns an error, no further item
 // is started and Results returns that error once the running work ends.
 func Results[T, R any](workers int, items iter.Seq[T], work func(T) R, emit func(T, R) error) error {
