@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/linkfilter"
@@ -129,7 +130,7 @@ func runFetch(args []string, s stdio) int {
 			s.errorf("fetch: %v", err)
 			return exitFailure
 		}
-		r := htmlLinks(bytes.NewReader(doc.Body), hopts, site, lw)
+		r := lw.links(bytes.NewReader(doc.Body), tree.HTML, extract.Options{HTML: hopts}, site)
 		if werr := w.Flush(); werr != nil {
 			s.errorf("fetch: %v", werr)
 			return exitFailure

@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"fmt"
-	"io"
 	"sync"
 
 	"github.com/relurl/relurl/internal/ordered"
@@ -67,20 +65,6 @@ func statusLine(tsv bool, st *inputStatus) []byte {
 	var buf bytes.Buffer
 	appendStatus(&buf, tsv, st)
 	return buf.Bytes()
-}
-
-// scanWARC writes the links of the WARC (or ARC) file r, going on past
-// record errors: each is a record-error line with --status, else a line
-// on stderr; each is counted.
-func (e *linkWriter) scanWARC(r io.Reader, t *treeFlags) docResult {
-	stats, err := mime.ScanWARCLinks(r, t.mimeOptions(""), e.warc, e.recordError)
-	e.st.records = stats.Records
-	e.st.recordErrors = stats.RecordErrors
-	warnings := stats.Warnings
-	if stats.WarningsDropped > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d more warnings", stats.WarningsDropped))
-	}
-	return docResult{err: err, warnings: warnings}
 }
 
 // recordError writes a record error where it happened.

@@ -8,16 +8,14 @@ import (
 	"os"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
-	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
-	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/xmlrewrite"
 )
 
 const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text|tsv] [--fields LIST] [--status] [--on-error exit|report] [filters] PATH... | -
@@ -333,21 +331,35 @@ func record(l link.Link, file string) *linkRecord {
 }
 
 // docLinks writes the links of the document r of kind f.Kind, retrieved
-// from docURL, as they are found; site is where the document stands for
-// --internal and --external (a part of an MHTML archive or a WARC record
-// stands at its own URL's origin).
+// from docURL, as they are found (package extract dispatches the kind);
+// site is where --internal and --external compare them.
 func docLinks(r io.Reader, f tree.File, docURL string, site linkfilter.Site, t *treeFlags, e *linkWriter) docResult {
-	if f.Kind == tree.WARC {
-		return e.scanWARC(r, t)
+	kind := f.Kind
+	o := t.extractOptions(docURL)
+	if kind == tree.WARC {
+		o.MIME.Retrieval = "" // each record has its own
+		o.RecordError = e.recordError
+	} else {
+		e.st.records = 1 // one document
 	}
-	e.st.records = 1 // one document
-	switch f.Kind {
-	case tree.MHTML:
-		m, err := mime.Read(r, t.mimeOptions(docURL))
-		if err != nil {
-			return docResult{err: err}
+	return e.links(r, kind, o, site)
+}
+
+// links writes the links of the document r of kind k through extract.
+func (e *linkWriter) links(r io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site) docResult {
+	o.Base = func(b base.Result) {
+		e.base = b
+		// An HTML page's links are compared with its base's origin when
+		// nothing else says where it is.
+		if k != tree.CSS && k != tree.Module && k != tree.Manifest && site.Document == "" {
+			site.Document = b.URL
 		}
-		err = m.Links(func(l mime.Link) error {
+	}
+	res, err := extract.Links(r, k, o, func(l link.Link) error {
+		switch k {
+		case tree.WARC:
+			return e.warc(l)
+		case tree.MHTML:
 			if !e.pass(&l, linkfilter.Site{Document: l.Base.URL}) {
 				return nil
 			}
@@ -355,84 +367,19 @@ func docLinks(r io.Reader, f tree.File, docURL string, site linkfilter.Site, t *
 			part := l.Part
 			rec.Part, rec.TargetPart = &part, l.TargetPart
 			return e.add(rec)
-		})
-		// What the parts left unread or read best effort reaches the user.
-		var warns []string
-		for _, p := range m.Parts() {
-			for _, w := range p.Warnings {
-				warns = append(warns, fmt.Sprintf("part %q: %s", p.Path, w))
-			}
 		}
-		return docResult{warnings: warns, err: err}
-	case tree.CSS:
-		// A stylesheet's URLs resolve against its own URL (CSS Values 4 §4.5.1).
-		o := t.htmlOptions(docURL)
-		b := o.Context.Fallback()
-		e.base = b
-		final, err := htmlrewrite.CSSLinks(r, o, func(l htmlrewrite.Link) error {
-			if !e.pass(&l, site) {
-				return nil
-			}
-			return e.add(record(l, e.file))
-		})
-		return docResult{warnings: final.Warnings, err: err}
-	case tree.Module:
-		mo := t.moduleOptions(docURL)
-		e.base = mo.Context.Fallback()
-		// Specifiers against the module's own URL (HTML §8.1.5).
-		final, err := jsmodule.Links(r, mo, func(l htmlrewrite.Link) error {
-			if !e.pass(&l, site) {
-				return nil
-			}
-			return e.add(record(l, e.file))
-		})
-		return docResult{warnings: final.Warnings, err: err}
-	case tree.Manifest:
-		mo := t.manifestOptions(docURL)
-		e.base = mo.Context.Fallback()
-		// Its URL members resolve against the manifest's own URL.
-		final, err := manifest.Links(r, mo, func(l htmlrewrite.Link) error {
-			if !e.pass(&l, site) {
-				return nil
-			}
-			return e.add(record(l, e.file))
-		})
-		return docResult{warnings: final.Warnings, err: err}
-	case tree.XML:
-		final, err := xmlrewrite.Links(r, t.xmlOptions(docURL), func(l xmlrewrite.Link) error {
-			if !e.pass(&l, site) {
-				return nil
-			}
-			// Each element's base is its own (xml:base, §3.1).
-			return e.add(record(l, e.file))
-		})
-		e.base = final
-		return docResult{warnings: final.Warnings, err: err}
-	}
-	return htmlLinks(r, t.htmlOptions(docURL), site, e)
-}
-
-// htmlLinks writes the links of an HTML document, each with the base
-// decided before the first one. A document alone with no URL (a stream
-// without --base) stands at its base's origin.
-func htmlLinks(r io.Reader, opts htmlrewrite.Options, site linkfilter.Site, e *linkWriter) docResult {
-	d, err := htmlrewrite.Open(r, opts)
-	if err != nil {
-		return docResult{err: err}
-	}
-	defer d.Close()
-	b := d.Base()
-	e.base = b
-	if site.Document == "" {
-		site.Document = b.URL
-	}
-	final, err := d.Links(func(l htmlrewrite.Link) error {
 		if !e.pass(&l, site) {
 			return nil
 		}
 		return e.add(record(l, e.file))
 	})
-	return docResult{warnings: final.Warnings, err: err}
+	switch k {
+	case tree.XML:
+		e.base = res.Base
+	case tree.WARC:
+		e.st.records, e.st.recordErrors = res.Records, res.RecordErrors
+	}
+	return docResult{warnings: res.Warnings, err: err}
 }
 
 func (e *linkWriter) warc(l mime.WARCLink) error {

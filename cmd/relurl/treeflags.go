@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
@@ -235,26 +236,19 @@ func (t *treeFlags) inputKind() (tree.Kind, bool) {
 // xmlOptions returns the options of package xmlrewrite for an SVG or
 // feed retrieved from docURL.
 func (t *treeFlags) xmlOptions(docURL string) xmlrewrite.Options {
-	o := t.htmlOptions(docURL)
-	x := xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments}
-	if t.maxSize < htmlrewrite.DefaultMaxToken {
-		x.MaxSize = int(t.maxSize)
-	}
-	return x
+	return t.extractOptions(docURL).XML
 }
 
 // manifestOptions returns the options of package manifest for a web app
 // manifest retrieved from docURL.
 func (t *treeFlags) manifestOptions(docURL string) manifest.Options {
-	o := t.htmlOptions(docURL)
-	return manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, MaxSize: o.MaxToken}
+	return t.extractOptions(docURL).Manifest
 }
 
 // moduleOptions returns the options of package jsmodule for a module
 // retrieved from docURL.
 func (t *treeFlags) moduleOptions(docURL string) jsmodule.Options {
-	o := t.htmlOptions(docURL)
-	return jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, MaxSize: o.MaxToken}
+	return t.extractOptions(docURL).Module
 }
 
 // mimeOptions returns the options of package mime for an archive
@@ -264,6 +258,23 @@ func (t *treeFlags) mimeOptions(docURL string) mime.Options {
 	// payload (at most mime's default).
 	return mime.Options{Spec: *t.spec, Retrieval: docURL, Strict: t.strict, HTML: t.html,
 		Limits: mime.Limits{Size: t.maxSize, DecodedBytes: min(t.maxSize, 128<<20)}}
+}
+
+// extractOptions returns the options of every kind's reader for a
+// document retrieved from docURL (package extract picks the one it needs).
+func (t *treeFlags) extractOptions(docURL string) extract.Options {
+	o := t.htmlOptions(docURL)
+	x := xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments}
+	if t.maxSize < htmlrewrite.DefaultMaxToken {
+		x.MaxSize = int(t.maxSize)
+	}
+	return extract.Options{
+		HTML:     o,
+		MIME:     t.mimeOptions(docURL),
+		XML:      x,
+		Manifest: manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, MaxSize: o.MaxToken},
+		Module:   jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, MaxSize: o.MaxToken},
+	}
 }
 
 // walked is one item of a walk: a file or the error of a path.

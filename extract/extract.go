@@ -1,0 +1,132 @@
+// Package extract reads the links of a document of any kind relurl reads,
+// by handing it to that kind's reader: HTML (htmlrewrite, its base decided
+// by the open step before the first link), CSS (htmlrewrite.CSSLinks),
+// SVG, XHTML and feeds (xmlrewrite), web app manifests (manifest), JS
+// modules (jsmodule), MHTML archives part by part and WARC files record by
+// record (mime). It is the per-kind dispatch of `relurl links` and `fetch
+// --links`, kept out of the command so that every caller reads each kind
+// the same way; the kind itself is base's decision (base.KindOf,
+// base.SniffKind, base.Open).
+package extract
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/manifest"
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/xmlrewrite"
+)
+
+// Options are the options of each kind's reader, for one document.
+type Options struct {
+	HTML     htmlrewrite.Options // HTML and CSS: its Context holds the document's layers below §3.1
+	MIME     mime.Options        // MHTML and WARC
+	XML      xmlrewrite.Options
+	Manifest manifest.Options
+	Module   jsmodule.Options
+	// Base, when set, is called with the document's base before its
+	// first link: HTML's as the open step decided it, a stylesheet's,
+	// manifest's or module's own URL (CSS Values 4 §4.5.1, HTML §8.1.5).
+	// It is not called for XML (each element has its own, in Link.Base),
+	// MHTML (each part) or WARC (each payload).
+	Base func(base.Result)
+	// RecordError is called, in file order between the links, for each
+	// WARC record that was skipped or cut (mime.ScanWARCLinks); nil
+	// stops at the first.
+	RecordError func(*mime.RecordError) error
+}
+
+// Result is what reading one document's links left to say.
+type Result struct {
+	// Base is the document's base (XML: the root's; zero for MHTML and
+	// WARC, whose parts and records each have theirs).
+	Base base.Result
+	// Warnings are the library's warnings: what was read best effort or
+	// left unread ("part "P": ..." for an MHTML part, "record at O: ..."
+	// for a WARC record).
+	Warnings []string
+	// Records counts the WARC records read (1 for any other document),
+	// RecordErrors those given to Options.RecordError.
+	Records, RecordErrors int64
+}
+
+// Links calls fn for every link of the document r of kind k, in document
+// order, each with its base (link.Link.Base) and, in an archive, its part
+// or record. A kind relurl does not read (base.Other) is read as HTML. It
+// stops at the first error fn returns and returns it.
+func Links(r io.Reader, k base.Kind, o Options, fn func(link.Link) error) (Result, error) {
+	switch k {
+	case base.WARC:
+		return warcLinks(r, o, fn)
+	case base.MHTML:
+		return mhtmlLinks(r, o, fn)
+	case base.CSS:
+		return own(o, o.HTML.Context, func(fn func(link.Link) error) (base.Result, error) { return htmlrewrite.CSSLinks(r, o.HTML, fn) }, fn)
+	case base.Module:
+		return own(o, o.Module.Context, func(fn func(link.Link) error) (base.Result, error) { return jsmodule.Links(r, o.Module, fn) }, fn)
+	case base.Manifest:
+		return own(o, o.Manifest.Context, func(fn func(link.Link) error) (base.Result, error) { return manifest.Links(r, o.Manifest, fn) }, fn)
+	case base.XML:
+		final, err := xmlrewrite.Links(r, o.XML, fn)
+		return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
+	}
+	return htmlLinks(r, o, fn)
+}
+
+// own reads a document whose links all resolve against its own URL.
+func own(o Options, c base.Context, read func(func(link.Link) error) (base.Result, error), fn func(link.Link) error) (Result, error) {
+	if o.Base != nil {
+		if c.Spec == 0 {
+			c.Spec = o.HTML.Spec
+		}
+		o.Base(c.Fallback())
+	}
+	final, err := read(fn)
+	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
+}
+
+// htmlLinks reads an HTML document, its base decided before the first link.
+func htmlLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
+	d, err := htmlrewrite.Open(r, o.HTML)
+	if err != nil {
+		return Result{Records: 1}, err
+	}
+	defer d.Close()
+	if o.Base != nil {
+		o.Base(d.Base())
+	}
+	final, err := d.Links(fn)
+	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
+}
+
+// mhtmlLinks reads an MHTML archive's links part by part; what the parts
+// left unread or read best effort becomes warnings.
+func mhtmlLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
+	m, err := mime.Read(r, o.MIME)
+	if err != nil {
+		return Result{Records: 1}, err
+	}
+	err = m.Links(fn)
+	res := Result{Records: 1}
+	for _, p := range m.Parts() {
+		for _, w := range p.Warnings {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("part %q: %s", p.Path, w))
+		}
+	}
+	return res, err
+}
+
+// warcLinks reads a WARC file record by record, on past record errors.
+func warcLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
+	stats, err := mime.ScanWARCLinks(r, o.MIME, fn, o.RecordError)
+	res := Result{Records: stats.Records, RecordErrors: stats.RecordErrors, Warnings: stats.Warnings}
+	if stats.WarningsDropped > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d more warnings", stats.WarningsDropped))
+	}
+	return res, err
+}

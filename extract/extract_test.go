@@ -1,0 +1,100 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/manifest"
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/xmlrewrite"
+)
+
+func options(u string) Options {
+	c := base.Context{Spec: resolve.WHATWG, Retrieval: u}
+	return Options{
+		HTML:     htmlrewrite.Options{Spec: resolve.WHATWG, Context: c},
+		MIME:     mime.Options{Spec: resolve.WHATWG},
+		XML:      xmlrewrite.Options{Spec: resolve.WHATWG, Context: c},
+		Manifest: manifest.Options{Spec: resolve.WHATWG, Context: c},
+		Module:   jsmodule.Options{Spec: resolve.WHATWG, Context: c},
+	}
+}
+
+// TestLinksDispatch: each kind goes to its own reader (the same bytes
+// mean different links as HTML, CSS, a manifest or a module), the base
+// is given before the first link, and an archive's links carry their
+// part or record.
+func TestLinksDispatch(t *testing.T) {
+	const u = "http://h.example/d/doc"
+	for _, c := range []struct {
+		kind  base.Kind
+		doc   string
+		want  string // the links' URLs and kinds
+		based bool   // Options.Base called before the first link
+	}{
+		{base.HTML, `<a href=a>url(b)<base href="/x/">`, "http://h.example/x/a navigation", true},
+		{base.Other, `<img src=a>`, "http://h.example/d/a resource", true},
+		{base.CSS, `<a href=a>url(b)`, "http://h.example/d/b css", true},
+		{base.Manifest, `{"start_url": "s/", "icons": [{"src": "i.png"}]}`, "http://h.example/d/s/ manifest http://h.example/d/i.png manifest", true},
+		{base.Module, `import "./m.js"; <a href=a>`, "http://h.example/d/m.js import", true},
+		{base.XML, `<feed xmlns="http://www.w3.org/2005/Atom"><link href="f"/></feed>`, "http://h.example/d/f feed", false},
+	} {
+		var got []string
+		var baseFirst, based bool
+		o := options(u)
+		o.Base = func(b base.Result) { based = true; baseFirst = len(got) == 0 }
+		res, err := Links(strings.NewReader(c.doc), c.kind, o, func(l link.Link) error {
+			got = append(got, l.URL+" "+l.Kind.String())
+			if l.Base.URL == "" {
+				t.Errorf("%v: link %q without its base", c.kind, l.Raw)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%v: %v", c.kind, err)
+		}
+		if s := strings.Join(got, " "); s != c.want {
+			t.Errorf("%v: links %q, want %q", c.kind, s, c.want)
+		}
+		if based != c.based || based && !baseFirst {
+			t.Errorf("%v: Base called %v (before the first link %v), want %v", c.kind, based, baseFirst, c.based)
+		}
+		if res.Records != 1 || res.Base.URL == "" {
+			t.Errorf("%v: result %+v", c.kind, res)
+		}
+	}
+}
+
+func TestLinksArchives(t *testing.T) {
+	mhtml := "MIME-Version: 1.0\nContent-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\nContent-Location: http://h.example/m/\n\n<img src=\"i.gif\">\n--b\nContent-Type: text/html\nContent-Location: http://h.example/m/2\nContent-Transfer-Encoding: bogus\n\n<a href=x>\n--b--\n"
+	var got []link.Link
+	res, err := Links(strings.NewReader(mhtml), base.MHTML, options(""), func(l link.Link) error { got = append(got, l); return nil })
+	if err != nil || len(got) != 1 || got[0].Part != "1" || got[0].URL != "http://h.example/m/i.gif" {
+		t.Fatalf("mhtml: %v %+v", err, got)
+	}
+	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], `part "2": `) {
+		t.Errorf("mhtml warnings %q", res.Warnings)
+	}
+
+	body := "<a href=a>"
+	http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + fmt.Sprint(len(body)) + "\r\n\r\n" + body
+	rec := "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://h.example/w/\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: " + fmt.Sprint(len(http)) + "\r\n\r\n" + http + "\r\n\r\n"
+	warc := rec + "garbage that starts no record\r\n\r\n" + rec
+	got = got[:0]
+	var recErrs int
+	o := options("")
+	o.RecordError = func(*mime.RecordError) error { recErrs++; return nil }
+	res, err = Links(strings.NewReader(warc), base.WARC, o, func(l link.Link) error { got = append(got, l); return nil })
+	if err != nil || len(got) != 2 || got[0].Target != "http://h.example/w/" || got[0].URL != "http://h.example/w/a" {
+		t.Fatalf("warc: %v %+v", err, got)
+	}
+	if res.Records != 2 || res.RecordErrors != 1 || recErrs != 1 {
+		t.Errorf("warc: %+v, %d record errors", res, recErrs)
+	}
+}
