@@ -1,0 +1,58 @@
+package htmlrewrite
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestAllocsPerDocument: the allocations of a document do not grow with
+// its length (issue 20: O(1) per document apart from the links' own
+// strings). Without links a page of 10,000 blocks allocates what a page
+// of 100 does; each link adds what is its own: in Rewrite the new URL,
+// in Links the value as written (Raw, of which the reference is a part)
+// and the URL.
+func TestAllocsPerDocument(t *testing.T) {
+	page := func(n int, unit string) string {
+		return "<!DOCTYPE html><html><head><meta charset=utf-8><title>t &amp; u</title></head><body>\n" +
+			strings.Repeat(unit, n) + "</body></html>\n"
+	}
+	opts := testOptions()
+	rewrite := func(doc string) float64 {
+		return testing.AllocsPerRun(3, func() {
+			if _, err := Rewrite(io.Discard, strings.NewReader(doc), opts); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	links := func(doc string) float64 {
+		return testing.AllocsPerRun(3, func() {
+			if _, err := Links(strings.NewReader(doc), opts, func(Link) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	const small, big = 100, 10000
+	// No links: text, comments, scripts, styles, classes and ids, a
+	// value with a character reference, SVG, a template.
+	plain := `<div class="a b" id=x data-x='1'><p style="color:red" title="a &amp; b">text &lt; more</p>` +
+		`<!-- c --><script>if (a < b) x--;</script><style>p{color:red}</style>` +
+		`<svg viewBox="0 0 1 1"><path d="M0 0"/></svg><template><span>t</span></template><br></div>` + "\n"
+	for name, f := range map[string]func(string) float64{"rewrite": rewrite, "links": links} {
+		a, b := f(page(small, plain)), f(page(big, plain))
+		if b != a {
+			t.Errorf("%s: %v allocations for %d blocks without links, %v for %d", name, a, small, b, big)
+		}
+	}
+	// Two relative links per block.
+	linked := `<p><a href="p.html">x</a><img src="i.png" alt=""></p>` + "\n"
+	for name, c := range map[string]struct {
+		f       func(string) float64
+		perLink float64
+	}{"rewrite": {rewrite, 1}, "links": {links, 2}} {
+		a, b := c.f(page(small, linked)), c.f(page(big, linked))
+		if per := (b - a) / (2 * (big - small)); per > c.perLink {
+			t.Errorf("%s: %.2f allocations per link, want <= %v (%v for %d blocks, %v for %d)", name, per, c.perLink, a, small, b, big)
+		}
+	}
+}
