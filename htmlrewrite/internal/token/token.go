@@ -768,7 +768,7 @@ func (z *Tokenizer) readCommentFrom(beginning bool) {
 				end = min(end, z.raw.start+z.chunk)
 			}
 			if z.raw.end < end {
-				z.raw.end = skipPast(z.buf[:end], z.raw.end, commentStop)
+				z.raw.end = skipPast(z.buf[:end], z.raw.end, &commentStop)
 			}
 			if z.full() {
 				z.data.end = z.raw.end
@@ -1199,7 +1199,7 @@ var space = stops(" \n\r\t\f")
 func (z *Tokenizer) readTagName() {
 	z.data.start = z.raw.end - 1
 	for {
-		z.skipUntil(tagNameStop)
+		z.skipUntil(&tagNameStop)
 		c := z.readByte()
 		if z.err != nil {
 			z.data.end = z.raw.end
@@ -1222,7 +1222,7 @@ func (z *Tokenizer) readTagName() {
 func (z *Tokenizer) readTagAttrKey() {
 	z.pendingAttr[0].start = z.raw.end
 	for {
-		z.skipUntil(attrKeyStop)
+		z.skipUntil(&attrKeyStop)
 		c := z.readByte()
 		if z.err != nil {
 			z.pendingAttr[0].end = z.raw.end
@@ -1299,7 +1299,7 @@ func (z *Tokenizer) readTagAttrVal() {
 	default:
 		z.pendingAttr[1].start = z.raw.end - 1
 		for {
-			z.skipUntil(unquotedStop)
+			z.skipUntil(&unquotedStop)
 			c := z.readByte()
 			if z.err != nil {
 				z.pendingAttr[1].end = z.raw.end
@@ -1525,12 +1525,11 @@ func (z *Tokenizer) skipTo(c byte) {
 // stopSet marks the bytes a skipUntil stops at.
 type stopSet [256]bool
 
-func stops(chars string) *stopSet {
-	var s stopSet
+func stops(chars string) (s stopSet) {
 	for i := 0; i < len(chars); i++ {
 		s[chars[i]] = true
 	}
-	return &s
+	return s
 }
 
 var (
