@@ -115,3 +115,4 @@ func FuzzRFC3986Prefix(f *testing.F) {
 		}
 	})
 }
+

@@ -279,31 +279,37 @@ func trimControlAndSpace(s string) string {
 	return s[i:j]
 }
 
-// removeTabNewline removes every ASCII tab or newline (§4.4 step 3).
-func removeTabNewline(s string) string {
-	if !strings.ContainsAny(s, "\t\n\r") {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c != '\t' && c != '\n' && c != '\r' {
-			b = append(b, c)
-		}
-	}
-	return string(b)
-}
-
 // parseWeb is the basic URL parser (§4.4) without a url or state override.
 func parseWeb(input string, base *WebURL, enc encoding.Encoding) (WebURL, error) {
-	input = removeTabNewline(trimControlAndSpace(input))
-	if !utf8.ValidString(input) {
-		input = strings.ToValidUTF8(input, "\uFFFD")
-	}
+	input = trimControlAndSpace(input)
 	n := len(input) + 8
 	if base != nil {
 		n += len(base.href)
 	}
-	p := webParser{in: input, base: base, enc: enc, b: make([]byte, 0, n)}
+	var b []byte
+	if strings.ContainsAny(input, "\t\n\r") {
+		// §4.4 step 3 removes them. The input without them is kept past
+		// the output buffer's capacity, in the same allocation: appends
+		// never reach it (they move the output elsewhere first), and the
+		// result stays the only allocation (a URL value spread over lines
+		// cost three).
+		all := make([]byte, n+len(input))
+		m := n
+		for i := 0; i < len(input); i++ {
+			if c := input[i]; c != '\t' && c != '\n' && c != '\r' {
+				all[m] = c
+				m++
+			}
+		}
+		input = unsafe.String(&all[n], m-n)
+		b = all[:0:n]
+	} else {
+		b = make([]byte, 0, n)
+	}
+	if !utf8.ValidString(input) {
+		input = strings.ToValidUTF8(input, "\uFFFD")
+	}
+	p := webParser{in: input, base: base, enc: enc, b: b}
 	p.port, p.queryStart, p.fragStart = -1, -1, -1
 	if err := p.parse(); err != nil {
 		return WebURL{}, err

@@ -262,3 +262,34 @@ func TestWHATWGErrors(t *testing.T) {
 	require.True(t, errors.As(err, &e))
 	assert.Equal(t, "parse base", e.Op)
 }
+
+// TestWHATWGAllocs: a WHATWG resolution allocates its result string and
+// nothing else, on the fast paths and in the parser, also for a value
+// spread over lines (§4.4 step 3 removes tabs and newlines).
+func TestWHATWGAllocs(t *testing.T) {
+	r, err := NewResolver(WHATWG, "https://example.com/dir/page.html?x=1", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ref    string
+		allocs float64
+	}{
+		{"https://www.example.com/a/b.js?v=3", 0},
+		{"/images/logo.png", 1},
+		{"../css/site.css", 1},
+		{"HTTP://Example.COM/x", 1},
+		{"http://www.washingtonpost.com/terms-of-service/2011/11/18/gIQAldiYiN_sto\n        ry.html", 1},
+		{"https://twitter.com/intent/tweet?url=x\n\t&via=y", 1},
+		{"a b\tc", 1},
+		{"mailto:someone@example.com?subject=Hi%0D%0Athere", 1},
+	} {
+		want, err := parseWeb(tc.ref, &r.web.url, nil)
+		if got, err2 := r.Reference(tc.ref); err != nil || err2 != nil || got != want.href {
+			t.Fatalf("Reference(%q) = %q, %v; parser %q, %v", tc.ref, got, err2, want.href, err)
+		}
+		if got := testing.AllocsPerRun(100, func() { _, _ = r.Reference(tc.ref) }); got != tc.allocs {
+			t.Errorf("Reference(%q) allocates %v times, want %v", tc.ref, got, tc.allocs)
+		}
+	}
+}
