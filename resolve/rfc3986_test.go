@@ -115,4 +115,3 @@ func FuzzRFC3986Prefix(f *testing.F) {
 		}
 	})
 }
-
