@@ -101,3 +101,28 @@ func BenchmarkLinksLongSheet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScripts: an import map of 2,000 entries and a 1 MB inline
+// module script, rewritten (issue 15's readers inside a page).
+func BenchmarkScripts(b *testing.B) {
+	var m strings.Builder
+	m.WriteString(`<script type=importmap>{"imports":{`)
+	for i := range 2000 {
+		if i > 0 {
+			m.WriteByte(',')
+		}
+		m.WriteString(`"pkg` + strings.Repeat("x", i%7) + `/": "./vendor/pkg/v1/", "/lib/m.js": "../lib/m.js"`)
+	}
+	m.WriteString(`}}</script><script type=module>`)
+	chunk := "import a from './a.mjs';\nexport * from \"../b.mjs\";\nconst f = (x) => x / 2 + /re\"/.test(s) ? import(`./c.mjs`) : new URL('img.png', import.meta.url);\n// a comment with import \"x\"\nfunction g(y) { return y.map(z => z * 2).filter(Boolean); }\n"
+	m.WriteString(strings.Repeat(chunk, 5000))
+	m.WriteString(`</script>`)
+	doc := m.String()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Rewrite(io.Discard, strings.NewReader(doc), pageOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -121,3 +121,15 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkScan: a 1 MB manifest-like JSON text.
+func BenchmarkScan(b *testing.B) {
+	data := []byte(`{"icons":[` + strings.Repeat(`{"src":"icons/i\u002e192.png","sizes":"192x192","n":-1.5e3,"ok":true},`, 12000) + `null]}`)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Scan(data, func(Value) {}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
