@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,4 +193,41 @@ func BenchmarkStyleSheet(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestStyleStreamUTF16: a UTF-16 page's sheet, cut into pieces, is
+// rewritten and reported (lines, columns, offsets counted in UTF-16) as
+// held whole.
+func TestStyleStreamUTF16(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<p>\u00e9</p><style>")
+	for i := 0; b.Len() < 20000; i++ {
+		b.WriteString(styleFragments[i%len(styleFragments)])
+	}
+	b.WriteString("</style><a href=after.html>a</a>")
+	doc := []byte{0xff, 0xfe}
+	for _, c := range utf16.Encode([]rune(b.String())) {
+		doc = append(doc, byte(c), byte(c>>8))
+	}
+	run := func(stream bool, maxTok int) (string, []string) {
+		streamStyle = stream
+		defer func() { streamStyle = true }()
+		opts := testOptions()
+		opts.MaxToken = maxTok
+		var out bytes.Buffer
+		_, err := Rewrite(&out, bytes.NewReader(doc), opts)
+		require.NoError(t, err)
+		var links []string
+		_, err = Links(bytes.NewReader(doc), opts, func(l Link) error {
+			links = append(links, fmt.Sprint(l.URL, " ", l.Line, ":", l.Column, " @", l.Offset))
+			return nil
+		})
+		require.NoError(t, err)
+		return out.String(), links
+	}
+	wantOut, wantLinks := run(false, 1<<20)
+	gotOut, gotLinks := run(true, 400)
+	assert.True(t, wantOut == gotOut, "rewrite differs")
+	assert.Equal(t, wantLinks, gotLinks)
+	assert.Greater(t, len(gotLinks), 100)
 }
