@@ -1,15 +1,18 @@
-// Package extract reads the links of a document of any kind relurl reads,
-// by handing it to that kind's reader: HTML (htmlrewrite, its base decided
-// by the open step before the first link), CSS (htmlrewrite.CSSLinks),
-// SVG, XHTML and feeds (xmlrewrite), web app manifests (manifest), JS
-// modules (jsmodule), MHTML archives part by part and WARC files record by
-// record (mime). It is the per-kind dispatch of `relurl links` and `fetch
-// --links`, kept out of the command so that every caller reads each kind
-// the same way; the kind itself is base's decision (base.KindOf,
-// base.SniffKind, base.Open).
+// Package extract reads or rewrites the links of a document of any kind
+// relurl reads, by handing it to that kind's reader: HTML (htmlrewrite,
+// its base decided by the open step before the first link), CSS
+// (htmlrewrite), SVG, XHTML and feeds (xmlrewrite), web app manifests
+// (manifest), JS modules (jsmodule), MHTML archives part by part and WARC
+// files record by record (mime; WARC is read, not rewritten). It is the
+// per-kind dispatch of `relurl links`, `fetch --links` and `rewrite`, kept
+// out of the command so that every caller treats each kind the same way;
+// the kind itself is base's decision (base.KindOf, base.SniffKind,
+// base.Open).
 package extract
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
@@ -130,3 +133,84 @@ func warcLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error)
 	}
 	return res, err
 }
+
+// Stats is what Rewrite did.
+type Stats struct {
+	Links     int // URL values seen
+	Rewritten int // values changed
+	Failed    int // values that could not be resolved (left as written)
+	// Warnings are the library's warnings (the base's, the parts' of an
+	// MHTML archive).
+	Warnings []string
+	// Changed reports whether dst got anything other than src's bytes.
+	Changed bool
+}
+
+// Rewrite copies the document src of kind k to dst with its links in
+// absolute form (or as the readers' Options.Map say), through that kind's
+// rewriter: HTML streams through htmlrewrite (a kind relurl does not read
+// is read as HTML); MHTML (whose parts link to each other), CSS, XML,
+// manifests and modules are read whole by their rewriters, each bounded
+// by its own limit. WARC files are not rewritten (an error).
+func Rewrite(dst io.Writer, src io.Reader, k base.Kind, o Options) (Stats, error) {
+	var rewrite func(dst io.Writer, src io.Reader) (Stats, error)
+	stats := func(st htmlrewrite.Stats) Stats {
+		return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Base.Warnings}
+	}
+	switch k {
+	case base.WARC:
+		return Stats{}, errWARC
+	case base.MHTML:
+		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
+			st, err := mime.Rewrite(dst, src, o.MIME)
+			return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Warnings}, err
+		}
+	case base.CSS:
+		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
+			st, err := htmlrewrite.RewriteCSS(dst, src, o.HTML)
+			return stats(st), err
+		}
+	case base.XML:
+		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
+			st, err := xmlrewrite.Rewrite(dst, src, o.XML)
+			return stats(st), err
+		}
+	case base.Manifest:
+		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
+			st, err := manifest.Rewrite(dst, src, o.Manifest)
+			return stats(st), err
+		}
+	case base.Module:
+		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
+			st, err := jsmodule.Rewrite(dst, src, o.Module)
+			return stats(st), err
+		}
+	default:
+		d, err := htmlrewrite.Open(src, o.HTML)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer d.Close()
+		st, err := d.Rewrite(dst)
+		c := stats(st)
+		c.Changed = st.Changed
+		return c, err
+	}
+	// Held whole: the rewriters of these kinds read their document in
+	// memory; the copy says whether anything changed.
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return Stats{}, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(data) + len(data)/4)
+	st, err := rewrite(&buf, bytes.NewReader(data))
+	if err != nil {
+		return st, err
+	}
+	st.Changed = !bytes.Equal(buf.Bytes(), data)
+	_, err = dst.Write(buf.Bytes())
+	return st, err
+}
+
+var errWARC = errors.New("extract: WARC files are not rewritten")

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -96,5 +97,37 @@ func TestLinksArchives(t *testing.T) {
 	}
 	if res.Records != 2 || res.RecordErrors != 1 || recErrs != 1 {
 		t.Errorf("warc: %+v, %d record errors", res, recErrs)
+	}
+}
+
+// TestRewriteDispatch: each kind goes to its own rewriter, and Changed
+// says whether any byte changed.
+func TestRewriteDispatch(t *testing.T) {
+	const u = "http://h.example/d/doc"
+	for _, c := range []struct {
+		kind    base.Kind
+		doc     string
+		want    string
+		changed bool
+	}{
+		{base.HTML, `<a href=a>url(b)`, `<a href=http://h.example/d/a>url(b)`, true},
+		{base.Other, `<a href=http://x.example/>`, `<a href=http://x.example/>`, false},
+		{base.CSS, `<a href=a>url(b)`, `<a href=a>url(http://h.example/d/b)`, true},
+		{base.Manifest, `{"start_url": "s/"}`, `{"start_url": "http://h.example/d/s/"}`, true},
+		{base.Module, `import "./m.js";`, `import "http://h.example/d/m.js";`, true},
+		{base.XML, `<feed xmlns="http://www.w3.org/2005/Atom"><link href="f"/></feed>`, `<feed xmlns="http://www.w3.org/2005/Atom"><link href="http://h.example/d/f"/></feed>`, true},
+		{base.CSS, `a{}`, `a{}`, false},
+	} {
+		var out strings.Builder
+		st, err := Rewrite(&out, strings.NewReader(c.doc), c.kind, options(u))
+		if err != nil {
+			t.Fatalf("%v: %v", c.kind, err)
+		}
+		if out.String() != c.want || st.Changed != c.changed {
+			t.Errorf("%v: %q (changed %v), want %q (%v)", c.kind, out.String(), st.Changed, c.want, c.changed)
+		}
+	}
+	if _, err := Rewrite(io.Discard, strings.NewReader("WARC/1.1\r\n"), base.WARC, options(u)); err == nil {
+		t.Error("a WARC file rewritten")
 	}
 }

@@ -12,14 +12,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
-	"github.com/relurl/relurl/jsmodule"
-	"github.com/relurl/relurl/manifest"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/xmlrewrite"
 )
 
 const rewriteSynopsis = `[--base URL] [--spec S] [-o DIR | -i | --dry-run] [flags] PATH... | -
@@ -359,50 +356,6 @@ func failedLinks(s stdio, name string, c rewriteCounts, lister string) {
 	s.errorf("%s: %d of %d %s could not be resolved, left as written (%s lists them with the reason)", name, c.FailedLinks, c.Links, link, lister)
 }
 
-// rewriteDoc rewrites the document data of the given kind retrieved from
-// docURL.
-func rewriteDoc(kind tree.Kind, data []byte, docURL string, t *treeFlags) ([]byte, rewriteCounts, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(data) + len(data)/4)
-	var c rewriteCounts
-	switch kind {
-	case tree.MHTML:
-		opts := t.mimeOptions(docURL)
-		opts.Local = t.local
-		st, err := mime.Rewrite(&buf, bytes.NewReader(data), opts)
-		c.warns = st.Warnings
-		if err != nil {
-			return nil, c, err
-		}
-		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
-	case tree.CSS, tree.XML, tree.Manifest, tree.Module:
-		var st htmlrewrite.Stats
-		var err error
-		if kind == tree.Module {
-			st, err = jsmodule.Rewrite(&buf, bytes.NewReader(data), t.moduleOptions(docURL))
-		} else if kind == tree.Manifest {
-			st, err = manifest.Rewrite(&buf, bytes.NewReader(data), t.manifestOptions(docURL))
-		} else if kind == tree.CSS {
-			st, err = htmlrewrite.RewriteCSS(&buf, bytes.NewReader(data), t.htmlOptions(docURL))
-		} else {
-			st, err = xmlrewrite.Rewrite(&buf, bytes.NewReader(data), t.xmlOptions(docURL))
-		}
-		c.warns = st.Base.Warnings
-		if err != nil {
-			return nil, c, err
-		}
-		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
-	default:
-		st, err := htmlrewrite.Rewrite(&buf, bytes.NewReader(data), t.htmlOptions(docURL))
-		c.warns = st.Base.Warnings
-		if err != nil {
-			return nil, c, err
-		}
-		c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
-	}
-	return buf.Bytes(), c, nil
-}
-
 // oneSourceEach makes a file bound for a place in the mirror dir that an
 // earlier input already takes (two trees with the same paths, two files
 // with the same name) an error of that file, so that no output silently
@@ -544,13 +497,16 @@ func rewriteFile(dst io.Writer, f tree.File, docURL string, t *treeFlags) (rewri
 	return rewriteStream(dst, r, f.Kind, docURL, t)
 }
 
-// rewriteStream rewrites the document src of the given kind to dst: HTML
-// as it is read, MHTML (whose parts link to each other) read whole.
+// rewriteStream rewrites the document src of the given kind to dst
+// (package extract dispatches the kind): HTML as it is read, MHTML (whose
+// parts link to each other), stylesheets, XML, manifests and modules held
+// whole, up to --max-size.
 func rewriteStream(dst io.Writer, src io.Reader, kind tree.Kind, docURL string, t *treeFlags) (rewriteCounts, bool, error) {
 	var c rewriteCounts
-	if kind == tree.MHTML || kind == tree.CSS || kind == tree.XML || kind == tree.Manifest || kind == tree.Module {
-		// Held whole: MHTML parts link to each other; a stylesheet or an
-		// XML document is read in memory by its reader.
+	o := t.extractOptions(docURL)
+	o.MIME.Local = t.local
+	whole := kind == tree.MHTML || kind == tree.CSS || kind == tree.XML || kind == tree.Manifest || kind == tree.Module
+	if whole {
 		data, err := io.ReadAll(io.LimitReader(src, t.maxSize+1))
 		if err == nil && int64(len(data)) > t.maxSize {
 			err = tree.ErrTooLarge
@@ -558,21 +514,14 @@ func rewriteStream(dst io.Writer, src io.Reader, kind tree.Kind, docURL string, 
 		if err != nil {
 			return c, false, err
 		}
-		out, c, err := rewriteDoc(kind, data, docURL, t)
-		if err != nil {
-			return c, false, err
-		}
-		_, err = dst.Write(out)
-		return c, !bytes.Equal(out, data), err
+		src = bytes.NewReader(data)
 	}
-	d, err := htmlrewrite.Open(src, t.htmlOptions(docURL))
-	if err != nil {
-		return c, false, err
+	st, err := extract.Rewrite(dst, src, kind, o)
+	c.warns = st.Warnings
+	if err != nil && whole {
+		return c, false, err // nothing written
 	}
-	defer d.Close()
-	st, err := d.Rewrite(dst)
 	c.Links, c.Rewritten, c.FailedLinks = st.Links, st.Rewritten, st.Failed
-	c.warns = st.Base.Warnings
 	return c, st.Changed, err
 }
 

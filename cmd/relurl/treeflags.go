@@ -233,18 +233,6 @@ func (t *treeFlags) inputKind() (tree.Kind, bool) {
 	return sf.kind()
 }
 
-// xmlOptions returns the options of package xmlrewrite for an SVG or
-// feed retrieved from docURL.
-func (t *treeFlags) xmlOptions(docURL string) xmlrewrite.Options {
-	return t.extractOptions(docURL).XML
-}
-
-// manifestOptions returns the options of package manifest for a web app
-// manifest retrieved from docURL.
-func (t *treeFlags) manifestOptions(docURL string) manifest.Options {
-	return t.extractOptions(docURL).Manifest
-}
-
 // moduleOptions returns the options of package jsmodule for a module
 // retrieved from docURL.
 func (t *treeFlags) moduleOptions(docURL string) jsmodule.Options {
