@@ -67,7 +67,7 @@ func KindOf(name string, head []byte) Kind {
 		// optional end tags, XML entities, CDATA); a file whose root is
 		// not in the XHTML namespace, or not found in the first bytes,
 		// is read as HTML.
-		if space, local, ok := XMLRoot(head); ok && space == nsXHTML && local == "html" {
+		if xhtmlRoot(head) {
 			return text(head, XML)
 		}
 		return text(head, HTML)
@@ -93,8 +93,13 @@ func KindOf(name string, head []byte) Kind {
 	case strings.HasPrefix(ct, "text/xml"), strings.HasPrefix(ct, "text/plain"):
 		// MIME Sniffing leaves XML vocabularies alone (§7); the root
 		// element tells SVG, XHTML, Atom and RSS apart.
-		if linkBearingXML(head) {
+		if linkBearingXML(head, filepath.Ext(lower) == ".xml") {
 			return XML
+		}
+		if xhtmlRoot(head) {
+			// XHTML's root behind what the HTML signatures do not
+			// take (an "<!--[if IE]>" comment): a page, read as HTML.
+			return HTML
 		}
 	}
 	return Other
@@ -125,19 +130,31 @@ const (
 
 // linkBearingXML reports whether head starts an XML document whose root
 // element is one relurl reads links from: <svg> in the SVG namespace,
-// <html> in XHTML's, Atom's <feed> or <entry>, RSS's <rss> (no namespace)
-// or RSS 1.0's <rdf:RDF>.
-func linkBearingXML(head []byte) bool {
+// Atom's <feed> or <entry>, RSS's <rss> (no namespace) or RSS 1.0's
+// <rdf:RDF>, and <html> in XHTML's namespace only when xhtml is set (the
+// name says .xml). Without a name or Content-Type that says XML, a page
+// with XHTML's root is HTML: such pages are served as text/html and
+// parsed as HTML by browsers (XHTML 1.0 Appendix C), and reading one as
+// XML would escape the "&" of its values and read its scripts' strings
+// as markup.
+func linkBearingXML(head []byte, xhtml bool) bool {
 	space, local, ok := XMLRoot(head)
 	switch {
 	case !ok:
 		return false
-	case space == nsSVG && local == "svg", space == nsXHTML && local == "html",
+	case space == nsSVG && local == "svg", xhtml && space == nsXHTML && local == "html",
 		space == nsAtom && (local == "feed" || local == "entry"),
 		space == "" && local == "rss", space == nsRDF && local == "RDF":
 		return true
 	}
 	return false
+}
+
+// xhtmlRoot reports whether head starts an XML document whose root is
+// XHTML's <html>.
+func xhtmlRoot(head []byte) bool {
+	space, local, ok := XMLRoot(head)
+	return ok && space == nsXHTML && local == "html"
 }
 
 // XMLRoot returns the namespace and local name of the root element of the
