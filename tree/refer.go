@@ -1,6 +1,8 @@
 package tree
 
 import (
+	"bytes"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,8 +18,8 @@ import (
 // a file tells (formats.md §9: "Context"): a JavaScript file is a module
 // when an HTML page of the tree loads it as one (<script type=module src>,
 // <link rel=modulepreload href>, an import map address, a specifier of an
-// inline module) or a module of the tree imports it; a JSON file (any
-// file KindOf calls Other) is a web app manifest when a page names it in
+// inline module) or a module of the tree imports it; a JSON file (or
+// another candidate: see referable) is a web app manifest when a page names it in
 // <link rel=manifest href>. A classic <script src> says nothing: the file
 // stays Other.
 //
@@ -70,9 +72,72 @@ func (r *Referrals) setCharset(u, name string) {
 type referred map[string]Kind
 
 // candidate reports whether a referring document may change f's kind:
-// a file of no kind of its own that is text (no NUL byte).
+// a file of no kind of its own that is text (no NUL byte) and whose name
+// a module or a manifest has (referable). A README, a robots.txt or a
+// dotfile is none, so a tree holding only such files is not read twice.
 func candidate(f File) bool {
-	return f.Kind == Other && !slices.Contains(f.Head, 0)
+	return f.Kind == Other && referable(f.Path) && !slices.Contains(f.Head, 0)
+}
+
+// referable reports whether a file called name may be a module or a web
+// app manifest that only a referring document can tell: a .js, .cjs or
+// .json file (a query string that a mirror kept in the name aside), or a
+// name without an extension that is not a dotfile.
+func referable(name string) bool {
+	name = filepath.Base(name)
+	if i := strings.IndexByte(name, '?'); i > 0 {
+		name = name[:i]
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".js", ".cjs", ".json":
+		return true
+	case "":
+		return !strings.HasPrefix(name, ".")
+	}
+	return false
+}
+
+// referWords are what a page that classifies a candidate must contain:
+// type=module, rel=modulepreload, type=importmap, rel=manifest. A page
+// with none of them (ASCII case-insensitively, so also behind character
+// references) is not tokenized for referrals.
+var referWords = []string{"module", "importmap", "manifest"}
+
+// mentions reports whether r holds one of words, ASCII case-insensitively,
+// reading it in pieces (never whole).
+func mentions(r io.Reader, words []string) bool {
+	const piece, overlap = 64 << 10, 16 // overlap: longer than any word
+	buf := make([]byte, overlap+piece)
+	n := 0
+	for {
+		m, err := io.ReadFull(r, buf[n:])
+		n += m
+		if containsFold(buf[:n], words) {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+		n = copy(buf, buf[n-overlap:n])
+	}
+}
+
+// containsFold reports whether b contains one of words (lower-case ASCII)
+// in any ASCII case.
+func containsFold(b []byte, words []string) bool {
+	for i := 0; i < len(b); i++ {
+		j := bytes.IndexAny(b[i:], "iImM")
+		if j < 0 {
+			return false
+		}
+		i += j
+		for _, w := range words {
+			if len(b)-i >= len(w) && bytes.EqualFold(b[i:i+len(w)], []byte(w)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // classify gives f the kind its referring documents tell, if any.
@@ -180,6 +245,17 @@ func (r *Referrals) scan(dir string) referred {
 		if err != nil {
 			continue
 		}
+		if env == "" && !mentions(src, referWords) {
+			src.Close()
+			continue // it cannot classify a candidate, and gives no sheet an encoding
+		}
+		if _, err := src.Seek(0, io.SeekStart); err != nil {
+			src.Close()
+			continue
+		}
+		if scanHook != nil {
+			scanHook(f.Path)
+		}
 		htmlrewrite.Links(src, opts, func(l htmlrewrite.Link) error {
 			if l.Err != nil || l.Inert {
 				return nil
@@ -228,6 +304,10 @@ func (r *Referrals) scan(dir string) referred {
 	}
 	return found
 }
+
+// scanHook, when set (by tests), is told of each page scan reads for
+// referrals.
+var scanHook func(path string)
 
 // small reports whether f is within MaxSize.
 func (r *Referrals) small(f File) bool {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/relurl/relurl/base"
@@ -123,5 +125,78 @@ func TestSheetEnvironment(t *testing.T) {
 	}
 	if len(got) != 2 || got["css/ru.css"] != want["css/ru.css"] || got["css/u.css"] != want["css/u.css"] {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestReferralsCost: reading pages for referrals costs nothing in a tree
+// without a file they could classify (a README, robots.txt, dotfiles are
+// none: the benchmark corpora's ".source" made every rewrite, links and
+// check read each page twice, +35–75 % CPU), and with candidates only the
+// pages that mention a module, an import map or a manifest are tokenized.
+func TestReferralsCost(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		files   map[string]string
+		scanned []string
+	}{
+		{"no candidate", map[string]string{
+			"a.html": `<script type=module src=m.js></script>`, "b.html": `<p>`,
+			".source": "x", "README.md": "y", "robots.txt": "z", ".htaccess": "w",
+		}, nil},
+		{"candidates, pages without module or manifest", map[string]string{
+			"a.html": `<script src=c.js></script>`, "b.html": `<link rel=stylesheet href=s.css>`,
+			"c.js": "", "data.json": "{}", "LICENSE": "",
+		}, nil},
+		{"a page that names a module", map[string]string{
+			"a.html": `<SCRIPT TYPE=MODULE SRC=m.js></SCRIPT>`, "b.html": `<p>`, "m.js": "",
+		}, []string{"a.html"}},
+	} {
+		dir := t.TempDir()
+		for name, data := range c.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var scanned []string
+		scanHook = func(p string) { rel, _ := filepath.Rel(dir, p); scanned = append(scanned, rel) }
+		m, _ := NewMapper("https://www.example/")
+		ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
+		refer := &Referrals{
+			Mapper: m,
+			HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+			Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+		}
+		for _, err := range (Walker{Refer: refer}).Walk([]string{dir}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		scanHook = nil
+		if !slices.Equal(scanned, c.scanned) {
+			t.Errorf("%s: pages read for referrals %q, want %q", c.name, scanned, c.scanned)
+		}
+	}
+}
+
+func TestReferable(t *testing.T) {
+	for name, want := range map[string]bool{
+		"a.js": true, "a.JSON": true, "x.cjs": true, "app": true, "dir/manifest": true, "a.js?v=3": true,
+		".source": false, "README.md": false, "robots.txt": false, "a.css.map": false, "x.html": false,
+	} {
+		if got := referable(name); got != want {
+			t.Errorf("referable(%q) = %v", name, got)
+		}
+	}
+}
+
+func TestMentions(t *testing.T) {
+	long := strings.Repeat("x", 64<<10-3)
+	for s, want := range map[string]bool{
+		"": false, "<p>": false, "type=Module": true, "rel=MANIFEST": true, "<script type=importmap>": true,
+		long + "module": true, long + "mod": false, "modul": false, "mmodule": true,
+	} {
+		if got := mentions(strings.NewReader(s), referWords); got != want {
+			t.Errorf("mentions(%.20q… %d bytes) = %v", s, len(s), got)
+		}
 	}
 }
