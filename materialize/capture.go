@@ -33,14 +33,20 @@ type capture struct {
 	digest   string // WARC-Payload-Digest, or the SHA-1 of the payload
 	id       string // WARC-Record-ID
 	revisit  bool
-	refersTo string   // WARC-Refers-To
-	refURI   string   // WARC-Refers-To-Target-URI
-	refDate  string   // WARC-Refers-To-Date
-	stream   int      // index in run.streams
-	pos      int64    // the record's Position in its stream; -1 for an MHTML part
-	part     string   // the MHTML part's Path
-	seq      int      // order of reading, for ties
-	orig     *capture // where the payload comes from: itself or, for a revisit, the original
+	ref      *revisitRef // a revisit's reference to its original; nil for others
+	stream   int         // index in run.streams
+	pos      int64       // the record's Position in its stream; -1 for an MHTML part
+	part     string      // the MHTML part's Path
+	seq      int         // order of reading, for ties
+	orig     *capture    // where the payload comes from: itself or, for a revisit, the original
+}
+
+// A revisitRef is what a revisit record says of the record holding its
+// payload (WARC 1.1 §6.7); only revisits carry one.
+type revisitRef struct {
+	refersTo string // WARC-Refers-To
+	uri      string // WARC-Refers-To-Target-URI
+	date     string // WARC-Refers-To-Date
 }
 
 // A stream is one WARC file (or one WARC inside a WACZ) or one MHTML file.
@@ -224,13 +230,17 @@ func (r *run) captureOf(rec *mime.Record) (*capture, error) {
 		return nil, nil
 	}
 	c := &capture{
-		url:      withoutFragment(web.Href()),
-		id:       strings.TrimSpace(rec.Header.Get("WARC-Record-ID")),
-		digest:   strings.TrimSpace(rec.Header.Get("WARC-Payload-Digest")),
-		revisit:  rec.Type == "revisit",
-		refersTo: strings.TrimSpace(rec.Header.Get("WARC-Refers-To")),
-		refURI:   strings.Trim(strings.TrimSpace(rec.Header.Get("WARC-Refers-To-Target-URI")), "<>"),
-		refDate:  strings.TrimSpace(rec.Header.Get("WARC-Refers-To-Date")),
+		url:     withoutFragment(web.Href()),
+		id:      strings.TrimSpace(rec.Header.Get("WARC-Record-ID")),
+		digest:  strings.TrimSpace(rec.Header.Get("WARC-Payload-Digest")),
+		revisit: rec.Type == "revisit",
+	}
+	if c.revisit {
+		c.ref = &revisitRef{
+			refersTo: strings.TrimSpace(rec.Header.Get("WARC-Refers-To")),
+			uri:      strings.Trim(strings.TrimSpace(rec.Header.Get("WARC-Refers-To-Target-URI")), "<>"),
+			date:     strings.TrimSpace(rec.Header.Get("WARC-Refers-To-Date")),
+		}
 	}
 	if w, err := resolve.ParseWebURL(c.url, nil, resolve.Options{}); err == nil {
 		web = w

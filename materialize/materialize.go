@@ -211,11 +211,39 @@ func (r *run) problem(input, where, msg string) {
 // (WARC 1.1 §6.7): by WARC-Refers-To, else by WARC-Payload-Digest, else by
 // WARC-Refers-To-Target-URI and -Date. A revisit whose original is not in
 // the inputs is dropped with a warning; another capture of its URL, if
-// any, takes its place.
+// any, takes its place. Only the records some revisit may refer to are
+// indexed, so that the lookup costs memory by revisit, not by capture;
+// the record ids and references are not kept beyond it.
 func (r *run) resolveRevisits() {
+	uriDate := func(uri string, d time.Time) string { return uri + " " + d.UTC().Format(time.RFC3339) }
 	byID := map[string]*capture{}
 	byDigest := map[string]*capture{}
 	byURIDate := map[string]*capture{}
+	for _, cs := range r.byKey {
+		for _, c := range cs {
+			if !c.revisit {
+				continue
+			}
+			if c.ref.refersTo != "" {
+				byID[c.ref.refersTo] = nil
+			}
+			if c.digest != "" {
+				byDigest[c.digest] = nil
+			}
+			if c.ref.uri != "" {
+				if d, err := time.Parse(time.RFC3339Nano, c.ref.date); err == nil {
+					byURIDate[uriDate(c.ref.uri, d)] = nil
+				}
+			}
+		}
+	}
+	// want sets m[k] to c when a revisit looks k up; of several originals
+	// the one read first wins.
+	want := func(m map[string]*capture, k string, c *capture) {
+		if o, ok := m[k]; ok && (o == nil || c.seq < o.seq) {
+			m[k] = c
+		}
+	}
 	for _, cs := range r.byKey {
 		for _, c := range cs {
 			if c.revisit {
@@ -223,30 +251,33 @@ func (r *run) resolveRevisits() {
 			}
 			c.orig = c
 			if c.id != "" {
-				byID[c.id] = c
+				want(byID, c.id, c)
 			}
 			if c.digest != "" {
-				if _, ok := byDigest[c.digest]; !ok {
-					byDigest[c.digest] = c
-				}
+				want(byDigest, c.digest, c)
 			}
-			byURIDate[c.url+" "+c.date.UTC().Format(time.RFC3339)] = c
+			if len(byURIDate) > 0 {
+				want(byURIDate, uriDate(c.url, c.date), c)
+			}
 		}
 	}
 	for key, cs := range r.byKey {
 		kept := cs[:0]
 		for _, c := range cs {
+			c.id = ""
 			if c.revisit {
+				ref := c.ref
+				c.ref = nil
 				var o *capture
-				if c.refersTo != "" {
-					o = byID[c.refersTo]
+				if ref.refersTo != "" {
+					o = byID[ref.refersTo]
 				}
 				if o == nil && c.digest != "" {
 					o = byDigest[c.digest]
 				}
-				if o == nil && c.refURI != "" {
-					if d, err := time.Parse(time.RFC3339Nano, c.refDate); err == nil {
-						o = byURIDate[c.refURI+" "+d.UTC().Format(time.RFC3339)]
+				if o == nil && ref.uri != "" {
+					if d, err := time.Parse(time.RFC3339Nano, ref.date); err == nil {
+						o = byURIDate[uriDate(ref.uri, d)]
 					}
 				}
 				if o == nil {
