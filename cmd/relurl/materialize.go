@@ -42,13 +42,14 @@ func runMaterialize(args []string, s stdio) int {
 	opts := materialize.Options{Dir: *dir, RemoveStale: *removeStale}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// materialize holds an index of every captured URL (about 700
-		// bytes each, live); main's soft limit would soon be under it, and
-		// the collector then runs back to back (406 s instead of 119 s at
-		// 200,000 URLs). The limit grows with the index instead: 2 KiB a
-		// capture above main's.
+		// bytes each, live): past a few hundred thousand URLs main's soft
+		// limit would be under it, and the collector would run back to
+		// back (406 s instead of 119 s at 200,000 URLs). The limit follows
+		// the index instead, at about three times its size (2 KiB a
+		// capture), never under main's.
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 		opts.Indexed = func(n int) {
-			debug.SetMemoryLimit(softMemoryLimit + int64(n)<<11)
+			debug.SetMemoryLimit(max(softMemoryLimit, int64(n)<<11))
 		}
 	}
 	if *at != "" {
