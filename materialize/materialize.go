@@ -47,11 +47,6 @@ type Options struct {
 	// Warn, when set, gets every warning and every problem (a record or
 	// an input that could not be used, a file that could not be written).
 	Warn func(Warning)
-	// Indexed, when set, is called as the captures are indexed, every
-	// 1024 captures, with the number indexed so far: what the run holds
-	// grows with it (about 700 bytes a URL, live), so that a caller can
-	// raise a soft memory limit (relurl does).
-	Indexed func(captures int)
 	// Progress, when set, is called after each file written with the
 	// files done and the files to write.
 	Progress func(done, total int)
@@ -196,9 +191,6 @@ func (r *run) add(c *capture) {
 	r.seq++
 	r.sum.Captures++
 	r.byKey[c.key] = append(r.byKey[c.key], c)
-	if r.opts.Indexed != nil && r.seq%1024 == 0 {
-		r.opts.Indexed(r.seq)
-	}
 }
 
 func (r *run) warn(input, where, msg string) {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -156,22 +155,5 @@ func TestReadLine(t *testing.T) {
 	}
 	if want := []string{"a", "(too long)", "b", "c"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-// TestIndexed: Options.Indexed hears of the captures as they are indexed
-// (relurl raises its soft memory limit with it).
-func TestIndexed(t *testing.T) {
-	src := t.TempDir()
-	var b bytes.Buffer
-	for i := range 2100 {
-		b.Write(fixtureRecord{typ: "resource", uri: fmt.Sprintf("http://many.test/%d.txt", i), headers: []string{"text/plain"}, body: "x"}.bytes(i))
-	}
-	in := filepath.Join(src, "many.warc")
-	must(t, os.WriteFile(in, b.Bytes(), 0o644))
-	var calls []int
-	_, sum := materialized(t, []string{in}, Options{Indexed: func(n int) { calls = append(calls, n) }})
-	if !slices.Equal(calls, []int{1024, 2048}) || sum.URLs != 2100 {
-		t.Errorf("Indexed calls %v, %d URLs", calls, sum.URLs)
 	}
 }

@@ -40,17 +40,11 @@ func runMaterialize(args []string, s stdio) int {
 		return exitUsage
 	}
 	opts := materialize.Options{Dir: *dir, RemoveStale: *removeStale}
-	if os.Getenv("GOMEMLIMIT") == "" {
+	if os.Getenv("GOGC") == "" {
 		// materialize holds an index of every captured URL (about 700
-		// bytes each, live): past a few hundred thousand URLs main's soft
-		// limit would be under it, and the collector would run back to
-		// back (406 s instead of 119 s at 200,000 URLs). The limit follows
-		// the index instead, at about three times its size (2 KiB a
-		// capture), never under main's.
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-		opts.Indexed = func(n int) {
-			debug.SetMemoryLimit(max(softMemoryLimit, int64(n)<<11))
-		}
+		// bytes each, live): the heap grows by half of it between
+		// collections, not by all of it (README: Memory).
+		defer debug.SetGCPercent(debug.SetGCPercent(50))
 	}
 	if *at != "" {
 		t, err := materialize.ParseTimestamp(*at)

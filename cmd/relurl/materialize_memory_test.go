@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // writeManyURLsWARC writes a record-at-time .warc.gz of n captures of
@@ -79,7 +81,7 @@ func TestMaterializeManyURLs(t *testing.T) {
 		warc := filepath.Join(dir, fmt.Sprintf("many%d.warc.gz", m))
 		writeManyURLsWARC(t, warc, m)
 		tree := filepath.Join(dir, fmt.Sprintf("tree%d", m))
-		r, d := peakRSS(t, fmt.Sprintf("%s materialize --json -o %s %s > %s.json", bin, tree, warc, tree))
+		r, d := materializePeakRSS(t, fmt.Sprintf("%s materialize --json -o %s %s > %s.json", bin, tree, warc, tree))
 		sum, _ := os.ReadFile(tree + ".json")
 		t.Logf("%d captures: peak RSS %.1f MiB, %.1f s (machine shared, under load); %s", m, float64(r)/(1<<20), d.Seconds(), sum)
 		rss[k] = r
@@ -87,4 +89,24 @@ func TestMaterializeManyURLs(t *testing.T) {
 	}
 	per := float64(rss[1]-rss[0]) / float64(n-n/4)
 	t.Logf("peak RSS per captured URL: %.0f bytes", per)
+}
+
+var maxRSSLine = regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`)
+
+// materializePeakRSS runs the shell command cmd under /usr/bin/time -v and
+// returns its peak resident set size in bytes and its wall time.
+func materializePeakRSS(t *testing.T, cmd string) (int64, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	out, err := exec.Command("/usr/bin/time", "-v", "sh", "-c", cmd).CombinedOutput()
+	d := time.Since(start)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, out)
+	}
+	m := maxRSSLine.FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no peak RSS in /usr/bin/time -v output:\n%s", out)
+	}
+	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return kb << 10, d
 }
