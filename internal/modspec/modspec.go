@@ -110,10 +110,16 @@ type token struct {
 // Scan lexes the module and picks out the specifiers, in order. A lexing
 // error ends the scan: what was found before it is kept, and the lexer's
 // error returned.
+//
+// The significant tokens are held in a window of at most window tokens
+// (a match looks one token back and at most ahead tokens forward), so
+// memory does not grow with the module's length.
 func Scan(data []byte) ([]Ref, error) {
 	in := parse.NewInputBytes(data)
 	l := js.NewLexer(in)
 	var toks []token
+	var refs []Ref
+	start := 0 // the first token not yet picked from
 	prev := js.ErrorToken
 	for {
 		tt, text := l.Next()
@@ -125,7 +131,7 @@ func Scan(data []byte) ([]Ref, error) {
 			if err == io.EOF {
 				err = nil
 			}
-			refs := pick(toks, data)
+			refs = pick(refs, toks, start, len(toks))
 			return refs, err
 		}
 		switch tt {
@@ -135,8 +141,26 @@ func Scan(data []byte) ([]Ref, error) {
 		end := in.Offset()
 		toks = append(toks, token{tt, end - len(text), end, text})
 		prev = tt
+		if len(toks) >= window {
+			// Pick from the tokens whose matches are wholly held, and
+			// keep the rest with the one token before them.
+			n := len(toks) - ahead
+			refs = pick(refs, toks, start, n)
+			toks = toks[:copy(toks, toks[n-1:])]
+			start = 1
+		}
 	}
 }
+
+// maxClause bounds the tokens of an import or export clause; ahead is
+// how far a match looks forward; window is how many tokens Scan holds
+// (a variable for tests).
+const (
+	maxClause = 4096
+	ahead     = maxClause + 16
+)
+
+var window = 4 * ahead
 
 // regexpMayStart reports whether a "/" after prev starts an expression.
 func regexpMayStart(prev js.TokenType, toks []token) bool {
@@ -158,9 +182,9 @@ func regexpMayStart(prev js.TokenType, toks []token) bool {
 	return true
 }
 
-// pick runs the state machine over the significant tokens.
-func pick(toks []token, data []byte) []Ref {
-	var refs []Ref
+// pick runs the state machine over the significant tokens, for the
+// matches that start at toks[from:to], and appends them to refs.
+func pick(refs []Ref, toks []token, from, to int) []Ref {
 	str := func(i int) (Ref, bool) {
 		if i >= len(toks) {
 			return Ref{}, false
@@ -175,7 +199,7 @@ func pick(toks []token, data []byte) []Ref {
 	}
 	is := func(i int, tt js.TokenType) bool { return i < len(toks) && toks[i].tt == tt }
 	isIdent := func(i int, name string) bool { return i < len(toks) && string(toks[i].text) == name }
-	for i := 0; i < len(toks); i++ {
+	for i := from; i < to; i++ {
 		if i > 0 && (is(i-1, js.DotToken) || is(i-1, js.OptChainToken)) {
 			continue // a property named import, export or new
 		}
@@ -233,7 +257,6 @@ func pick(toks []token, data []byte) []Ref {
 // starting at i: it ends at the first string, ";" or keyword that cannot
 // be in a clause.
 func fromClause(toks []token, i int, str func(int) (Ref, bool)) (Ref, bool) {
-	const maxClause = 4096
 	for j := i; j < len(toks) && j < i+maxClause; j++ {
 		t := toks[j]
 		switch {

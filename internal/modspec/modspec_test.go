@@ -94,3 +94,48 @@ func FuzzParseImportMap(f *testing.F) {
 		}
 	})
 }
+
+// TestScanWindow: Scan holds a window of tokens, not the module; what it
+// finds does not depend on where the window's edges fall.
+func TestScanWindow(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		switch i % 5 {
+		case 0:
+			b.WriteString(`import a` + strings.Repeat(", b", i%13) + ` from "./a` + strings.Repeat("x", i%7) + `.js";` + "\n")
+		case 1:
+			b.WriteString(`obj.import("./no.js"); new URL("img.png", import.meta.url);` + "\n")
+		case 2:
+			b.WriteString(`export {` + strings.Repeat("c, ", i%29) + `d} from '../e.js'; import("./f.js")` + "\n")
+		case 3:
+			b.WriteString(`const s = "import './s.js'" / 2; x = y / z;` + "\n")
+		default:
+			b.WriteString(`import.meta.resolve("./r.js"); import "./side.js"` + "\n")
+		}
+	}
+	src := []byte(b.String())
+	defer func(w int) { window = w }(window)
+	window = 1 << 30
+	whole, err := Scan(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{ahead + 2, ahead + 7, 2*ahead + 1} {
+		window = w
+		got, err := Scan(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(whole) {
+			t.Fatalf("window %d: %d refs, want %d", w, len(got), len(whole))
+		}
+		for i := range got {
+			if got[i] != whole[i] {
+				t.Fatalf("window %d: ref %d = %+v, want %+v", w, i, got[i], whole[i])
+			}
+		}
+	}
+	if len(whole) < 2400 {
+		t.Fatalf("only %d refs", len(whole))
+	}
+}
