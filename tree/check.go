@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/modspec"
 	"github.com/relurl/relurl/jsmodule"
@@ -316,33 +317,23 @@ func (c *Checker) Reads(k Kind) bool {
 	return k == HTML || k == CSS || k == XML || k == Manifest || k == Module || c.Readers[k] != nil
 }
 
-// readOther reads a stylesheet (htmlrewrite.CSSLinks) or an SVG or feed
-// (xmlrewrite.Links, each link against its element's base).
+// readOther reads a stylesheet, an SVG or feed (each link against its
+// element's base), a manifest or a module, through package extract.
 func (c *Checker) readOther(f File, data []byte) (Document, error) {
 	var doc Document
 	opts := c.htmlOptions(f)
-	add := func(l Link) {
+	o := extract.Options{
+		HTML:     opts,
+		XML:      xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
+		Manifest: manifest.Options{Spec: opts.Spec, Context: opts.Context},
+		Module:   jsmodule.Options{Spec: opts.Spec, Context: opts.Context},
+	}
+	res, err := extract.Links(bytes.NewReader(data), f.Kind, o, func(l Link) error {
 		l.Raw = reference(l.Raw)
 		doc.Links = append(doc.Links, l)
-	}
-	if f.Kind == CSS {
-		res, err := htmlrewrite.CSSLinks(bytes.NewReader(data), opts, func(l htmlrewrite.Link) error { add(l); return nil })
-		doc.Base = res.URL
-		return doc, err
-	}
-	if f.Kind == Module {
-		res, err := jsmodule.Links(bytes.NewReader(data), jsmodule.Options{Spec: opts.Spec, Context: opts.Context}, func(l htmlrewrite.Link) error { add(l); return nil })
-		doc.Base = res.URL
-		return doc, err
-	}
-	if f.Kind == Manifest {
-		res, err := manifest.Links(bytes.NewReader(data), manifest.Options{Spec: opts.Spec, Context: opts.Context}, func(l htmlrewrite.Link) error { add(l); return nil })
-		doc.Base = res.URL
-		return doc, err
-	}
-	xo := xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context}
-	res, err := xmlrewrite.Links(bytes.NewReader(data), xo, func(l xmlrewrite.Link) error { add(l); return nil })
-	doc.Base = res.URL
+		return nil
+	})
+	doc.Base = res.Base.URL
 	return doc, err
 }
 
