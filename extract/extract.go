@@ -110,10 +110,11 @@ func htmlLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error)
 // mhtmlLinks reads an MHTML archive's links part by part; what the parts
 // left unread or read best effort becomes warnings.
 func mhtmlLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
-	m, err := mime.Read(r, o.MIME)
+	m, err := mime.Open(r, o.MIME)
 	if err != nil {
 		return Result{Records: 1}, err
 	}
+	defer m.Close()
 	err = m.Links(fn)
 	res := Result{Records: 1}
 	for _, p := range m.Parts() {

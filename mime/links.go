@@ -44,10 +44,11 @@ func Links(src io.Reader, opts Options, fn func(Link) error) error {
 	if opts.Spec == 0 {
 		return &Error{Op: "links", Err: errNoSpec}
 	}
-	m, err := Read(src, opts)
+	m, err := Open(src, opts)
 	if err != nil {
 		return err
 	}
+	defer m.Close()
 	return m.Links(fn)
 }
 
@@ -63,13 +64,19 @@ func (m *Message) Links(fn func(Link) error) error {
 		if kind == "" {
 			continue
 		}
-		body, err := m.Decode(p)
-		if err != nil {
-			p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
-			continue
-		}
-		if kind = sniffPart(kind, body); kind == "" {
-			continue
+		var (
+			body []byte
+			err  error
+		)
+		if kind != "html" || !m.streams(p) {
+			body, err = m.Decode(p)
+			if err != nil {
+				p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
+				continue
+			}
+			if kind = sniffPart(kind, body); kind == "" {
+				continue
+			}
 		}
 		// The part's base is decided before its first link: each goes
 		// out as found.
@@ -102,7 +109,12 @@ func (m *Message) Links(fn func(Link) error) error {
 			_, err = manifest.Links(bytes.NewReader(body), manifest.Options{Spec: o.Spec, Context: o.Context}, emit(p.Base))
 		default:
 			var d *htmlrewrite.Document
-			if d, err = htmlrewrite.Open(bytes.NewReader(body), m.htmlOptions(p)); err == nil {
+			var r io.Reader = bytes.NewReader(body)
+			if body == nil && m.streams(p) {
+				from, to := m.fileSpan(p)
+				r = io.NewSectionReader(m.file, m.origin+from, to-from)
+			}
+			if d, err = htmlrewrite.Open(r, m.htmlOptions(p)); err == nil {
 				_, err = d.Links(emit(thisMessage(d.Base())))
 				d.Close()
 			}
@@ -119,6 +131,20 @@ func (m *Message) Links(fn func(Link) error) error {
 		}
 	}
 	return nil
+}
+
+// streams reports whether the part's body is read from the file as it
+// is stored, in pieces, rather than held decoded: an HTML part of an
+// opened message in an identity transfer encoding (RFC 2045 §6.2).
+func (m *Message) streams(p *Part) bool {
+	if m.file == nil || p.http {
+		return false
+	}
+	switch p.Encoding {
+	case "", SevenBit, EightBit, Binary:
+		return true
+	}
+	return false
 }
 
 // contentKind says whether a part is read for links: "html", "css",
@@ -234,7 +260,7 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 			continue
 		}
 		st.Changed++
-		if _, err := dst.Write(m.src[last:p.body]); err != nil {
+		if err := m.copySource(dst, last, p.body); err != nil {
 			return st, err
 		}
 		if _, err := dst.Write(encodeBody(p.Encoding, out, m.Raw(p))); err != nil {
@@ -242,8 +268,7 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 		}
 		last = p.end
 	}
-	_, err := dst.Write(m.src[last:])
-	return st, err
+	return st, m.copySource(dst, last, len(m.src))
 }
 
 // rewritePart returns the part's decoded body rewritten.

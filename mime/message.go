@@ -142,6 +142,13 @@ type Message struct {
 	byLocation map[string]*Part
 	byID       map[string]*Part
 	locationOf map[*Part]string // the inverse of byLocation
+
+	// Set by Open: src is then the skeleton of the message (its headers
+	// and delimiters), the bodies are read from file.
+	file   io.ReaderAt
+	origin int64
+	segs   []seg
+	closer io.Closer
 }
 
 // Read reads a whole RFC 822/MIME message (an MHTML file, a .eml) from r
@@ -201,7 +208,36 @@ func (m *Message) Part(path string) *Part {
 }
 
 // Raw returns the part's body as stored, transfer encoding and all.
-func (m *Message) Raw(p *Part) []byte { return m.src[p.body:p.end] }
+func (m *Message) Raw(p *Part) []byte {
+	if m.file == nil {
+		return m.src[p.body:p.end]
+	}
+	from, to := m.fileSpan(p)
+	b := make([]byte, to-from)
+	n, _ := m.file.ReadAt(b, m.origin+from)
+	return b[:n]
+}
+
+// rawSize returns the length of the part's body as stored.
+func (m *Message) rawSize(p *Part) int64 {
+	if m.file == nil {
+		return int64(p.end - p.body)
+	}
+	from, to := m.fileSpan(p)
+	return to - from
+}
+
+// copySource writes the message's bytes from skeleton offset from to
+// skeleton offset to.
+func (m *Message) copySource(dst io.Writer, from, to int) error {
+	if m.file == nil {
+		_, err := dst.Write(m.src[from:to])
+		return err
+	}
+	a, b := m.fileOffset(from), m.fileOffset(to)
+	_, err := io.Copy(dst, io.NewSectionReader(m.file, m.origin+a, b-a))
+	return err
+}
 
 // RawHeader returns the part's header block as stored, up to and
 // including the empty line that ends it.
@@ -212,10 +248,10 @@ func (m *Message) RawHeader(p *Part) []byte { return m.src[p.start:p.body] }
 // content codings). An unknown encoding gives the body as stored and an
 // error saying so.
 func (m *Message) Decode(p *Part) ([]byte, error) {
-	raw := m.Raw(p)
-	if int64(len(raw)) > m.lim.DecodedBytes {
+	if m.rawSize(p) > m.lim.DecodedBytes {
 		return nil, &Error{Op: "decode", Where: partName(p.Path), Err: ErrTooLarge}
 	}
+	raw := m.Raw(p)
 	if p.http {
 		body, _, err := httpPayload(p.Header, raw, m.lim.DecodedBytes)
 		if err != nil {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak RSS of relurl on inputs larger than memory should matter (issue 11:
 # streams stay streams): every whole-process memory case of the project
-# (the reads, a <style> sheet, the writes -o/-i, the WARC reads and materialize). Inputs are
+# (the reads, a <style> sheet, the writes -o/-i, MHTML links, the WARC reads and materialize). Inputs are
 # generated on the fly and piped; those that must be files are written to
 # a temporary directory and removed.
 #   usage: testdata/memcheck/run.sh        env: MEMCHECK_SCALE=N divides the sizes (quick runs)
@@ -92,6 +92,39 @@ measure "rewrite -i FILE (same page)" 64 \
   "$tmp/relurl" rewrite --quiet --base https://gen.example/ -i "$tmp/site/page.html"
 written "rewrite -i" "$tmp/site/page.html"
 rm -rf "$tmp/site"
+
+# MHTML (issue 11, note 11d): five 8bit HTML parts of a fifth of the page
+# each, from the file and piped (spooled to a temporary file). The archive's
+# headers are read first, then each part's body from the file: neither the
+# archive nor a part is held. Both must end with the last part's last link
+# and a clean status line counting the same links.
+mht=$((page / 5))
+{
+  printf 'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="=_gen"; type="text/html"\r\n\r\n'
+  for i in 1 2 3 4 5; do
+    printf -- '--=_gen\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\nContent-Location: https://gen.example/p%d.html\r\n\r\n' "$i"
+    "$tmp/gen" page "$mht"
+    printf '\r\n'
+  done
+  printf -- '--=_gen--\r\n'
+} > "$tmp/big.mht"
+mmb=$(( $(stat -c %s "$tmp/big.mht") / 1000000 ))
+measure "links --format text FILE.mht (${mmb} MB, 5 parts)" 64 \
+  "$tmp/relurl" links --format text --status "$tmp/big.mht" | tail -n 2 > "$tmp/mht.file"
+measure "links --format text - (same MHTML, piped)" 64 \
+  "$tmp/relurl" links --format text --status - < "$tmp/big.mht" | tail -n 2 > "$tmp/mht.stdin"
+for out in file stdin; do
+  n=$(sed -n 's/^{"status":"ok",.*"links":\([0-9]*\),"record_errors":0}$/\1/p' "$tmp/mht.$out")
+  if [ "$(head -n 1 "$tmp/mht.$out")" != https://gen.example/the-end.html ] || [ "${n:-0}" -lt $((page / 100)) ]; then
+    echo "memcheck: links MHTML ($out): not every link: $(cat "$tmp/mht.$out")" >&2
+    touch "$tmp/failed"
+  fi
+done
+if [ "$(tail -n 1 "$tmp/mht.file" | sed 's/"file":"[^"]*"//')" != "$(tail -n 1 "$tmp/mht.stdin" | sed 's/"file":"[^"]*"//')" ]; then
+  echo "memcheck: links MHTML: file and piped counts differ" >&2
+  touch "$tmp/failed"
+fi
+rm -f "$tmp/big.mht" "$tmp/mht.file" "$tmp/mht.stdin"
 
 # One .warc.gz for every WARC case: links from the file and from standard
 # input (the status line must count every record, with no record error),
