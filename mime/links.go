@@ -211,10 +211,11 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 	if opts.Spec == 0 {
 		return Stats{}, &Error{Op: "rewrite", Err: errNoSpec}
 	}
-	m, err := Read(src, opts)
+	m, err := Open(src, opts)
 	if err != nil {
 		return Stats{}, err
 	}
+	defer m.Close()
 	return m.Rewrite(dst)
 }
 
