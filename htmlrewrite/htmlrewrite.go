@@ -289,6 +289,13 @@ func (d *Document) Element() base.Element { return d.s.p.elem }
 // Charset returns the name of the encoding the document is read in.
 func (d *Document) Charset() string { return d.s.stats.Charset }
 
+// ImportMap returns the bare specifier keys (HTML §8.1.5.3) of the
+// document's import maps read so far (after Rewrite or Links, all of
+// them, at most 65,536): the keys a module the document loads has in
+// force, for jsmodule.Options.ImportMap. URL-like keys are links of their
+// own (Attr "importmap:key"). The caller must not modify the slice.
+func (d *Document) ImportMap() []string { return d.s.importKeys }
+
 // errUsed is the error of a second pass over one Document.
 var errUsed = errors.New("htmlrewrite: a Document is read once")
 

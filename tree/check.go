@@ -326,7 +326,7 @@ func (c *Checker) readOther(f File, data []byte) (Document, error) {
 		HTML:     opts,
 		XML:      xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
 		Manifest: manifest.Options{Spec: opts.Spec, Context: opts.Context},
-		Module:   jsmodule.Options{Spec: opts.Spec, Context: opts.Context},
+		Module:   jsmodule.Options{Spec: opts.Spec, Context: opts.Context, ImportMap: c.refer.ImportMap(opts.Context.Retrieval)},
 	}
 	res, err := extract.Links(bytes.NewReader(data), f.Kind, o, func(l Link) error {
 		l.Raw = reference(l.Raw)

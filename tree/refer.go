@@ -29,6 +29,9 @@ import (
 // file that could be so classified, so a tree without one is not read
 // twice. Files named on their own and --from-list lines are not
 // classified this way (the pages referring to them are not known).
+//
+// The same reading tells each module of the tree (a .js file so
+// classified, or a .mjs file) the import map in force (ImportMap).
 type Referrals struct {
 	Mapper *Mapper // each file's URL; nil: its file: URL
 	// HTML and Module give the options a page or a module retrieved from
@@ -38,7 +41,46 @@ type Referrals struct {
 	MaxSize int64 // the largest file read; 0 is 256 MiB
 
 	mu       sync.Mutex
-	charsets map[string]string // stylesheet URL -> its environment encoding
+	charsets map[string]string   // stylesheet URL -> its environment encoding
+	imports  map[string][]string // module URL -> the bare import map keys in force
+}
+
+// ImportMap returns the bare specifier keys of the import map in force
+// for the module of the tree at docURL (HTML §8.1.5.3: a module's
+// specifiers resolve through the import map of the document that loads
+// it): those of the import maps of the page that loads it (<script
+// type=module src>, <link rel=modulepreload>, an import map address, an
+// inline module's import), carried to the modules it imports,
+// transitively. When several pages load a module with different maps,
+// the first page in walk order wins (a module the tree's pages load with
+// several maps is resolved with one). nil when no page gives one. It is
+// known once the walk of the module's directory has begun; set it as
+// jsmodule.Options.ImportMap.
+func (r *Referrals) ImportMap(docURL string) []string {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.imports[docURL]
+}
+
+// setImportMap gives the module at u the keys, unless it has some;
+// it reports whether it did.
+func (r *Referrals) setImportMap(u string, keys []string) bool {
+	if len(keys) == 0 {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.imports == nil {
+		r.imports = map[string][]string{}
+	}
+	if _, ok := r.imports[u]; ok {
+		return false
+	}
+	r.imports[u] = keys
+	return true
 }
 
 // SheetEnvironment returns the environment encoding (CSS Syntax §3.2) of
@@ -156,6 +198,7 @@ func (r *Referrals) scan(dir string) referred {
 	}
 	var pages, modules []File
 	cands := map[string]bool{}
+	mods := map[string]bool{} // the files of kind Module
 	sheets := map[string]bool{}
 	legacy := map[string]string{} // page path -> its encoding, when not UTF-8
 	for f, err := range Walk([]string{dir}) {
@@ -174,6 +217,7 @@ func (r *Referrals) scan(dir string) referred {
 			}
 		case f.Kind == Module:
 			modules = append(modules, f)
+			mods[filepath.Clean(f.Path)] = true
 		case f.Kind == CSS:
 			sheets[filepath.Clean(f.Path)] = true
 		case candidate(f):
@@ -183,7 +227,7 @@ func (r *Referrals) scan(dir string) referred {
 	if len(sheets) == 0 || len(legacy) == 0 {
 		sheets = nil // no stylesheet takes an encoding from a page
 	}
-	if len(cands) == 0 && sheets == nil {
+	if len(cands) == 0 && len(mods) == 0 && sheets == nil {
 		return nil
 	}
 	root, err := m.Root(dir)
@@ -206,13 +250,17 @@ func (r *Referrals) scan(dir string) referred {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		return p, cands[p] || sheets[p]
 	}
-	// sheetURL is the URL a stylesheet's own reading is given.
-	sheetURL := func(p string) string {
-		f := File{Path: p, Root: dir}
+	// fileAt is the file of the tree at p, as a module.
+	fileAt := func(p string) File {
+		f := File{Path: p, Root: dir, Kind: Module}
 		if rel, err := filepath.Rel(dir, p); err == nil {
 			f.Rel = filepath.ToSlash(rel)
 		}
-		u, _ := m.URL(f)
+		return f
+	}
+	// fileURL is the URL a file's own reading is given.
+	fileURL := func(p string) string {
+		u, _ := m.URL(fileAt(p))
 		return u
 	}
 	found := referred{}
@@ -223,16 +271,25 @@ func (r *Referrals) scan(dir string) referred {
 		}
 		found[p] = k
 		if k == Module {
-			f := File{Path: p, Root: dir, Kind: Module}
-			if rel, err := filepath.Rel(dir, p); err == nil {
-				f.Rel = filepath.ToSlash(rel)
-			}
-			queue = append(queue, f)
+			queue = append(queue, fileAt(p))
+		}
+	}
+	// inherit gives the module at p the import map keys; a module read
+	// before it had them is read again, to pass them on.
+	read := map[string]bool{}
+	anyKeys := false
+	inherit := func(p string, keys []string) {
+		if !r.setImportMap(fileURL(p), keys) {
+			return
+		}
+		anyKeys = true
+		if read[p] {
+			queue = append(queue, fileAt(p))
 		}
 	}
 	for _, f := range pages {
 		env := legacy[f.Path]
-		if len(cands) == 0 && env == "" {
+		if len(cands) == 0 && len(mods) == 0 && env == "" {
 			continue // read for its stylesheets only, and it gives none an encoding
 		}
 		u, err := m.URL(f)
@@ -256,34 +313,51 @@ func (r *Referrals) scan(dir string) referred {
 		if scanHook != nil {
 			scanHook(f.Path)
 		}
-		htmlrewrite.Links(src, opts, func(l htmlrewrite.Link) error {
-			if l.Err != nil || l.Inert {
-				return nil
-			}
-			if p, ok := target(l.URL); ok {
+		var loaded []string // the modules the page loads
+		if d, err := htmlrewrite.Open(src, opts); err == nil {
+			d.Links(func(l htmlrewrite.Link) error {
+				if l.Err != nil || l.Inert {
+					return nil
+				}
+				p, ok := target(l.URL)
+				asModule := l.Kind == htmlrewrite.Import && l.Attr != "importmap:key" && l.Attr != "importmap:scope" && l.Attr != "importmap:integrity"
 				switch {
+				case asModule && mods[p]:
+					loaded = append(loaded, p)
+				case !ok:
 				case sheets[p]:
 					if env != "" && l.Tag == "link" && slices.Contains(l.Rel, "stylesheet") {
-						r.setCharset(sheetURL(p), env)
+						r.setCharset(fileURL(p), env)
 					}
 				case !cands[p]:
-				case l.Kind == htmlrewrite.Import && l.Attr != "importmap:key" && l.Attr != "importmap:scope" && l.Attr != "importmap:integrity":
+				case asModule:
 					mark(p, Module)
+					loaded = append(loaded, p)
 				case l.Tag == "link" && slices.Contains(l.Rel, "manifest"):
 					mark(p, Manifest)
 				}
+				return nil
+			})
+			// The document's import map (HTML §8.1.5.3), for the
+			// modules it loads.
+			if keys := d.ImportMap(); len(keys) > 0 {
+				for _, p := range loaded {
+					inherit(p, keys)
+				}
 			}
-			return nil
-		})
+			d.Close()
+		}
 		src.Close()
 	}
-	// The modules, transitively: what a module imports is a module.
-	if len(cands) > 0 {
+	// The modules, transitively: what a module imports is a module, and
+	// has the import map its importer has.
+	if len(cands) > 0 || anyKeys {
 		queue = append(queue, modules...)
 	}
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
+		read[filepath.Clean(f.Path)] = true
 		u, err := m.URL(f)
 		if err != nil || !r.small(f) {
 			continue
@@ -292,10 +366,14 @@ func (r *Referrals) scan(dir string) referred {
 		if err != nil {
 			continue
 		}
+		keys := r.ImportMap(u)
 		jsmodule.Links(src, r.Module(u), func(l htmlrewrite.Link) error {
 			if l.Err == nil && l.Kind == htmlrewrite.Import {
 				if p, ok := target(l.URL); ok && cands[p] {
 					mark(p, Module)
+					inherit(p, keys)
+				} else if mods[p] {
+					inherit(p, keys)
 				}
 			}
 			return nil

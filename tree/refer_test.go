@@ -200,3 +200,58 @@ func TestMentions(t *testing.T) {
 		}
 	}
 }
+
+// TestReferralsImportMap: HTML §8.1.5.3, a module's bare specifiers
+// resolve through the import map of the document that loads it. Each
+// module of the tree gets the bare keys of its page's import maps, carried
+// to the modules it imports (a .js file or a .mjs file); the first page
+// wins; a page without a map, or a nil Referrals, gives none.
+func TestReferralsImportMap(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"a.html":      `<script type=importmap>{"imports":{"lib":"./vendor/lib.js"},"scopes":{"/x/":{"s/":"./s/"}}}</script><script type=module src=js/app.js></script>`,
+		"b.html":      `<script type=importmap>{"imports":{"other":"./o.js"}}</script><script type=module src=js/app.js></script><script type=module src=js/b.mjs></script>`,
+		"c.html":      `<script type=module src=js/plain.js></script>`,
+		"js/app.js":   `import "lib"; import "./dep.js"; import "./dep2.mjs";`,
+		"js/dep.js":   `import "lib";`,
+		"js/dep2.mjs": `export {};`,
+		"js/b.mjs":    `export {};`,
+		"js/plain.js": `import "lib";`,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, _ := NewMapper("https://www.example/")
+	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
+	refer := &Referrals{
+		Mapper: m,
+		HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+		Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+	}
+	for _, err := range (Walker{Refer: refer}).Walk([]string{dir}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		rel  string
+		want []string
+	}{
+		{"js/app.js", []string{"lib", "s/"}}, // a.html before b.html
+		{"js/dep.js", []string{"lib", "s/"}},
+		{"js/dep2.mjs", []string{"lib", "s/"}},
+		{"js/b.mjs", []string{"other"}},
+		{"js/plain.js", nil},
+		{"a.html", nil},
+	} {
+		if got := refer.ImportMap("https://www.example/" + c.rel); !slices.Equal(got, c.want) {
+			t.Errorf("ImportMap(%s) = %q, want %q", c.rel, got, c.want)
+		}
+	}
+	if got := (*Referrals)(nil).ImportMap("https://www.example/js/app.js"); got != nil {
+		t.Errorf("nil Referrals: %q", got)
+	}
+}

@@ -261,7 +261,10 @@ func (t *treeFlags) extractOptions(docURL string) extract.Options {
 		MIME:     t.mimeOptions(docURL),
 		XML:      x,
 		Manifest: manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, MaxSize: o.MaxToken},
-		Module:   jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, MaxSize: o.MaxToken},
+		// A module's bare specifiers count only where the import map
+		// of the page loading it maps them (HTML §8.1.5.3).
+		Module: jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, MaxSize: o.MaxToken,
+			ImportMap: t.walker.Refer.ImportMap(docURL)},
 	}
 }
 
