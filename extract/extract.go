@@ -150,9 +150,10 @@ type Stats struct {
 // Rewrite copies the document src of kind k to dst with its links in
 // absolute form (or as the readers' Options.Map say), through that kind's
 // rewriter: HTML streams through htmlrewrite (a kind relurl does not read
-// is read as HTML); MHTML (whose parts link to each other), CSS, XML,
-// manifests and modules are read whole by their rewriters, each bounded
-// by its own limit. WARC files are not rewritten (an error).
+// is read as HTML); MHTML is read through by mime.Rewrite (headers first,
+// then a part at a time); CSS, XML, manifests and modules are read whole
+// by their rewriters, each bounded by its own limit. WARC files are not
+// rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Kind, o Options) (Stats, error) {
 	var rewrite func(dst io.Writer, src io.Reader) (Stats, error)
 	stats := func(st htmlrewrite.Stats) Stats {
@@ -162,10 +163,12 @@ func Rewrite(dst io.Writer, src io.Reader, k base.Kind, o Options) (Stats, error
 	case base.WARC:
 		return Stats{}, errWARC
 	case base.MHTML:
-		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
-			st, err := mime.Rewrite(dst, src, o.MIME)
-			return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Warnings}, err
-		}
+		// mime.Rewrite reads the archive through (its headers first,
+		// then one part at a time) and copies the unchanged bytes: a
+		// part whose body is unchanged keeps its bytes, so no changed
+		// part means dst is src.
+		st, err := mime.Rewrite(dst, src, o.MIME)
+		return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Warnings, Changed: st.Changed > 0}, err
 	case base.CSS:
 		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
 			st, err := htmlrewrite.RewriteCSS(dst, src, o.HTML)

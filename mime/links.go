@@ -236,6 +236,16 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": HTTP entity left as stored")
 			continue
 		}
+		if kind == "html" && m.streams(p) {
+			changed, err := m.rewriteStreamed(dst, p, last, &st)
+			if err != nil {
+				return st, err
+			}
+			if changed {
+				last = p.end
+			}
+			continue
+		}
 		body, err := m.Decode(p)
 		if err != nil {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
@@ -270,6 +280,44 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 		last = p.end
 	}
 	return st, m.copySource(dst, last, len(m.src))
+}
+
+// rewriteStreamed rewrites an HTML part that streams (its body is stored
+// as it is: an identity transfer encoding) from the file to dst as it is
+// read, after the source bytes from last up to the body: the body is
+// never held. A body the rewrite leaves unchanged is the stored one, so
+// the result is that of rewriting it held whole. changed reports whether
+// dst now holds the part's body (last is then the part's end); a part
+// left as stored (an encoding relurl does not rewrite) writes nothing.
+func (m *Message) rewriteStreamed(dst io.Writer, p *Part, last int, st *Stats) (changed bool, err error) {
+	opts := m.htmlOptions(p)
+	opts.Map = m.linkMap(p)
+	from, to := m.fileSpan(p)
+	d, err := htmlrewrite.Open(io.NewSectionReader(m.file, m.origin+from, to-from), opts)
+	if errors.Is(err, htmlrewrite.ErrEncoding) {
+		st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+		return false, nil
+	}
+	if err != nil {
+		return false, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
+	}
+	defer d.Close()
+	if err := m.copySource(dst, last, p.body); err != nil {
+		return false, err
+	}
+	hs, err := d.Rewrite(dst)
+	if err != nil {
+		return true, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
+	}
+	st.Parts++
+	st.Links += hs.Links
+	st.Rewritten += hs.Rewritten
+	st.Failed += hs.Failed
+	st.Localized += hs.Mapped
+	if hs.Changed {
+		st.Changed++
+	}
+	return true, nil
 }
 
 // rewritePart returns the part's decoded body rewritten.

@@ -498,14 +498,14 @@ func rewriteFile(dst io.Writer, f tree.File, docURL string, t *treeFlags) (rewri
 }
 
 // rewriteStream rewrites the document src of the given kind to dst
-// (package extract dispatches the kind): HTML as it is read, MHTML (whose
-// parts link to each other), stylesheets, XML, manifests and modules held
-// whole, up to --max-size.
+// (package extract dispatches the kind): HTML and MHTML as they are read
+// (an MHTML archive's headers first, then a part at a time: mime.Open),
+// stylesheets, XML, manifests and modules held whole, up to --max-size.
 func rewriteStream(dst io.Writer, src io.Reader, kind tree.Kind, docURL string, t *treeFlags) (rewriteCounts, bool, error) {
 	var c rewriteCounts
 	o := t.extractOptions(docURL)
 	o.MIME.Local = t.local
-	whole := kind == tree.MHTML || kind == tree.CSS || kind == tree.XML || kind == tree.Manifest || kind == tree.Module
+	whole := kind == tree.CSS || kind == tree.XML || kind == tree.Manifest || kind == tree.Module
 	if whole {
 		data, err := io.ReadAll(io.LimitReader(src, t.maxSize+1))
 		if err == nil && int64(len(data)) > t.maxSize {
