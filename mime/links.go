@@ -34,6 +34,15 @@ type Stats struct {
 	Warnings []string
 }
 
+// addPart counts a part read for links and its rewrite's figures.
+func (st *Stats) addPart(hs htmlrewrite.Stats) {
+	st.Parts++
+	st.Links += hs.Links
+	st.Rewritten += hs.Rewritten
+	st.Failed += hs.Failed
+	st.Localized += hs.Mapped
+}
+
 var errNoSpec = errors.New("no resolution spec")
 
 // Links reads the MIME message src (an MHTML file) and calls fn for every
@@ -262,11 +271,7 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 		if err != nil {
 			return st, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
 		}
-		st.Parts++
-		st.Links += hs.Links
-		st.Rewritten += hs.Rewritten
-		st.Failed += hs.Failed
-		st.Localized += hs.Mapped
+		st.addPart(hs)
 		if bytes.Equal(out, body) {
 			continue
 		}
@@ -309,11 +314,7 @@ func (m *Message) rewriteStreamed(dst io.Writer, p *Part, last int, st *Stats) (
 	if err != nil {
 		return true, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
 	}
-	st.Parts++
-	st.Links += hs.Links
-	st.Rewritten += hs.Rewritten
-	st.Failed += hs.Failed
-	st.Localized += hs.Mapped
+	st.addPart(hs)
 	if hs.Changed {
 		st.Changed++
 	}
