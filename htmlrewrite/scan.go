@@ -747,7 +747,7 @@ func (s *scanner) paramURL(raw []byte) bool {
 
 // codebase returns the resolver for an object's or applet's codebase.
 func (s *scanner) codebase(raw []byte, a *attr) *resolve.Resolver {
-	ref := clean(s.decoded(raw[a.v0:a.v1]))
+	ref := Clean(s.decoded(raw[a.v0:a.v1]))
 	u, err := s.res.Reference(ref)
 	if err != nil {
 		return s.res
@@ -831,16 +831,18 @@ func (s *scanner) str(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// clean returns the reference in the URL value v: without the ASCII
+// Clean returns the reference in the URL value v: without the ASCII
 // whitespace around it (HTML: "a valid URL potentially surrounded by
 // spaces") and without tab, LF and CR inside, which the URL Standard
-// removes and RFC 3986 Appendix C says to ignore in extracted URIs.
-func clean(v string) string {
+// removes and RFC 3986 Appendix C says to ignore in extracted URIs. The
+// readers of the other formats (through linkref) clean their values with
+// it too.
+func Clean(v string) string {
 	i, j := trimmed(v, 0, len(v))
 	return cleanTrimmed(v[i:j])
 }
 
-// cleanTrimmed is clean for a v without white space around it.
+// cleanTrimmed is Clean for a v without white space around it.
 func cleanTrimmed(v string) string {
 	if hasTabOrNewline(v) {
 		v = strings.Map(func(r rune) rune {

@@ -163,8 +163,10 @@ func each(vals []value, data []byte, opts Options, b base.Result, fn func(value,
 	start := b.URL
 	for _, v := range vals {
 		if v.path == "start_url" && v.ok && res != nil {
-			if u, err := res.Reference(linkref.Clean(v.text)); err == nil && linkref.Clean(v.text) != "" {
-				start = u
+			if ref := linkref.Clean(v.text); ref != "" {
+				if u, err := res.Reference(ref); err == nil {
+					start = u
+				}
 			}
 			break
 		}

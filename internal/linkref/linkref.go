@@ -27,19 +27,9 @@ type Decider struct {
 }
 
 // Clean trims ASCII whitespace around a reference and removes the tabs and
-// newlines inside it, as the URL Standard's parser does before parsing.
-func Clean(v string) string {
-	v = strings.Trim(v, " \t\n\f\r")
-	if strings.ContainsAny(v, "\t\n\r") {
-		v = strings.Map(func(r rune) rune {
-			if r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, v)
-	}
-	return v
-}
+// newlines inside it, as the URL Standard's parser does before parsing:
+// [htmlrewrite.Clean], so that every format cleans its values as HTML's.
+func Clean(v string) string { return htmlrewrite.Clean(v) }
 
 // Resolve resolves ref against res; a nil res is the empty base (§3.4)
 // and resErr, when set, says why there is none.
