@@ -134,8 +134,7 @@ func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
 		}
 		c := change{a: int(l.Offset), u: u, css: l.Kind == htmlrewrite.CSS, attr: l.Attr != "" || !css && l.Tag != "style"}
 		if c.css && strings.ContainsAny(u, "()'\"\\ \t\n\r\f<") {
-			s.dec.Stats.Rewritten--
-			s.dec.Stats.Failed++
+			s.unrewritten()
 			return l.Raw, true
 		}
 		changes = append(changes, c)
@@ -210,8 +209,7 @@ func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
 		c := changes[k]
 		r0, r1, seg, ok := d.span(c.a, c.b)
 		if !ok {
-			s.dec.Stats.Rewritten--
-			s.dec.Stats.Failed++
+			s.unrewritten()
 			continue
 		}
 		if s.opts.identity {
@@ -222,13 +220,7 @@ func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
 		if !css && c.attr {
 			v = escapeHTMLAttr(v)
 		}
-		repl, ok := seg.escape(v)
-		if !ok {
-			s.dec.Stats.Rewritten--
-			s.dec.Stats.Failed++
-			continue
-		}
-		s.splice.Replace(r0, r1, repl)
+		s.replace(r0, r1, seg, v)
 	}
 }
 

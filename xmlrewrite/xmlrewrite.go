@@ -591,13 +591,26 @@ func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f *frame, tag, att
 	if !change {
 		return
 	}
+	s.replace(r0, r1, seg, u)
+}
+
+// replace writes u over src[r0:r1], escaped as seg needs; a u that seg
+// cannot hold leaves the bytes as written and counts as failed, not
+// rewritten.
+func (s *scanner) replace(r0, r1 int, seg segment, u string) {
 	repl, ok := seg.escape(u)
 	if !ok {
-		s.dec.Stats.Rewritten--
-		s.dec.Stats.Failed++
+		s.unrewritten()
 		return
 	}
 	s.splice.Replace(r0, r1, repl)
+}
+
+// unrewritten moves a value the decision counted as rewritten to the
+// failed ones: its new form could not be written where it stands.
+func (s *scanner) unrewritten() {
+	s.dec.Stats.Rewritten--
+	s.dec.Stats.Failed++
 }
 
 // failed reports a value that could not be read.
