@@ -221,7 +221,7 @@ func runCheck(args []string, s stdio) int {
 		return usageErr("%v", err)
 	}
 	var (
-		sum     summary
+		sum     checkSummary
 		prints  report.Fingerprints
 		failed  = 0
 		fixed   = 0
@@ -327,8 +327,8 @@ func runCheck(args []string, s stdio) int {
 	return exitOK
 }
 
-// summary counts what check found, for the lines on stderr.
-type summary struct {
+// checkSummary counts what check found, for the lines on stderr.
+type checkSummary struct {
 	files  int
 	total  int
 	counts map[tree.Problem]int
@@ -336,7 +336,7 @@ type summary struct {
 	known  int // in the baseline, not listed
 }
 
-func (m *summary) add(p tree.Problem) {
+func (m *checkSummary) add(p tree.Problem) {
 	if m.counts == nil {
 		m.counts = map[tree.Problem]int{}
 	}
@@ -346,7 +346,7 @@ func (m *summary) add(p tree.Problem) {
 
 // print writes "check: N findings in M files: K missing, ..." and the
 // lines of what was not listed.
-func (m *summary) print(s stdio, baseline *report.Baseline) {
+func (m *checkSummary) print(s stdio, baseline *report.Baseline) {
 	var parts []string
 	for _, p := range tree.Problems() {
 		if n := m.counts[p]; n > 0 {

@@ -168,7 +168,7 @@ func runFetch(args []string, s stdio) int {
 		return exitFailure
 	}
 	if !*verbose {
-		failedLinks(s, "fetch: "+doc.URL, rewriteCounts{Links: st.Links, FailedLinks: st.Failed}, "relurl fetch --links")
+		failedLinks(s, "fetch: "+doc.URL, st.Links, st.Failed, "relurl fetch --links")
 	}
 	return exitOK
 }

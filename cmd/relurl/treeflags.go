@@ -268,6 +268,18 @@ func (t *treeFlags) extractOptions(docURL string) extract.Options {
 	}
 }
 
+// rewriter returns the library's rewriter of documents as the flags say
+// (its mode is rewrite's to set): each file's URL by the mapper, its
+// readers' options by extractOptions and --local, whole-read kinds
+// bounded by --max-size.
+func (t *treeFlags) rewriter() *tree.Rewriter {
+	return &tree.Rewriter{Mapper: t.mapper, MaxSize: t.maxSize, Options: func(docURL string) extract.Options {
+		o := t.extractOptions(docURL)
+		o.MIME.Local = t.local
+		return o
+	}}
+}
+
 // walked is one item of a walk: a file or the error of a path.
 type walked struct {
 	f    tree.File

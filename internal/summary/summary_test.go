@@ -1,0 +1,58 @@
+package summary
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"testing"
+
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/tree"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestOf(t *testing.T) {
+	refused := &fs.PathError{Op: "rename", Path: "p", Err: tree.ErrSymlink}
+	incomplete := fmt.Errorf("x: %w", htmlrewrite.ErrIncomplete)
+	for _, c := range []struct {
+		name string
+		r    tree.RewriteResult
+		want Rewrite
+	}{
+		{"changed", tree.RewriteResult{Read: true, Changed: true, Links: 3, Rewritten: 2, Failed: 1, Warnings: []string{"w"}},
+			Rewrite{Files: 1, Changed: 1, Links: 3, Rewritten: 2, FailedLinks: 1, Warnings: 1}},
+		{"unchanged", tree.RewriteResult{Read: true, Links: 1}, Rewrite{Files: 1, Unchanged: 1, Links: 1}},
+		{"up to date", tree.RewriteResult{Read: true, UpToDate: true, Links: 1, Rewritten: 1}, Rewrite{Files: 1, UpToDate: 1, Links: 1, Rewritten: 1}},
+		{"copied", tree.RewriteResult{Copied: true}, Rewrite{Copied: 1}},
+		{"skipped", tree.RewriteResult{Skipped: true}, Rewrite{Skipped: 1}},
+		{"walk error", tree.RewriteResult{Err: errors.New("stat")}, Rewrite{Failed: 1}},
+		{"copy refused is no document's refusal", tree.RewriteResult{Err: refused}, Rewrite{Failed: 1}},
+		{"failed: links not counted", tree.RewriteResult{Read: true, Err: errors.New("x"), Links: 4, Warnings: []string{"a", "b"}},
+			Rewrite{Files: 1, Failed: 1, Warnings: 2}},
+		{"refused", tree.RewriteResult{Read: true, Err: refused}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
+		{"incomplete", tree.RewriteResult{Read: true, Err: incomplete}, Rewrite{Files: 1, Failed: 1, Incomplete: 1}},
+		{"copied unchanged", tree.RewriteResult{Read: true, Err: tree.ErrTooLarge, CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1}},
+	} {
+		assert.Equal(t, c.want, Of(c.r), c.name)
+	}
+}
+
+func TestWriteLine(t *testing.T) {
+	var b bytes.Buffer
+	Rewrite{Files: 3, Changed: 1, Rewritten: 5, FailedLinks: 2}.WriteLine(&b)
+	assert.Equal(t, "relurl: rewrite: 3 files read, 1 changed, 5 links rewritten, 2 links failed\n", b.String())
+	b.Reset()
+	Rewrite{Files: 9, Changed: 1, UpToDate: 2, Unchanged: 3, Copied: 4, Failed: 3, Refused: 1, Unrewritten: 1, Incomplete: 1, Warnings: 7}.WriteLine(&b)
+	assert.Equal(t, "relurl: rewrite: 9 files read, 1 changed, 0 links rewritten, 0 links failed, 2 up to date, 3 unchanged, 4 other files copied, 3 files failed (1 not written for safety) (1 copied unchanged) (1 incomplete), 7 warnings\n", b.String())
+}
+
+func TestWriteJSON(t *testing.T) {
+	var b bytes.Buffer
+	var c Rewrite
+	c.Add(Rewrite{Files: 2, Changed: 1, Unchanged: 1, Links: 4, Rewritten: 3})
+	c.Add(Rewrite{Failed: 1, Warnings: 1})
+	c.WriteJSON(&b)
+	// up_to_date and unchanged are left out when zero (docs/output.md).
+	assert.Equal(t, `{"files":2,"changed":1,"unchanged":1,"links":4,"rewritten":3,"failed_links":0,"failed":1,"copied":0,"skipped":0,"refused":0,"unrewritten":0,"incomplete":0,"warnings":1}`+"\n", b.String())
+}

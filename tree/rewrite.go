@@ -1,0 +1,341 @@
+package tree
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/relurl/relurl/extract"
+)
+
+// A Rewriter rewrites the documents of walked trees and files, one call
+// per file (Rewrite): to a writer, in place (atomically, through Writer),
+// into a mirror directory (Mirror), or nowhere (a dry run, which says
+// what would change). Which files are documents is Rewritable's rule; the
+// others are copied into the mirror (CopyOthers) or skipped. It is what
+// `relurl rewrite` runs for each input, and what a crawler or archive
+// author calls to rewrite a saved tree. A Rewriter is safe for concurrent
+// use by several goroutines once set up; Claim is to be called in input
+// order.
+type Rewriter struct {
+	// Mapper gives each file the URL it was retrieved from (its links
+	// resolve against the base the file's content decides, else that
+	// URL); nil: its file: URL.
+	Mapper *Mapper
+	// Options returns the readers' options for a document retrieved from
+	// docURL (package extract picks the one of the document's kind).
+	Options func(docURL string) extract.Options
+	// MaxSize bounds what is held in memory for one document: a
+	// stylesheet, XML document, manifest or module is read whole by its
+	// rewriter, up to MaxSize bytes (larger is ErrTooLarge). HTML and
+	// MHTML stream whatever their size. Zero means no bound.
+	MaxSize int64
+
+	// InPlace replaces each document rewritten by its new content,
+	// through Writer; one with nothing to change is not written.
+	InPlace bool
+	// Mirror, when set, is the directory each input is mirrored into:
+	// a file walked in a directory at its path in that tree (Rel), a
+	// file named alone at its name (MirrorRel), through Writer (whose
+	// KeepSame leaves documents the mirror already holds rewritten
+	// alone).
+	Mirror string
+	// CopyOthers copies the files that are not documents into Mirror as
+	// they are; without it they are skipped.
+	CopyOthers bool
+	// Writer writes the files of InPlace and Mirror.
+	Writer Writer
+
+	mu     sync.Mutex
+	places map[string]string // mirror path -> the input that took it
+}
+
+// RewriteResult is what rewriting one file did. Exactly one of Changed,
+// UpToDate, Copied and Skipped is set for a file that did not fail (none
+// of them: a document rewritten with no byte changed).
+type RewriteResult struct {
+	File File
+	// Links, Rewritten and Failed count the document's URL values: seen,
+	// changed, and those that could not be resolved (left as written).
+	Links, Rewritten, Failed int
+	// Warnings are the library's warnings about the document (what was
+	// read best effort or left unread).
+	Warnings []string
+	// Changed: the document's output differs from it (written in place
+	// or into the mirror, or what a dry run would write).
+	Changed bool
+	// UpToDate: Mirror already held the document as rewritten; it was
+	// left alone.
+	UpToDate bool
+	// Copied: a file that is not a document, copied into Mirror;
+	// Skipped: one left out.
+	Copied, Skipped bool
+	// Read: the file was taken for a document (Rewritable) and, its URL
+	// known, read as one; a summary counts it among the files read.
+	Read bool
+	// Err is why the file was not rewritten, or not to its end
+	// (htmlrewrite.ErrIncomplete: the rest written as it was), or not
+	// written (ErrSymlink, ErrChanged, ErrHardLink: refused for safety).
+	Err error
+	// CopiedUnchanged: a document that could not be rewritten (Err) was
+	// copied into Mirror as it was: what cannot be rewritten is still
+	// part of the site.
+	CopiedUnchanged bool
+}
+
+// Rewritable reports whether rewriting reads a file of kind k as a
+// document and rewrites its links (HTML, MHTML, CSS, XML, manifests,
+// modules), rather than copy or skip it (Other; WARC files are read by
+// `relurl links`, not rewritten).
+func Rewritable(k Kind) bool { return k != Other && k != WARC }
+
+// MirrorRel is where the file f goes in a mirror, relative to it: its
+// path in its tree, or for a file given alone its name.
+func MirrorRel(f File) string {
+	if f.Rel == "" {
+		return filepath.Base(f.Path)
+	}
+	return f.Rel
+}
+
+// MirrorPath is where the file f goes in the mirror dir.
+func MirrorPath(dir string, f File) string {
+	return filepath.Join(dir, filepath.FromSlash(MirrorRel(f)))
+}
+
+// CheckMirror fails when mirroring the input in into the directory out
+// would write over in, read its own output, or overwrite in with its
+// mirror: out and a directory in, with every link resolved, are the same
+// or one holds the other (Disjoint); or in is a file in out itself, where
+// its mirror would replace it.
+func CheckMirror(out, in string) error {
+	info, err := os.Stat(in)
+	if err != nil || info.IsDir() {
+		return Disjoint(out, in)
+	}
+	// A file given alone is mirrored at its name: in its own
+	// directory, that is the input itself.
+	ro, err1 := RealPath(out)
+	rd, err2 := RealPath(filepath.Dir(in))
+	if err1 == nil && err2 == nil && ro == rd {
+		return fmt.Errorf("-o %s would overwrite the input %s", out, in)
+	}
+	return nil
+}
+
+// Claim takes the file f's place in the mirror, or fails when an earlier
+// input took it (two trees with the same paths, two files with the same
+// name), so that no output silently replaces another. Within one tree
+// paths are distinct: only several inputs need claims, made in input
+// order before the files are rewritten. A file that is not a document
+// takes a place only when copied.
+func (r *Rewriter) Claim(f File) error {
+	if !Rewritable(f.Kind) && !r.CopyOthers {
+		return nil
+	}
+	dst := MirrorPath(r.Mirror, f)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if prev, ok := r.places[dst]; ok {
+		return fmt.Errorf("not mirrored: %s is already the mirror of %s", dst, prev)
+	}
+	if r.places == nil {
+		r.places = map[string]string{}
+	}
+	r.places[dst] = f.Path
+	return nil
+}
+
+// errNotDocument is the error of a file that is not a document, given to
+// be rewritten to a writer.
+var errNotDocument = errors.New("not an HTML or MHTML file (by name and content)")
+
+// Rewrite rewrites the walked file f: to dst when dst is not nil (a
+// file that is not a document is then an error), else in place, into the
+// mirror, or nowhere (a dry run), as the Rewriter says. HTML and MHTML go
+// through as they are read.
+func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
+	res := RewriteResult{File: f}
+	doc := Rewritable(f.Kind)
+	switch {
+	case !doc && dst != nil:
+		res.Err = errNotDocument
+		return res
+	case !doc && r.Mirror != "" && r.CopyOthers:
+		res.Err = r.copy(f)
+		res.Copied = res.Err == nil
+		return res
+	case !doc:
+		res.Skipped = true
+		return res
+	}
+	docURL, err := r.url(f)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	res.Read = true
+	switch {
+	case r.InPlace:
+		// Streamed into a temporary file beside the original, which
+		// is left alone when nothing changed.
+		res.Changed, res.Err = r.Writer.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
+			return r.stream(&res, dst, src, f.Kind, docURL)
+		})
+	case r.Mirror != "":
+		r.mirror(&res, docURL)
+	default:
+		// To dst or nowhere (a dry run): streamed.
+		if dst == nil {
+			dst = io.Discard
+		}
+		in, err := os.Open(f.Path)
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		defer in.Close()
+		res.Err = r.stream(&res, dst, in, f.Kind, docURL)
+	}
+	if res.Err != nil || res.UpToDate {
+		res.Changed = false
+	}
+	return res
+}
+
+// Stream rewrites the document src of kind k, retrieved from docURL
+// ("" for none), to dst as it is read. Kind Other means src's own kind:
+// MHTML or XML by its first bytes, else HTML (a stream is taken for an
+// HTML page). Its result has no File.
+func (r *Rewriter) Stream(dst io.Writer, src io.Reader, k Kind, docURL string) RewriteResult {
+	if k == Other {
+		br, ok := src.(*bufio.Reader)
+		if !ok {
+			br = bufio.NewReaderSize(src, 64<<10)
+		}
+		head, _ := br.Peek(SniffLen)
+		k = StreamKind(head)
+		src = br
+	}
+	res := RewriteResult{File: File{Path: "-", Kind: k}, Read: true}
+	res.Err = r.stream(&res, dst, src, k, docURL)
+	if res.Err != nil {
+		res.Changed = false
+	}
+	return res
+}
+
+// StreamKind is the kind rewriting takes a stream with no name for,
+// from its first bytes (up to SniffLen): MHTML (also a bare
+// "MIME-Version:" header block), XML (SVG, Atom, RSS by their root), else
+// HTML.
+func StreamKind(head []byte) Kind {
+	k := KindOf("-", head)
+	if k != MHTML && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")) {
+		k = MHTML
+	}
+	if k != MHTML && k != XML {
+		k = HTML
+	}
+	return k
+}
+
+// url is the URL the file f was retrieved from.
+func (r *Rewriter) url(f File) (string, error) {
+	if r.Mapper == nil {
+		m, err := NewMapper("")
+		if err != nil {
+			return "", err
+		}
+		return m.URL(f)
+	}
+	return r.Mapper.URL(f)
+}
+
+// stream rewrites src of kind k to dst through package extract, counting
+// into res: HTML and MHTML as they are read (an MHTML archive's headers
+// first, then a part at a time), the other kinds held whole, up to
+// MaxSize (nothing is written when one fails).
+func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k Kind, docURL string) error {
+	var o extract.Options
+	if r.Options != nil {
+		o = r.Options(docURL)
+	}
+	whole := k == CSS || k == XML || k == Manifest || k == Module
+	if whole {
+		var data []byte
+		var err error
+		if r.MaxSize > 0 {
+			data, err = io.ReadAll(io.LimitReader(src, r.MaxSize+1))
+			if err == nil && int64(len(data)) > r.MaxSize {
+				err = ErrTooLarge
+			}
+		} else {
+			data, err = io.ReadAll(src)
+		}
+		if err != nil {
+			return err
+		}
+		src = bytes.NewReader(data)
+	}
+	st, err := extract.Rewrite(dst, src, k, o)
+	res.Warnings = st.Warnings
+	if err != nil && whole {
+		return err // nothing written
+	}
+	res.Links, res.Rewritten, res.Failed = st.Links, st.Rewritten, st.Failed
+	res.Changed = st.Changed
+	return err
+}
+
+// mirror streams the document res.File, opened as the walk found it (not
+// through a link swapped in since, whose target could be outside the
+// tree), through rewrite into its mirror. The writer makes the
+// directories below Mirror and follows no link there: a link planted in
+// the mirror cannot send the write elsewhere. A document that cannot be
+// read or rewritten is copied into the mirror as it was.
+func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
+	f := res.File
+	src, err := Open(f)
+	if err != nil {
+		res.Err = err
+		r.copyUnchanged(res)
+		return
+	}
+	defer src.Close()
+	if err := os.MkdirAll(r.Mirror, 0o755); err != nil {
+		res.Err = err
+		return
+	}
+	var rerr error
+	res.UpToDate, res.Err = r.Writer.WriteInStream(r.Mirror, MirrorRel(f), f.Mode, func(dst io.Writer) error {
+		rerr = r.stream(res, dst, src, f.Kind, docURL)
+		return rerr
+	})
+	if res.Err != nil && rerr != nil {
+		r.copyUnchanged(res)
+	}
+}
+
+// copyUnchanged copies the document res.File, which could not be read or
+// rewritten, into the mirror as it was.
+func (r *Rewriter) copyUnchanged(res *RewriteResult) {
+	if err := r.copy(res.File); err != nil {
+		res.Err = fmt.Errorf("%v; copying it unchanged: %w", res.Err, err)
+		return
+	}
+	res.CopiedUnchanged = true
+}
+
+// copy copies the file f, as the walk found it, into the mirror.
+func (r *Rewriter) copy(f File) error {
+	if err := os.MkdirAll(r.Mirror, 0o755); err != nil {
+		return err
+	}
+	return r.Writer.CopyWalked(r.Mirror, MirrorRel(f), f)
+}

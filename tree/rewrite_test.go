@@ -1,0 +1,298 @@
+package tree_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readers returns the readers' options of a document retrieved from
+// docURL, links resolving under the WHATWG URL Standard.
+func readers(docURL string) extract.Options {
+	return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG,
+		Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+}
+
+// writeTree makes the files (slash-separated names) under a new
+// temporary directory and returns it.
+func writeTree(t testing.TB, files map[string]string) string {
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+	}
+	return dir
+}
+
+// rewriteAll rewrites every file walked under paths with r, to dst when
+// not nil, and returns the results by slash-separated Rel (or Path).
+func rewriteAll(t *testing.T, r *tree.Rewriter, dst *bytes.Buffer, paths ...string) map[string]tree.RewriteResult {
+	got := map[string]tree.RewriteResult{}
+	for f, err := range tree.Walk(paths) {
+		require.NoError(t, err)
+		var w *bytes.Buffer
+		if dst != nil {
+			w = dst
+		}
+		var res tree.RewriteResult
+		if w != nil {
+			res = r.Rewrite(w, f)
+		} else {
+			res = r.Rewrite(nil, f)
+		}
+		assert.Equal(t, f, res.File)
+		got[cmpName(f)] = res
+	}
+	return got
+}
+
+func cmpName(f tree.File) string {
+	if f.Rel != "" {
+		return f.Rel
+	}
+	return filepath.Base(f.Path)
+}
+
+var site = map[string]string{
+	"index.html":  `<a href="a/b.html">b</a>`,
+	"a/b.html":    `<img src="../i.png"><a href="https://other.example/">o</a>`,
+	"same.html":   `<p>no links</p>`,
+	"i.png":       "\x89PNG\r\n\x1a\nnot a page",
+	"style.css":   `body { background: url(i.png) }`,
+	"notes.txt":   "plain text",
+	"broken.html": `<a href="//[bad/">x</a>`,
+}
+
+func TestRewriterMirror(t *testing.T) {
+	src := writeTree(t, site)
+	out := filepath.Join(t.TempDir(), "mirror")
+	m, err := tree.NewMapper("https://example.org/site/")
+	require.NoError(t, err)
+	r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, CopyOthers: true, Writer: tree.Writer{NoSync: true, KeepSame: true}}
+	got := rewriteAll(t, r, nil, src)
+
+	assert.True(t, got["index.html"].Changed && got["index.html"].Read)
+	assert.Equal(t, 1, got["index.html"].Links)
+	assert.Equal(t, 1, got["index.html"].Rewritten)
+	assert.False(t, got["same.html"].Changed, "no link: the mirror gets it as it was")
+	assert.True(t, got["same.html"].Read)
+	assert.True(t, got["i.png"].Copied)
+	assert.True(t, got["notes.txt"].Copied)
+	assert.False(t, got["i.png"].Read)
+	assert.True(t, got["style.css"].Changed)
+	assert.Equal(t, 1, got["broken.html"].Failed, "a link that cannot be resolved is left, the document is not failed")
+	assert.NoError(t, got["broken.html"].Err)
+
+	data, err := os.ReadFile(filepath.Join(out, "index.html"))
+	require.NoError(t, err)
+	assert.Equal(t, `<a href="https://example.org/site/a/b.html">b</a>`, string(data))
+	data, err = os.ReadFile(filepath.Join(out, "a", "b.html"))
+	require.NoError(t, err)
+	assert.Equal(t, `<img src="https://example.org/site/i.png"><a href="https://other.example/">o</a>`, string(data))
+	data, err = os.ReadFile(filepath.Join(out, "style.css"))
+	require.NoError(t, err)
+	assert.Equal(t, `body { background: url(https://example.org/site/i.png) }`, string(data))
+	data, err = os.ReadFile(filepath.Join(out, "i.png"))
+	require.NoError(t, err)
+	assert.Equal(t, site["i.png"], string(data))
+
+	// Made again, the mirror's documents are up to date and left alone.
+	again := rewriteAll(t, &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: tree.Writer{NoSync: true, KeepSame: true}}, nil, src)
+	assert.True(t, again["index.html"].UpToDate)
+	assert.False(t, again["index.html"].Changed)
+	assert.True(t, again["i.png"].Skipped, "without CopyOthers other files are skipped")
+}
+
+// A document the rewriter cannot read still belongs to the site: it is
+// copied into the mirror as it was, and its result says so.
+func TestRewriterMirrorCopiesUnrewritable(t *testing.T) {
+	src := writeTree(t, map[string]string{"big.css": strings.Repeat("a{}", 100)})
+	out := t.TempDir()
+	r := &tree.Rewriter{Options: readers, Mirror: out, MaxSize: 10, Writer: tree.Writer{NoSync: true}}
+	got := rewriteAll(t, r, nil, src)["big.css"]
+	require.ErrorIs(t, got.Err, tree.ErrTooLarge)
+	assert.True(t, got.CopiedUnchanged)
+	assert.True(t, got.Read)
+	data, err := os.ReadFile(filepath.Join(out, "big.css"))
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("a{}", 100), string(data))
+}
+
+func TestRewriterInPlaceAndDryRun(t *testing.T) {
+	src := writeTree(t, site)
+	m, err := tree.NewMapper("https://example.org/")
+	require.NoError(t, err)
+
+	dry := rewriteAll(t, &tree.Rewriter{Mapper: m, Options: readers}, nil, src)
+	assert.True(t, dry["index.html"].Changed, "a dry run says what would change")
+	assert.True(t, dry["i.png"].Skipped)
+	data, _ := os.ReadFile(filepath.Join(src, "index.html"))
+	assert.Equal(t, site["index.html"], string(data), "a dry run writes nothing")
+
+	info, err := os.Stat(filepath.Join(src, "same.html"))
+	require.NoError(t, err)
+	got := rewriteAll(t, &tree.Rewriter{Mapper: m, Options: readers, InPlace: true}, nil, src)
+	assert.True(t, got["index.html"].Changed)
+	assert.False(t, got["same.html"].Changed)
+	data, _ = os.ReadFile(filepath.Join(src, "index.html"))
+	assert.Equal(t, `<a href="https://example.org/a/b.html">b</a>`, string(data))
+	after, err := os.Stat(filepath.Join(src, "same.html"))
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(info, after), "a document with nothing to change is not written")
+}
+
+func TestRewriterToWriter(t *testing.T) {
+	src := writeTree(t, site)
+	m, err := tree.NewMapper("https://example.org/")
+	require.NoError(t, err)
+	r := &tree.Rewriter{Mapper: m, Options: readers}
+	var out bytes.Buffer
+	for f := range tree.Walk([]string{filepath.Join(src, "index.html"), filepath.Join(src, "i.png")}) {
+		res := r.Rewrite(&out, f)
+		switch f.Kind {
+		case tree.HTML:
+			require.NoError(t, res.Err)
+			assert.True(t, res.Changed)
+		default:
+			assert.EqualError(t, res.Err, "not an HTML or MHTML file (by name and content)")
+			assert.False(t, res.Read)
+		}
+	}
+	// A file alone is retrieved from the root URL itself.
+	assert.Equal(t, `<a href="https://example.org/a/b.html">b</a>`, out.String())
+}
+
+// Two inputs bound for one place in the mirror: the second is refused.
+func TestRewriterClaim(t *testing.T) {
+	a := writeTree(t, map[string]string{"p.html": "a", "x.png": "x"})
+	b := writeTree(t, map[string]string{"p.html": "b", "x.png": "y"})
+	for _, copyOthers := range []bool{false, true} {
+		r := &tree.Rewriter{Mirror: "/m", CopyOthers: copyOthers}
+		var errs []string
+		for f, err := range tree.Walk([]string{a, b}) {
+			require.NoError(t, err)
+			if err := r.Claim(f); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		want := []string{"not mirrored: /m/p.html is already the mirror of " + filepath.Join(a, "p.html")}
+		if copyOthers {
+			want = append(want, "not mirrored: /m/x.png is already the mirror of "+filepath.Join(a, "x.png"))
+		}
+		assert.Equal(t, want, errs, "copy others %v", copyOthers)
+	}
+}
+
+func TestMirrorRel(t *testing.T) {
+	assert.Equal(t, "a/b.html", tree.MirrorRel(tree.File{Path: "/x/a/b.html", Rel: "a/b.html"}))
+	assert.Equal(t, "b.html", tree.MirrorRel(tree.File{Path: "/x/a/b.html"}), "a file named alone goes at its name")
+	assert.Equal(t, filepath.Join("out", "a", "b.html"), tree.MirrorPath("out", tree.File{Path: "/x/a/b.html", Rel: "a/b.html"}))
+}
+
+func TestCheckMirror(t *testing.T) {
+	dir := writeTree(t, map[string]string{"in/p.html": "", "q.html": ""})
+	in := filepath.Join(dir, "in")
+	assert.Error(t, tree.CheckMirror(in, in), "the tree itself")
+	assert.Error(t, tree.CheckMirror(filepath.Join(in, "out"), in), "inside the tree")
+	assert.Error(t, tree.CheckMirror(dir, in), "around the tree")
+	assert.NoError(t, tree.CheckMirror(filepath.Join(dir, "out"), in))
+	assert.EqualError(t, tree.CheckMirror(dir, filepath.Join(dir, "q.html")), "-o "+dir+" would overwrite the input "+filepath.Join(dir, "q.html"))
+	assert.NoError(t, tree.CheckMirror(in, filepath.Join(dir, "q.html")))
+}
+
+func TestRewritable(t *testing.T) {
+	for _, k := range []tree.Kind{tree.HTML, tree.MHTML, tree.CSS, tree.XML, tree.Manifest, tree.Module} {
+		assert.True(t, tree.Rewritable(k), k.String())
+	}
+	assert.False(t, tree.Rewritable(tree.Other))
+	assert.False(t, tree.Rewritable(tree.WARC), "WARC is read by links, not rewritten")
+}
+
+func TestStreamKind(t *testing.T) {
+	for head, want := range map[string]tree.Kind{
+		"<p>x":                                     tree.HTML,
+		"":                                         tree.HTML,
+		"plain words":                              tree.HTML,
+		"\r\nMIME-Version: 1.0\r\nSubject: x\r\n":  tree.MHTML,
+		`<svg xmlns="http://www.w3.org/2000/svg">`: tree.XML,
+		"WARC/1.1\r\n":                             tree.HTML, // rewrite reads no WARC: it is taken for a page
+	} {
+		assert.Equal(t, want, tree.StreamKind([]byte(head)), "%q", head)
+	}
+}
+
+func TestRewriterStream(t *testing.T) {
+	r := &tree.Rewriter{Options: readers, MaxSize: 1 << 20}
+	var out bytes.Buffer
+	res := r.Stream(&out, strings.NewReader(`<base href="https://b.example/d/"><a href=x>`), tree.Other, "")
+	require.NoError(t, res.Err)
+	assert.True(t, res.Read && res.Changed)
+	assert.Equal(t, tree.HTML, res.File.Kind)
+	assert.Equal(t, `<base href="https://b.example/d/"><a href=https://b.example/d/x>`, out.String())
+
+	out.Reset()
+	res = r.Stream(&out, strings.NewReader(`a { b: url(x.png) }`), tree.CSS, "https://s.example/c/s.css")
+	require.NoError(t, res.Err)
+	assert.Equal(t, `a { b: url(https://s.example/c/x.png) }`, out.String())
+
+	out.Reset()
+	r.MaxSize = 4
+	res = r.Stream(&out, strings.NewReader(`a { b: url(x.png) }`), tree.CSS, "")
+	assert.True(t, errors.Is(res.Err, tree.ErrTooLarge), "a kind read whole is bounded: %v", res.Err)
+	assert.Empty(t, out.String(), "nothing written")
+}
+
+// A saved site's pages rewritten into a mirror, each link absolute
+// against the URL the site was served from.
+func ExampleRewriter_Rewrite() {
+	src, err := os.MkdirTemp("", "site")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(src)
+	os.WriteFile(filepath.Join(src, "index.html"), []byte(`<a href="guide/">Guide</a> <img src=logo.png>`), 0o644)
+	os.WriteFile(filepath.Join(src, "logo.png"), []byte("\x89PNG\r\n\x1a\n"), 0o644)
+	out := filepath.Join(src+"-mirror", "www")
+	defer os.RemoveAll(src + "-mirror")
+
+	m, err := tree.NewMapper("https://example.org/docs/")
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := &tree.Rewriter{
+		Mapper: m,
+		Options: func(docURL string) extract.Options {
+			return extract.Options{HTML: htmlrewrite.Options{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}, Spec: resolve.WHATWG}}
+		},
+		Mirror:     out,
+		CopyOthers: true,
+		Writer:     tree.Writer{NoSync: true},
+	}
+	for f, err := range tree.Walk([]string{src}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		res := r.Rewrite(nil, f)
+		fmt.Printf("%s: changed %v, copied %v, %d of %d links rewritten, err %v\n", f.Rel, res.Changed, res.Copied, res.Rewritten, res.Links, res.Err)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	fmt.Println(string(page))
+	// Output:
+	// index.html: changed true, copied false, 2 of 2 links rewritten, err <nil>
+	// logo.png: changed false, copied true, 0 of 0 links rewritten, err <nil>
+	// <a href="https://example.org/docs/guide/">Guide</a> <img src=https://example.org/docs/logo.png>
+}
