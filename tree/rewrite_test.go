@@ -224,12 +224,12 @@ func TestRewritable(t *testing.T) {
 
 func TestStreamKind(t *testing.T) {
 	for head, want := range map[string]tree.Kind{
-		"<p>x":                                     tree.HTML,
-		"":                                         tree.HTML,
-		"plain words":                              tree.HTML,
+		"<p>x":        tree.HTML,
+		"":            tree.HTML,
+		"plain words": tree.HTML,
 		"\r\nMIME-Version: 1.0\r\nSubject: x\r\n":  tree.MHTML,
 		`<svg xmlns="http://www.w3.org/2000/svg">`: tree.XML,
-		"WARC/1.1\r\n":                             tree.HTML, // rewrite reads no WARC: it is taken for a page
+		"WARC/1.1\r\n": tree.HTML, // rewrite reads no WARC: it is taken for a page
 	} {
 		assert.Equal(t, want, tree.StreamKind([]byte(head)), "%q", head)
 	}
