@@ -23,11 +23,11 @@ import (
 // <link rel=manifest href>. A classic <script src> says nothing: the file
 // stays Other.
 //
-// Before walking a directory, Walk reads the tree's HTML pages and then,
-// transitively, its modules for those links, resolved against each file's
-// URL (Mapper) and mapped back to the tree; only when the tree holds a
-// file that could be so classified, so a tree without one is not read
-// twice. Files named on their own and --from-list lines are not
+// Walk reads the tree's HTML pages and then, transitively, its modules
+// for those links, resolved against each file's URL (Mapper) and mapped
+// back to the tree, when it first meets a file they could concern (a
+// candidate, a module, a stylesheet), before yielding it; a tree without
+// one is walked once and no page is read for referrals. Files named on their own and --from-list lines are not
 // classified this way (the pages referring to them are not known).
 //
 // The same reading tells each module of the tree (a .js file so
@@ -180,6 +180,15 @@ func containsFold(b []byte, words []string) bool {
 		}
 	}
 	return false
+}
+
+// needsReferrals reports whether what the tree's documents tell can
+// concern f: its kind (a candidate), its import map (a module) or its
+// environment encoding (a stylesheet). Until a walk meets such a file it
+// has no reason to read the tree's documents (Walker.Walk reads them
+// there, once).
+func needsReferrals(f File) bool {
+	return f.Kind == Module || f.Kind == CSS || candidate(f)
 }
 
 // classify gives f the kind its referring documents tell, if any.

@@ -61,6 +61,10 @@ type Walker struct {
 	Refer *Referrals
 
 	kinds referred // the directory's, found by Refer
+	// referDir is the directory walked whose referrals Refer has not read
+	// yet: they are read when the walk first meets a file they could
+	// concern (needsReferrals), so a tree without one is walked once.
+	referDir string
 
 	// count: yield each file without reading it (Count).
 	count bool
@@ -87,9 +91,7 @@ func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 		for _, p := range paths {
 			w := w
 			if w.Refer != nil {
-				if info, err := os.Stat(p); err == nil && info.IsDir() {
-					w.kinds = w.Refer.scan(p)
-				}
+				w.referDir = p
 			}
 			if !w.walkOne(p, p, "", yield) {
 				return
@@ -192,6 +194,13 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 		var f File
 		if err == nil {
 			f, err = describe(path, sub, root, info)
+			if err == nil && w.referDir != "" && needsReferrals(f) {
+				// The first file the tree's documents could tell
+				// something of: read them now, once, before it is
+				// yielded (the files before it are not concerned).
+				w.kinds = w.Refer.scan(w.referDir)
+				w.referDir = ""
+			}
 			f = w.kinds.classify(f)
 		} else {
 			f = File{Path: path, Rel: sub, Root: root}
@@ -233,6 +242,9 @@ var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": t
 
 // describe reads the head of the file at path and classifies it.
 func describe(path, rel, root string, info fs.FileInfo) (File, error) {
+	if describeHook != nil {
+		describeHook(path)
+	}
 	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size(), info: info}
 	r, err := os.OpenFile(path, os.O_RDONLY|readFlags, 0)
 	if err != nil {
@@ -248,6 +260,10 @@ func describe(path, rel, root string, info fs.FileInfo) (File, error) {
 	f.Kind = KindOf(path, f.Head)
 	return f, nil
 }
+
+// describeHook, when set (by tests), is told of each file a walk opens
+// to classify.
+var describeHook func(path string)
 
 // ErrTooLarge is returned by ReadFile for a file above the size limit.
 var ErrTooLarge = errors.New("file too large")
