@@ -90,6 +90,29 @@ func (r *Resolver) Reference(ref string) (string, error) {
 	return s, nil
 }
 
+// AppendReference appends the URL [Resolver.Reference] returns for ref to
+// dst and returns the extended buffer, as strconv's Append functions do;
+// on error it returns dst unchanged and Reference's error. A caller that
+// keeps the URL with other text (a link's value as written and its URL,
+// in one string) so resolves without a string of its own for the URL: in
+// the RFC 3986 mode the result is written into dst directly, making no
+// allocation when dst has room; in the other modes it is Reference's
+// result, appended.
+func (r *Resolver) AppendReference(dst []byte, ref string) ([]byte, error) {
+	if r.spec != RFC3986 {
+		s, err := r.Reference(ref)
+		if err != nil {
+			return dst, err
+		}
+		return append(dst, s...), nil
+	}
+	b, err := r.append3986(dst, ref)
+	if err != nil {
+		return dst, &Error{Op: "resolve", Spec: r.spec, Base: r.base, Ref: ref, Err: err}
+	}
+	return b, nil
+}
+
 // Reference resolves ref against base under spec with default Options. To
 // resolve many references against one base, make a [Resolver] once instead.
 func Reference(spec Spec, base, ref string) (string, error) {

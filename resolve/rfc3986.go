@@ -7,21 +7,9 @@ import "strings"
 
 // reference3986 resolves ref against r.generic by RFC 3986 §5.2.2.
 func (r *Resolver) reference3986(ref string) (string, error) {
-	R := splitURIRef(ref)
-	B := &r.generic
-	if R.hasScheme && r.opts.BackwardCompatible && r.base != "" && sameScheme(R.scheme, B.scheme) {
-		// §5.2.2: "if ((not strict) and (R.scheme == Base.scheme)) then
-		// undefine(R.scheme)".
-		ref = ref[len(R.scheme)+1:]
-		R.hasScheme, R.scheme = false, ""
-	}
-	if !R.hasScheme {
-		if r.base == "" {
-			return "", ErrNoBase // §5.1: a relative reference needs a base
-		}
-		if B.opaque() && !R.fragmentOnly() {
-			return "", ErrOpaqueBase
-		}
+	R, ref, err := r.target3986(ref)
+	if err != nil {
+		return "", err
 	}
 	if prefix, ok := r.prefix3986(&R); ok {
 		if prefix == "" {
@@ -32,18 +20,57 @@ func (r *Resolver) reference3986(ref string) (string, error) {
 	return r.compose3986(&R), nil
 }
 
-// compose3986 builds the target of R, a reference reference3986 has
+// append3986 is reference3986 appending the result to dst.
+func (r *Resolver) append3986(dst []byte, ref string) ([]byte, error) {
+	R, ref, err := r.target3986(ref)
+	if err != nil {
+		return dst, err
+	}
+	if prefix, ok := r.prefix3986(&R); ok {
+		return append(append(dst, prefix...), ref...), nil
+	}
+	return r.appendComposed3986(dst, &R), nil
+}
+
+// target3986 splits ref (RFC 3986 Appendix B) and checks that it can be
+// resolved against r.generic: the first steps of §5.2.2. It returns ref
+// without its scheme when the non-strict rule drops it.
+func (r *Resolver) target3986(ref string) (uriRef, string, error) {
+	R := splitURIRef(ref)
+	B := &r.generic
+	if R.hasScheme && r.opts.BackwardCompatible && r.base != "" && sameScheme(R.scheme, B.scheme) {
+		// §5.2.2: "if ((not strict) and (R.scheme == Base.scheme)) then
+		// undefine(R.scheme)".
+		ref = ref[len(R.scheme)+1:]
+		R.hasScheme, R.scheme = false, ""
+	}
+	if !R.hasScheme {
+		if r.base == "" {
+			return R, ref, ErrNoBase // §5.1: a relative reference needs a base
+		}
+		if B.opaque() && !R.fragmentOnly() {
+			return R, ref, ErrOpaqueBase
+		}
+	}
+	return R, ref, nil
+}
+
+// compose3986 builds the target of R, a reference target3986 has
 // checked, step by step: §5.2.2's transform, §5.2.3's merge, §5.2.4's
 // dot-segment removal and §5.3's recomposition.
 func (r *Resolver) compose3986(R *uriRef) string {
-	B := &r.generic
 	// The result is built in a stack array (a heap buffer only when it is
 	// longer) and copied once into a string of its exact length: the only
 	// allocation of a resolution, smaller than a buffer sized for the
 	// longest result (len(base)+len(ref)+1), which cost more in malloc and
 	// GC than the copy (resolution profile).
 	var stack [256]byte
-	buf := stack[:0]
+	return string(r.appendComposed3986(stack[:0], R))
+}
+
+// appendComposed3986 appends the target of R (see compose3986) to buf.
+func (r *Resolver) appendComposed3986(buf []byte, R *uriRef) []byte {
+	B := &r.generic
 	var T uriRef // T's path is written to buf directly; its other parts are held here
 	var pathStart int
 	if R.hasScheme {
@@ -104,7 +131,7 @@ func (r *Resolver) compose3986(R *uriRef) string {
 		buf = append(buf, '#')
 		buf = append(buf, T.fragment...)
 	}
-	return string(buf)
+	return buf
 }
 
 // basePrefixes are the leading parts of an RFC 3986 base that §5.2.2 and

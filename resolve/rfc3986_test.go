@@ -89,7 +89,7 @@ func TestRFC3986Allocs(t *testing.T) {
 
 // FuzzRFC3986Prefix: the prefix + reference shortcut of reference3986
 // gives what the step-by-step composition (§5.2.2-§5.3) gives, in strict
-// and backward-compatible mode.
+// and backward-compatible mode; AppendReference appends the same.
 func FuzzRFC3986Prefix(f *testing.F) {
 	for _, b := range []string{base3986, "http://a", "http://a/b/./c/d", "http://a/b/../", "a:/b", "file:///x/y", "http://a?q#f", "http://a/b.c/d.e"} {
 		for _, r := range []string{"", "g", "./g", ".g", "g.", "/g.h", "//g/./h", "//g/h", "?y", "#s", "http:g", "http://x/y.z", "a:b", "g/../h", "..g/h", "?y#s"} {
@@ -113,5 +113,47 @@ func FuzzRFC3986Prefix(f *testing.F) {
 		if want := r.compose3986(&R); got != want {
 			t.Fatalf("Reference(%q) against %q (backward %v) = %q, step by step %q", ref, base, backward, got, want)
 		}
+		if b, err := r.AppendReference([]byte(base), ref); err != nil || string(b) != base+got {
+			t.Fatalf("AppendReference(%q, %q) against %q (backward %v) = %q, %v; want %q", base, ref, base, backward, b, err, base+got)
+		}
 	})
+}
+
+// TestAppendReference: AppendReference appends what Reference returns in
+// every mode, leaves dst as it was on error (with Reference's error), and
+// in the RFC 3986 mode makes no allocation when dst has room, whatever
+// path the reference takes (prefix + reference, or composed step by step).
+func TestAppendReference(t *testing.T) {
+	refs := []string{"", "g", "./g", "../g", "/g?y#s", "//h/p", "?y", "#s", "https://x.example/a/../b", "g:h", "a b", "%zz", "http://[::1"}
+	for _, spec := range []Spec{RFC1808, RFC2396, RFC3986, WHATWG} {
+		for _, base := range []string{base3986, "", "mailto:a@b"} {
+			r, err := NewResolver(spec, base, Options{})
+			if err != nil {
+				continue
+			}
+			for _, ref := range refs {
+				want, wantErr := r.Reference(ref)
+				dst := []byte("prefix ")
+				got, err := r.AppendReference(dst, ref)
+				switch {
+				case wantErr != nil:
+					if err == nil || err.Error() != wantErr.Error() || string(got) != "prefix " {
+						t.Errorf("%v: AppendReference(%q) against %q = %q, %v; want dst unchanged, %v", spec, ref, base, got, err, wantErr)
+					}
+				case err != nil || string(got) != "prefix "+want:
+					t.Errorf("%v: AppendReference(%q) against %q = %q, %v; want %q", spec, ref, base, got, err, "prefix "+want)
+				}
+			}
+		}
+	}
+	r, err := NewResolver(RFC3986, base3986, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 1024)
+	for _, ref := range []string{"https://www.example.com/x", "g/h.html", "../g", "?y", "#s", "//cdn.example/lib.js", "/a/./b"} {
+		if n := testing.AllocsPerRun(100, func() { buf, _ = r.AppendReference(buf[:0], ref) }); n != 0 {
+			t.Errorf("AppendReference(%q) allocates %v times, want 0", ref, n)
+		}
+	}
 }

@@ -44,7 +44,7 @@ func loadSpecTables(t testing.TB) []specTable {
 
 // TestSpecExamples runs every example table of the standards: the draft's
 // §5.1 and §5.2 (RFC 1808), RFC 2396 Appendix C and RFC 3986 §5.4, each in
-// its own mode, byte for byte.
+// its own mode, byte for byte, through Reference and AppendReference.
 func TestSpecExamples(t *testing.T) {
 	n := 0
 	for _, tab := range loadSpecTables(t) {
@@ -57,6 +57,10 @@ func TestSpecExamples(t *testing.T) {
 				got, err := r.Reference(c.Ref)
 				if assert.NoError(t, err, "Reference(%q)", c.Ref) {
 					assert.Equal(t, c.Want, got, "%s: Reference(%q) against %q %s", tab.Spec, c.Ref, tab.Base, c.Note)
+				}
+				b, err := r.AppendReference([]byte("<"), c.Ref)
+				if assert.NoError(t, err, "AppendReference(%q)", c.Ref) {
+					assert.Equal(t, "<"+c.Want, string(b), "%s: AppendReference(%q) against %q %s", tab.Spec, c.Ref, tab.Base, c.Note)
 				}
 				n++
 			}
