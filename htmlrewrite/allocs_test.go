@@ -44,15 +44,24 @@ func TestAllocsPerDocument(t *testing.T) {
 			t.Errorf("%s: %v allocations for %d blocks without links, %v for %d", name, a, small, b, big)
 		}
 	}
-	// Two relative links per block.
-	linked := `<p><a href="p.html">x</a><img src="i.png" alt=""></p>` + "\n"
-	for name, c := range map[string]struct {
+	// Two links per block: each costs Rewrite its new URL, and Links one
+	// string holding the value as written and the URL (emitRef); a link
+	// with rel tokens costs Links their slice too, the tokens being
+	// constants when known (relNames).
+	for _, c := range []struct {
+		name    string
 		f       func(string) float64
+		block   string
 		perLink float64
-	}{"rewrite": {rewrite, 1}, "links": {links, 2}} {
-		a, b := c.f(page(small, linked)), c.f(page(big, linked))
+	}{
+		{"rewrite", rewrite, `<p><a href="p.html">x</a><img src="i.png" alt=""></p>` + "\n", 1},
+		{"links", links, `<p><a href="p.html">x</a><img src="i.png" alt=""></p>` + "\n", 1},
+		{"links", links, `<p><a href="https://e.example/p">x</a><img src="https://e.example/i.png" alt=""></p>` + "\n", 1},
+		{"links", links, `<link rel="stylesheet" href="s.css"><a rel="nofollow noopener" href="p.html">x</a>` + "\n", 2},
+	} {
+		a, b := c.f(page(small, c.block)), c.f(page(big, c.block))
 		if per := (b - a) / (2 * (big - small)); per > c.perLink {
-			t.Errorf("%s: %.2f allocations per link, want <= %v (%v for %d blocks, %v for %d)", name, per, c.perLink, a, small, b, big)
+			t.Errorf("%s %q: %.2f allocations per link, want <= %v (%v for %d blocks, %v for %d)", c.name, c.block, per, c.perLink, a, small, b, big)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package htmlrewrite
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -24,7 +25,8 @@ var fuzzSeeds = []string{
 // base, in the identity mode, and with a Map that keeps every value as
 // written, the output is the input; with a base,
 // a second rewrite changes nothing and the output tokenizes to the same
-// tokens apart from URL values.
+// tokens apart from URL values; Links reports each link where it stands,
+// with strings of its own.
 func FuzzRewrite(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -63,14 +65,31 @@ func FuzzRewrite(f *testing.F) {
 		if !strings.Contains(strings.ToLower(doc), "<svg") && !strings.Contains(strings.ToLower(doc), "<math") && !strings.HasPrefix(st.Charset, "utf-16") {
 			sameTokens(t, "fuzz", doc, once.String())
 		}
+		// Links: positions where the link stands (in a document read
+		// as UTF-8, its line and column those of its offset), and
+		// strings of its own, unchanged when the reader moves on.
+		var links, copies []Link
 		_, err = Links(strings.NewReader(doc), opts, func(l Link) error {
 			if l.Offset < 0 || l.Offset > int64(len(doc)) || l.Line < 1 || l.Column < 1 {
 				t.Fatalf("bad position %+v in %q", l, doc)
 			}
+			if !strings.HasPrefix(st.Charset, "utf-16") {
+				line := 1 + strings.Count(doc[:l.Offset], "\n")
+				col := int(l.Offset) - strings.LastIndexByte(doc[:l.Offset], "\n"[0])
+				if l.Line != line || l.Column != col {
+					t.Fatalf("%+v: at line %d column %d in %q", l, line, col, doc)
+				}
+			}
+			links, copies = append(links, l), append(copies, deepCopy(l))
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+		for i := range links {
+			if fmt.Sprint(links[i]) != fmt.Sprint(copies[i]) {
+				t.Fatalf("link %d changed after its token: %+v, was %+v, in %q", i, links[i], copies[i], doc)
+			}
 		}
 	})
 }

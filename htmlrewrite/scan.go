@@ -98,6 +98,7 @@ type scanner struct {
 	refs    references
 	edits   []edit
 	scratch []byte
+	linkBuf []byte // a link's strings, made (see emitRef)
 	rel     []string
 	err     error // from fn
 
@@ -648,10 +649,10 @@ func (s *scanner) anchors(raw []byte, anchor bool) {
 }
 
 func (s *scanner) writeEdits(raw []byte) error {
-	if s.w == nil {
-		return nil
-	}
-	if len(s.edits) == 0 {
+	if s.w == nil || len(s.edits) == 0 {
+		// A tag left as written (in Links, every tag) joins the run of
+		// passed tokens, whose lines are counted in one go: in Links, a
+		// flush and a count per tag with attributes were 2 % of the pass.
 		return s.pass(raw)
 	}
 	s.flushRun()
@@ -781,7 +782,22 @@ func (s *scanner) plain(v []byte) bool {
 		// instructions, three times, rather than a byte at a time.
 		return bytes.IndexByte(v, '&') < 0 && bytes.IndexByte(v, '\r') < 0 && bytes.IndexByte(v, 0) < 0
 	}
-	for _, c := range v {
+	i := 0
+	if special != &specialUTF16 {
+		// Eight bytes at a time while none can be special: no control
+		// character up to CR, no "&", and in a legacy encoding nothing
+		// over 0x7F.
+		highs := uint64(0)
+		if special == &specialLegacy {
+			highs = wordHighs
+		}
+		for ; i+8 <= len(v); i += 8 {
+			if x := word(v, i); hasByteBelow(x, '\r'+1) || hasByte(x, '&') || x&highs != 0 {
+				break
+			}
+		}
+	}
+	for _, c := range v[i:] {
 		if special[c] {
 			return false
 		}
@@ -862,7 +878,15 @@ func hasTabOrNewline(v string) bool {
 	if len(v) >= 64 {
 		return strings.IndexByte(v, '\t') >= 0 || strings.IndexByte(v, '\n') >= 0 || strings.IndexByte(v, '\r') >= 0
 	}
-	for i := 0; i < len(v); i++ {
+	i := 0
+	// Eight bytes at a time while none is a control character up to CR
+	// (a URL value rarely has one): a third of the loop a byte at a time.
+	for ; i+8 <= len(v); i += 8 {
+		if hasByteBelow(stringWord(v, i), '\r'+1) {
+			break
+		}
+	}
+	for ; i < len(v); i++ {
 		if tabOrNewline[v[i]] {
 			return true
 		}
@@ -915,21 +939,7 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		res = s.documentResolver()
 	}
 	if s.fn != nil {
-		// The link's strings outlive the token, whose bytes v may alias
-		// (see str): one copy of the value as written, of which the
-		// reference (and so what the resolver returns or quotes in an
-		// error) is a part.
-		raw = strings.Clone(raw)
-		if cleaned := raw[t0-d0 : t1-d0]; cleaned == ref {
-			ref = cleaned
-		} else {
-			ref = cleanTrimmed(cleaned) // tabs or newlines taken out: a new string
-		}
-		u, err := res.Reference(ref)
-		if err != nil {
-			s.stats.Failed++
-		}
-		s.emit(at, d0, raw, u, err)
+		s.emitRef(at, d0, raw, ref, written == ref, t0-d0, res)
 		return
 	}
 	if s.opts.identity {
@@ -973,6 +983,42 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 	s.subs = append(s.subs, sub{t0, t1, u})
 }
 
+// emitRef reports the link of the value raw, whose reference ref is
+// raw[t:t+len(ref)] when inRaw says so (no tab or newline taken out).
+// The link's strings outlive the token, whose bytes raw and ref may alias
+// (see str): they are one string, made once, of the value as written and
+// the URL, where the URL is not the reference itself, a part of the value
+// (an absolute URL as written). One allocation per link: the resolver
+// appends the URL after the value (resolve.AppendReference).
+func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, res *resolve.Resolver) {
+	b := append(s.linkBuf[:0], raw...)
+	b, err := res.AppendReference(b, ref)
+	s.linkBuf = b
+	if err != nil {
+		// Rare: the error quotes the reference, which must not alias
+		// the token either.
+		s.stats.Failed++
+		raw = strings.Clone(raw)
+		if inRaw {
+			ref = raw[t : t+len(ref)]
+		} else {
+			ref = strings.Clone(ref)
+		}
+		_, err = res.Reference(ref)
+		s.emit(at, d0, raw, "", err)
+		return
+	}
+	var u string
+	if u0 := len(raw); inRaw && string(b[u0:]) == ref {
+		raw = string(b[:u0])
+		u = raw[t : t+len(ref)]
+	} else {
+		all := string(b)
+		raw, u = all[:u0], all[u0:]
+	}
+	s.emit(at, d0, raw, u, nil)
+}
+
 func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 	if s.err != nil {
 		return
@@ -1002,7 +1048,7 @@ func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 		// The rel tokens may alias the token's bytes (str).
 		l.Rel = make([]string, len(s.rel))
 		for i, r := range s.rel {
-			l.Rel[i] = strings.Clone(r)
+			l.Rel[i] = relName(r)
 		}
 	}
 	return l

@@ -6,6 +6,8 @@ package htmlrewrite
 // Values that must never be resolved are simply absent: xmlns, itemtype,
 // rel, itemprop, on* handlers, download, target, <meta property=og:*>.
 
+import "strings"
+
 type tagID uint8
 
 const (
@@ -504,6 +506,37 @@ var resourceRels = map[string]bool{
 	"modulepreload": true, "prefetch": true, "prerender": true, "manifest": true,
 	"apple-touch-icon": true, "apple-touch-icon-precomposed": true, "mask-icon": true,
 	"dns-prefetch": true, "preconnect": true, "pingback": true,
+}
+
+// relNames holds, as constants, the link types a Link.Rel most often
+// has: the HTML Standard's (LS §4.6.7), resourceRels and those common on
+// the web. A token among them costs a link no string of its own.
+var relNames = func() map[string]string {
+	m := map[string]string{}
+	for _, r := range []string{
+		"alternate", "author", "bookmark", "canonical", "dns-prefetch", "external", "help", "icon",
+		"license", "manifest", "me", "modulepreload", "next", "nofollow", "noopener", "noreferrer",
+		"opener", "pingback", "preconnect", "prefetch", "preload", "prev", "privacy-policy", "search",
+		"stylesheet", "tag", "terms-of-service", "shortcut", "apple-touch-icon",
+		"apple-touch-icon-precomposed", "mask-icon", "prerender", "image_src", "publisher",
+		"shortlink", "home", "index", "up", "start", "edituri", "wlwmanifest", "sponsored", "ugc",
+		"openid.server", "openid.delegate", "profile", "archives", "enclosure", "self", "related",
+	} {
+		m[r] = r
+	}
+	for r := range resourceRels {
+		m[r] = r
+	}
+	return m
+}()
+
+// relName returns the lower-cased rel token r as a string of its own
+// (r may alias the tokenizer's buffer).
+func relName(r string) string {
+	if c, ok := relNames[r]; ok {
+		return c
+	}
+	return strings.Clone(r)
 }
 
 // linking reports whether the element name of the svg or math namespace
