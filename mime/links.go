@@ -74,18 +74,26 @@ func (m *Message) Links(fn func(Link) error) error {
 			continue
 		}
 		var (
-			body []byte
-			err  error
+			src io.Reader
+			err error
 		)
-		if kind != "html" || !m.streams(p) {
-			body, err = m.Decode(p)
+		if m.readsDecoded(p, kind) {
+			rs := m.bodyReader(p)
+			if kind, err = sniffStream(kind, rs); err != nil {
+				return &Error{Op: "links of", Where: partName(p.Path), Err: err}
+			}
+			src = rs
+		} else {
+			body, err := m.Decode(p)
 			if err != nil {
 				p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
 				continue
 			}
-			if kind = sniffPart(kind, body); kind == "" {
-				continue
-			}
+			kind = sniffPart(kind, body)
+			src = bytes.NewReader(body)
+		}
+		if kind == "" {
+			continue
 		}
 		// The part's base is decided before its first link: each goes
 		// out as found.
@@ -106,24 +114,19 @@ func (m *Message) Links(fn func(Link) error) error {
 		case "css":
 			// A stylesheet has no <base> of its own: its base is the
 			// part's (for Chrome's cid:css-... parts, the enclosing page's).
-			_, err = htmlrewrite.CSSLinks(bytes.NewReader(body), m.htmlOptions(p), emit(p.Base))
+			_, err = htmlrewrite.CSSLinks(src, m.htmlOptions(p), emit(p.Base))
 		case "xml":
 			// SVG, Atom, RSS: each link against its element's base
 			// (xml:base in feeds), as WARC records are read.
 			o := m.htmlOptions(p)
-			_, err = xmlrewrite.Links(bytes.NewReader(body), xmlrewrite.Options{Spec: o.Spec, Context: o.Context},
+			_, err = xmlrewrite.Links(src, xmlrewrite.Options{Spec: o.Spec, Context: o.Context},
 				func(l xmlrewrite.Link) error { return emit(l.Base)(l) })
 		case "manifest":
 			o := m.htmlOptions(p)
-			_, err = manifest.Links(bytes.NewReader(body), manifest.Options{Spec: o.Spec, Context: o.Context}, emit(p.Base))
+			_, err = manifest.Links(src, manifest.Options{Spec: o.Spec, Context: o.Context}, emit(p.Base))
 		default:
 			var d *htmlrewrite.Document
-			var r io.Reader = bytes.NewReader(body)
-			if body == nil && m.streams(p) {
-				from, to := m.fileSpan(p)
-				r = io.NewSectionReader(m.file, m.origin+from, to-from)
-			}
-			if d, err = htmlrewrite.Open(r, m.htmlOptions(p)); err == nil {
+			if d, err = htmlrewrite.Open(src, m.htmlOptions(p)); err == nil {
 				_, err = d.Links(emit(thisMessage(d.Base())))
 				d.Close()
 			}
@@ -245,8 +248,12 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": HTTP entity left as stored")
 			continue
 		}
-		if kind == "html" && m.streams(p) {
-			changed, err := m.rewriteStreamed(dst, p, last, &st)
+		if kind == "html" && m.streams(p) || m.readsDecoded(p, kind) {
+			rewrite := m.rewriteStreamed
+			if !m.streams(p) || kind != "html" {
+				rewrite = m.rewriteDecoded
+			}
+			changed, err := rewrite(dst, p, kind, last, &st)
 			if err != nil {
 				return st, err
 			}
@@ -294,7 +301,7 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 // the result is that of rewriting it held whole. changed reports whether
 // dst now holds the part's body (last is then the part's end); a part
 // left as stored (an encoding relurl does not rewrite) writes nothing.
-func (m *Message) rewriteStreamed(dst io.Writer, p *Part, last int, st *Stats) (changed bool, err error) {
+func (m *Message) rewriteStreamed(dst io.Writer, p *Part, _ string, last int, st *Stats) (changed bool, err error) {
 	opts := m.htmlOptions(p)
 	opts.Map = m.linkMap(p)
 	from, to := m.fileSpan(p)
@@ -321,8 +328,82 @@ func (m *Message) rewriteStreamed(dst io.Writer, p *Part, last int, st *Stats) (
 	return true, nil
 }
 
+// rewriteDecoded rewrites a part whose body is read decoded from the file
+// (see readsDecoded) as it is read, and encodes it again as it is
+// written, after the source bytes from last up to the body; neither the
+// body nor its rewrite is held. As for a part held whole, a body the
+// rewrite leaves unchanged keeps its stored bytes (nothing is written:
+// changed is false and last stays where it was), and a part in an
+// encoding relurl does not rewrite is left as stored with a warning.
+func (m *Message) rewriteDecoded(dst io.Writer, p *Part, kind string, last int, st *Stats) (changed bool, err error) {
+	src := m.bodyReader(p)
+	if kind, err = sniffStream(kind, src); err != nil || kind == "" {
+		return false, err
+	}
+	w := &changeWriter{
+		stored: func() io.Reader { return m.bodyReader(p) },
+		start: func() (io.WriteCloser, error) {
+			if err := m.copySource(dst, last, p.body); err != nil {
+				return nil, err
+			}
+			eol, endsLF, err := m.storedLineEnd(p)
+			if err != nil {
+				return nil, err
+			}
+			return newEncoder(dst, p.Encoding, eol, endsLF), nil
+		},
+	}
+	hs, err := m.rewriteTo(w, src, p, kind)
+	if errors.Is(err, htmlrewrite.ErrEncoding) && w.enc == nil {
+		st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+		return false, nil
+	}
+	if err != nil {
+		return w.enc != nil, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
+	}
+	st.addPart(hs)
+	if changed, err = w.Close(); changed {
+		st.Changed++
+	}
+	return changed, err
+}
+
+// readsDecoded reports whether a part of this kind is read for links and
+// rewritten from a stream of its decoded body (see decodes): always an
+// HTML part, which the rewriter streams; another kind, which its reader
+// holds whole, only within Limits.DecodedBytes, as Decode bounds it.
+func (m *Message) readsDecoded(p *Part, kind string) bool {
+	return m.decodes(p) && (kind == "html" || m.rawSize(p) <= m.lim.DecodedBytes)
+}
+
+// sniffStream settles an "xml?" kind as sniffPart does, from the first
+// bytes of the decoded body, and goes back to its start.
+func sniffStream(kind string, body io.ReadSeeker) (string, error) {
+	if kind != "xml?" {
+		return kind, nil
+	}
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(body, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return "", err
+	}
+	if _, err := body.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	return sniffPart(kind, head[:n]), nil
+}
+
 // rewritePart returns the part's decoded body rewritten.
 func (m *Message) rewritePart(p *Part, kind string, body []byte) ([]byte, htmlrewrite.Stats, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(body) + len(body)/8)
+	hs, err := m.rewriteTo(&buf, bytes.NewReader(body), p, kind)
+	return buf.Bytes(), hs, err
+}
+
+// rewriteTo writes the part's decoded body src to dst rewritten by the
+// reader of its kind.
+func (m *Message) rewriteTo(dst io.Writer, src io.Reader, p *Part, kind string) (htmlrewrite.Stats, error) {
 	opts := m.htmlOptions(p)
 	opts.Map = m.linkMap(p)
 	rewrite := htmlrewrite.Rewrite
@@ -338,10 +419,7 @@ func (m *Message) rewritePart(p *Part, kind string, body []byte) ([]byte, htmlre
 			return manifest.Rewrite(dst, src, manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, Map: o.Map})
 		}
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(body) + len(body)/8)
-	hs, err := rewrite(&buf, bytes.NewReader(body), opts)
-	return buf.Bytes(), hs, err
+	return rewrite(dst, src, opts)
 }
 
 // resolveLocation resolves an HTTP Location value against the target URI
