@@ -14,6 +14,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/linkfilter"
@@ -115,32 +116,34 @@ func runFetch(args []string, s stdio) int {
 
 	if *links {
 		w := bufio.NewWriterSize(s.out, 64<<10)
-		lw := newLinkWriter(ordered.Direct(linkOut(w, s, ff.unique)), doc.URL, filter, *format == "text")
+		lw := newLinkWriter(ordered.Direct(linkOut(w, s, ff.unique)), doc.URL, *format == "text")
 		// The page stands at its URL after redirects.
 		site := linkfilter.Site{Document: doc.URL}
 		// RFC 8288 §3.1: Link header targets against the response URL.
 		hb := base.Result{URL: doc.URL, Source: base.Retrieval, Detail: "response URL"}
 		if err := mime.HeaderLinks(doc.Header.Values("Link"), *spec, doc.URL, func(l htmlrewrite.Link) error {
-			if !lw.pass(&l, site) {
+			u, ok := filter.Apply(l.Kind, l.URL, site)
+			if !ok {
 				return nil
 			}
-			l.Base = hb
+			l.URL, l.Base = u, hb
 			return lw.add(record(l, doc.URL))
 		}); err != nil {
 			s.errorf("fetch: %v", err)
 			return exitFailure
 		}
-		r := lw.links(bytes.NewReader(doc.Body), tree.HTML, extract.Options{HTML: hopts}, site)
+		hv := harvest.Reader{Filter: filter}
+		r := hv.Document(bytes.NewReader(doc.Body), tree.HTML, extract.Options{HTML: hopts}, site, lw.link)
 		if werr := w.Flush(); werr != nil {
 			s.errorf("fetch: %v", werr)
 			return exitFailure
 		}
-		for _, warn := range r.warnings {
+		for _, warn := range r.Warnings {
 			s.errorf("fetch: %s: warning: %s", doc.URL, warn)
 		}
-		err := r.err
+		err := r.Err
 		if *verbose {
-			s.errorf("fetch: base %s (%s)", lw.base.URL, lw.base.Provenance())
+			s.errorf("fetch: base %s (%s)", r.Base.URL, r.Base.Provenance())
 		}
 		if err != nil {
 			s.errorf("fetch: %s: %v", doc.URL, err)

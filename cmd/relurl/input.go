@@ -88,19 +88,9 @@ func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, t *treeFlags, lf link
 	// The links go out as they are found: what is written is flushed
 	// whenever the command waits for input.
 	in := bufio.NewReaderSize(flushBeforeRead{s.in, w}, 64<<10)
-	kind, err := m.forced, error(nil)
-	if kind != tree.Other {
-		err = checkKind(in, kind)
-	} else {
-		kind, err = sniffStream(in)
-	}
-	r := docResult{err: err}
-	if err == nil {
-		lw := newLinkWriter(ordered.Direct(out), name, lf, text)
-		lw.mode = m
-		r = docLinks(in, tree.File{Path: "-", Kind: kind}, t.base.value, linkfilter.Site{Document: t.base.value}, t, lw)
-		r.st = lw.st
-	}
+	lw := newLinkWriter(ordered.Direct(out), name, text)
+	lw.mode = m
+	r := lw.result(t.harvester(m.forced, lf).Stream(in, t.base.value, lw.link, lw.recordError))
 	r.st.file, r.st.err = name, r.err
 	failed := report("standard input", r) || r.st.failed()
 	if m.status {

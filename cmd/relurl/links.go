@@ -3,18 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
-	"os"
 
-	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/extract"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/linkfilter"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -146,44 +140,14 @@ func runLinks(args []string, s stdio) int {
 	defer stopCount()
 	failed := 0
 	mode := sf.mode(s)
+	hv := t.harvester(mode.forced, filter)
 	work := func(wk walked, sink *ordered.Sink) docResult {
 		if wk.err != nil {
 			return docResult{err: wk.err}
 		}
-		f := wk.f
-		if mode.forced != tree.Other {
-			f.Kind = mode.forced // --input-format: every input is of that kind
-		}
-		if f.Kind == tree.Other {
-			if f.Rel == "" {
-				return docResult{err: fmt.Errorf("not an HTML, MHTML, WARC, CSS, SVG or feed file (by name and content)")}
-			}
-			return docResult{}
-		}
-		docURL, err := t.mapper.URL(f)
-		if err != nil {
-			return docResult{err: err}
-		}
-		// A file walked in a tree is in the tree's site; a file alone
-		// in its URL's origin.
-		site := linkfilter.Site{Document: docURL}
-		if f.Rel != "" {
-			root, err := t.mapper.Root(f.Root)
-			if err != nil {
-				return docResult{err: err}
-			}
-			site.Tree = tree.NewScope(*t.spec, *t.opts, root)
-		}
-		r, err := os.Open(f.Path)
-		if err != nil {
-			return docResult{err: err}
-		}
-		defer r.Close()
-		lw := newLinkWriter(sink, wk.name, filter, text)
+		lw := newLinkWriter(sink, wk.name, text)
 		lw.mode = mode
-		res := docLinks(r, f, docURL, site, t, lw)
-		res.st = lw.st
-		return res
+		return lw.result(hv.File(wk.f, lw.link, lw.recordError))
 	}
 	// A list is a stream: each file's links go out before the next path
 	// is waited for, so a caller can talk to the command line by line.
@@ -271,19 +235,38 @@ func (f flushBeforeRead) Read(p []byte) (int, error) {
 // linkWriter writes one document's link records to its sink, as they
 // are found.
 type linkWriter struct {
-	sink   *ordered.Sink
-	file   string
-	filter linkfilter.Filter
-	text   bool
-	buf    bytes.Buffer // status and record-error lines
-	line   []byte       // the record being written, reused
-	base   base.Result  // of the last HTML document, for fetch -v
-	mode   outputMode   // --fields, --format tsv, --status
-	st     inputStatus  // what was read and written
+	sink *ordered.Sink
+	file string
+	text bool
+	buf  bytes.Buffer // status and record-error lines
+	line []byte       // the record being written, reused
+	mode outputMode   // --fields, --format tsv, --status
+	st   inputStatus  // what was read and written
 }
 
-func newLinkWriter(sink *ordered.Sink, file string, lf linkfilter.Filter, text bool) *linkWriter {
-	return &linkWriter{sink: sink, file: file, filter: lf, text: text}
+func newLinkWriter(sink *ordered.Sink, file string, text bool) *linkWriter {
+	return &linkWriter{sink: sink, file: file, text: text}
+}
+
+// link writes the record of the link l of a document of kind k: with its
+// part in MHTML, its record in WARC.
+func (e *linkWriter) link(k tree.Kind, l link.Link) error {
+	r := record(l, e.file)
+	switch k {
+	case tree.MHTML:
+		part := l.Part
+		r.Part, r.TargetPart = &part, l.TargetPart
+	case tree.WARC:
+		rec := l.Record
+		r.Record, r.Target = &rec, l.Target
+	}
+	return e.add(r)
+}
+
+// result is what reading the input's links left to say.
+func (e *linkWriter) result(r harvest.Result) docResult {
+	e.st.records, e.st.recordErrors = r.Records, r.RecordErrors
+	return docResult{warnings: r.Warnings, err: r.Err, st: e.st}
 }
 
 func (e *linkWriter) add(r *linkRecord) error {
@@ -304,14 +287,6 @@ func (e *linkWriter) add(r *linkRecord) error {
 	return e.sink.Record(r.URL, b)
 }
 
-// pass applies the filter to the link l of a document at site: it says
-// whether l is kept, and writes l.URL as the filter does.
-func (e *linkWriter) pass(l *htmlrewrite.Link, site linkfilter.Site) bool {
-	u, ok := e.filter.Apply(l.Kind, l.URL, site)
-	l.URL = u
-	return ok
-}
-
 // record is the JSON record of l, found in file; the MHTML and WARC
 // fields are the caller's to set (mhtml, warc).
 func record(l link.Link, file string) *linkRecord {
@@ -328,66 +303,4 @@ func record(l link.Link, file string) *linkRecord {
 		r.Error = userMessage(l.Err.Error()) // data, in the user's terms too
 	}
 	return r
-}
-
-// docLinks writes the links of the document r of kind f.Kind, retrieved
-// from docURL, as they are found (package extract dispatches the kind);
-// site is where --internal and --external compare them.
-func docLinks(r io.Reader, f tree.File, docURL string, site linkfilter.Site, t *treeFlags, e *linkWriter) docResult {
-	kind := f.Kind
-	o := t.extractOptions(docURL)
-	if kind == tree.WARC {
-		o.MIME.Retrieval = "" // each record has its own
-		o.RecordError = e.recordError
-	} else {
-		e.st.records = 1 // one document
-	}
-	return e.links(r, kind, o, site)
-}
-
-// links writes the links of the document r of kind k through extract.
-func (e *linkWriter) links(r io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site) docResult {
-	o.Base = func(b base.Result) {
-		e.base = b
-		// An HTML page's links are compared with its base's origin when
-		// nothing else says where it is.
-		if k != tree.CSS && k != tree.Module && k != tree.Manifest && site.Document == "" {
-			site.Document = b.URL
-		}
-	}
-	res, err := extract.Links(r, k, o, func(l link.Link) error {
-		switch k {
-		case tree.WARC:
-			return e.warc(l)
-		case tree.MHTML:
-			if !e.pass(&l, linkfilter.Site{Document: l.Base.URL}) {
-				return nil
-			}
-			rec := record(l, e.file)
-			part := l.Part
-			rec.Part, rec.TargetPart = &part, l.TargetPart
-			return e.add(rec)
-		}
-		if !e.pass(&l, site) {
-			return nil
-		}
-		return e.add(record(l, e.file))
-	})
-	switch k {
-	case tree.XML:
-		e.base = res.Base
-	case tree.WARC:
-		e.st.records, e.st.recordErrors = res.Records, res.RecordErrors
-	}
-	return docResult{warnings: res.Warnings, err: err}
-}
-
-func (e *linkWriter) warc(l mime.WARCLink) error {
-	if !e.pass(&l, linkfilter.Site{Document: l.Target}) {
-		return nil
-	}
-	r := record(l, e.file)
-	rec := l.Record
-	r.Record, r.Target = &rec, l.Target
-	return e.add(r)
 }

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 
-	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
 )
@@ -172,27 +169,4 @@ func appendFileName(buf *bytes.Buffer, name string) {
 		buf.WriteString(`,"file_encoding":`)
 		writeJSONString(buf, tree.PercentEncoded)
 	}
-}
-
-// sniffStream tells the kind of a stream, which has no name, by what has
-// come of its first bytes (base.SniffKind): a filter must not wait for
-// 1024 bytes that may come much later.
-func sniffStream(in *bufio.Reader) (tree.Kind, error) {
-	head, err := in.Peek(base.SniffLenStream)
-	if len(head) > 0 {
-		head, _ = in.Peek(min(max(in.Buffered(), len(head)), 1024))
-	} else if err != nil && err != io.EOF {
-		return tree.Other, err
-	}
-	return base.SniffKind(head)
-}
-
-// checkKind returns an error when the stream's first bytes cannot be the
-// kind --input-format forces (base.CheckKind).
-func checkKind(in *bufio.Reader, kind tree.Kind) error {
-	head, err := in.Peek(base.SniffLenStream)
-	if len(head) == 0 && err != nil && err != io.EOF {
-		return err
-	}
-	return base.CheckKind(head, kind)
 }

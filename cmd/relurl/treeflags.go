@@ -15,8 +15,10 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
@@ -278,6 +280,14 @@ func (t *treeFlags) rewriter() *tree.Rewriter {
 		o.MIME.Local = t.local
 		return o
 	}}
+}
+
+// harvester returns the library's reader of links as the flags say:
+// each file's URL by the mapper, its readers' options by extractOptions,
+// every input of the kind forced (Other: its own), its links chosen by
+// filter.
+func (t *treeFlags) harvester(forced tree.Kind, filter linkfilter.Filter) *harvest.Reader {
+	return &harvest.Reader{Mapper: t.mapper, Options: t.extractOptions, Spec: *t.spec, Resolve: *t.opts, Kind: forced, Filter: filter}
 }
 
 // walked is one item of a walk: a file or the error of a path.

@@ -1,0 +1,229 @@
+// Package harvest reads the links of files, trees and streams the way
+// `relurl links` does, one call per input: each walked file's kind (or
+// the kind the caller forces), the URL it was retrieved from
+// (tree.Mapper), the site its links are compared with (the tree's root
+// for a file walked in a directory, else the document's origin; an MHTML
+// part's own base, a WARC record's target: see package linkfilter), its
+// links read through package extract as they are found, each with its
+// base, and chosen and written by a linkfilter.Filter. It is what a
+// crawler or an archive author calls to list the links of a saved tree,
+// an MHTML archive or a WARC file; the command only prints what it is
+// given.
+package harvest
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/linkfilter"
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
+)
+
+// A Reader reads the links of inputs. It is safe for concurrent use by
+// several goroutines once set up.
+type Reader struct {
+	// Mapper gives each file the URL it was retrieved from (and each
+	// tree's root URL); nil: its file: URL.
+	Mapper *tree.Mapper
+	// Options returns the readers' options for a document retrieved from
+	// docURL (package extract picks the one of the document's kind).
+	Options func(docURL string) extract.Options
+	// Spec and Resolve are the resolver a tree's scope is computed with
+	// (tree.NewScope): links walked in a tree are inside it when under
+	// its root URL.
+	Spec    resolve.Spec
+	Resolve resolve.Options
+	// Kind, when not Other, is the kind of every input, whatever its name
+	// or content (`relurl links --input-format`).
+	Kind tree.Kind
+	// Filter chooses the links and writes their URLs; the zero Filter
+	// keeps every link as it is.
+	Filter linkfilter.Filter
+}
+
+// Result is what reading one input's links came to.
+type Result struct {
+	// Base is the document's base as its reader decided it (HTML: before
+	// the first link; XML: the root's); zero for MHTML and WARC, whose
+	// parts and records each have theirs (link.Link.Base).
+	Base base.Result
+	// Warnings are the library's warnings: what was read best effort or
+	// left unread.
+	Warnings []string
+	// Records counts the WARC records read (1 for any other document
+	// read), RecordErrors the damaged records skipped or cut on the way.
+	Records, RecordErrors int64
+	// Skipped: a file walked in a directory that is of no kind relurl
+	// reads; not read, not an error.
+	Skipped bool
+	// Err is why the input was not read, or not to its end.
+	Err error
+}
+
+// ErrNotDocument is the error of a file named alone that is of no kind
+// relurl reads.
+var ErrNotDocument = errors.New("not an HTML, MHTML, WARC, CSS, SVG or feed file (by name and content)")
+
+// File calls fn for every link of the walked file f that the filter
+// keeps, in document order, as they are found, with its URL as the
+// filter writes it, and the kind f was read as (which says whether the
+// link's MHTML part or WARC record fields are set). onRecordError, when set, is called in file order
+// between the links for each damaged WARC record, which is skipped
+// (nil: the first ends the file with its error). A file of no kind relurl
+// reads is skipped when walked in a directory, an error when named
+// alone.
+func (r *Reader) File(f tree.File, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+	if r.Kind != tree.Other {
+		f.Kind = r.Kind
+	}
+	if f.Kind == tree.Other {
+		if f.Rel == "" {
+			return Result{Err: ErrNotDocument}
+		}
+		return Result{Skipped: true}
+	}
+	m, err := r.mapper()
+	if err != nil {
+		return Result{Err: err}
+	}
+	docURL, err := m.URL(f)
+	if err != nil {
+		return Result{Err: err}
+	}
+	// A file walked in a tree is in the tree's site; a file alone in its
+	// URL's origin.
+	site := linkfilter.Site{Document: docURL}
+	if f.Rel != "" {
+		root, err := m.Root(f.Root)
+		if err != nil {
+			return Result{Err: err}
+		}
+		site.Tree = tree.NewScope(r.Spec, r.Resolve, root)
+	}
+	in, err := os.Open(f.Path)
+	if err != nil {
+		return Result{Err: err}
+	}
+	defer in.Close()
+	return r.read(in, f.Kind, docURL, site, fn, onRecordError)
+}
+
+// Stream calls fn for every link of the document src, retrieved from
+// docURL ("" for none), as File does. Its kind is the Reader's Kind, else
+// src's by its first bytes (base.SniffKind), read no further than has
+// come: a filter's input is not waited for.
+func (r *Reader) Stream(src io.Reader, docURL string, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+	in, ok := src.(*bufio.Reader)
+	if !ok {
+		in = bufio.NewReaderSize(src, 64<<10)
+	}
+	kind, err := r.Kind, error(nil)
+	if kind != tree.Other {
+		err = checkKind(in, kind)
+	} else {
+		kind, err = sniffKind(in)
+	}
+	if err != nil {
+		return Result{Err: err}
+	}
+	return r.read(in, kind, docURL, linkfilter.Site{Document: docURL}, fn, onRecordError)
+}
+
+// Document calls fn for every link of the document src of kind k at site
+// (the page of a response: its URL after redirects), with the readers'
+// options o, as File does.
+func (r *Reader) Document(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, fn func(tree.Kind, link.Link) error) Result {
+	return r.links(src, k, o, site, fn)
+}
+
+// read reads the links of src of kind k, retrieved from docURL.
+func (r *Reader) read(src io.Reader, k tree.Kind, docURL string, site linkfilter.Site, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+	var o extract.Options
+	if r.Options != nil {
+		o = r.Options(docURL)
+	}
+	if k == tree.WARC {
+		o.MIME.Retrieval = "" // each record has its own
+		o.RecordError = onRecordError
+	}
+	res := r.links(src, k, o, site, fn)
+	if k != tree.WARC {
+		res.Records = 1 // one document
+	}
+	return res
+}
+
+// links reads the links of src of kind k through extract, each compared
+// with its site: an MHTML part's base, a WARC record's target, else the
+// document's.
+func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, fn func(tree.Kind, link.Link) error) Result {
+	var b base.Result
+	o.Base = func(d base.Result) {
+		b = d
+		// An HTML page's links are compared with its base's origin when
+		// nothing else says where it is.
+		if k != tree.CSS && k != tree.Module && k != tree.Manifest && site.Document == "" {
+			site.Document = d.URL
+		}
+	}
+	res, err := extract.Links(src, k, o, func(l link.Link) error {
+		s := site
+		switch k {
+		case tree.WARC:
+			s = linkfilter.Site{Document: l.Target}
+		case tree.MHTML:
+			s = linkfilter.Site{Document: l.Base.URL}
+		}
+		u, ok := r.Filter.Apply(l.Kind, l.URL, s)
+		if !ok {
+			return nil
+		}
+		l.URL = u
+		return fn(k, l)
+	})
+	if k == tree.XML {
+		b = res.Base
+	}
+	out := Result{Base: b, Warnings: res.Warnings, Err: err}
+	if k == tree.WARC {
+		out.Records, out.RecordErrors = res.Records, res.RecordErrors
+	}
+	return out
+}
+
+func (r *Reader) mapper() (*tree.Mapper, error) {
+	if r.Mapper != nil {
+		return r.Mapper, nil
+	}
+	return tree.NewMapper("")
+}
+
+// sniffKind tells the kind of a stream, which has no name, by what has
+// come of its first bytes (base.SniffKind): a filter must not wait for
+// 1024 bytes that may come much later.
+func sniffKind(in *bufio.Reader) (tree.Kind, error) {
+	head, err := in.Peek(base.SniffLenStream)
+	if len(head) > 0 {
+		head, _ = in.Peek(min(max(in.Buffered(), len(head)), 1024))
+	} else if err != nil && err != io.EOF {
+		return tree.Other, err
+	}
+	return base.SniffKind(head)
+}
+
+// checkKind returns an error when the stream's first bytes cannot be the
+// kind forced (base.CheckKind).
+func checkKind(in *bufio.Reader, kind tree.Kind) error {
+	head, err := in.Peek(base.SniffLenStream)
+	if len(head) == 0 && err != nil && err != io.EOF {
+		return err
+	}
+	return base.CheckKind(head, kind)
+}

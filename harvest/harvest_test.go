@@ -1,0 +1,244 @@
+package harvest_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/linkfilter"
+	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/xmlrewrite"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readers returns the readers' options of a document retrieved from
+// docURL, as `relurl links` sets them: links under the WHATWG URL
+// Standard, WARC and MHTML under the same spec.
+func readers(docURL string) extract.Options {
+	ctx := base.Context{Spec: resolve.WHATWG, Retrieval: docURL}
+	return extract.Options{
+		HTML: htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx},
+		MIME: mime.Options{Spec: resolve.WHATWG, Retrieval: docURL},
+		XML:  xmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx},
+	}
+}
+
+func writeTree(t testing.TB, files map[string]string) string {
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+	}
+	return dir
+}
+
+type found struct {
+	kind tree.Kind
+	url  string
+	base string
+}
+
+// harvestAll reads the links of every file walked under paths.
+func harvestAll(t *testing.T, r *harvest.Reader, paths ...string) (map[string][]found, map[string]harvest.Result) {
+	links := map[string][]found{}
+	results := map[string]harvest.Result{}
+	for f, err := range tree.Walk(paths) {
+		require.NoError(t, err)
+		name := f.Rel
+		if name == "" {
+			name = filepath.Base(f.Path)
+		}
+		results[name] = r.File(f, func(k tree.Kind, l link.Link) error {
+			links[name] = append(links[name], found{k, l.URL, l.Base.URL})
+			return nil
+		}, nil)
+	}
+	return links, results
+}
+
+var site = map[string]string{
+	"index.html":     `<a href="a/b.html">in</a><a href="https://other.example/x">out</a><a href="/top.html">top</a>`,
+	"a/b.html":       `<base href="https://cdn.example/app/"><img src="i.png">`,
+	"style.css":      `body { background: url(img/bg.png) }`,
+	"notes.txt":      "plain text",
+	"feed/atom.xml":  `<feed xmlns="http://www.w3.org/2005/Atom"><link href="entry.html"/></feed>`,
+	"unread.bin":     "\x00\x01\x02",
+	"m/page.mhtml":   "MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=B\r\n\r\n--B\r\nContent-Type: text/html\r\nContent-Location: https://saved.example/p/\r\n\r\n<a href=q.html>q</a>\r\n--B--\r\n",
+	"w/crawl.ignore": "",
+}
+
+func TestFileTree(t *testing.T) {
+	dir := writeTree(t, site)
+	m, err := tree.NewMapper("https://example.org/site/")
+	require.NoError(t, err)
+	r := &harvest.Reader{Mapper: m, Options: readers, Spec: resolve.WHATWG}
+	links, results := harvestAll(t, r, dir)
+
+	assert.Equal(t, []found{
+		{tree.HTML, "https://example.org/site/a/b.html", "https://example.org/site/index.html"},
+		{tree.HTML, "https://other.example/x", "https://example.org/site/index.html"},
+		{tree.HTML, "https://example.org/top.html", "https://example.org/site/index.html"},
+	}, links["index.html"])
+	assert.Equal(t, []found{{tree.HTML, "https://cdn.example/app/i.png", "https://cdn.example/app/"}}, links["a/b.html"],
+		"the base from the first link on")
+	assert.Equal(t, "https://cdn.example/app/", results["a/b.html"].Base.URL)
+	assert.Equal(t, base.Embedded, results["a/b.html"].Base.Source)
+	assert.Equal(t, []found{{tree.CSS, "https://example.org/site/img/bg.png", "https://example.org/site/style.css"}}, links["style.css"])
+	assert.Equal(t, []found{{tree.XML, "https://example.org/site/feed/entry.html", "https://example.org/site/feed/atom.xml"}}, links["feed/atom.xml"])
+	assert.Equal(t, []found{{tree.MHTML, "https://saved.example/p/q.html", "https://saved.example/p/"}}, links["m/page.mhtml"])
+	assert.Equal(t, int64(1), results["index.html"].Records)
+	assert.True(t, results["notes.txt"].Skipped, "a file of no kind in a tree is skipped")
+	assert.NoError(t, results["notes.txt"].Err)
+	assert.Zero(t, results["notes.txt"].Records)
+}
+
+// The tree's scope decides --internal for a file walked in it; a file
+// alone has the origin of its URL; an MHTML part the origin of its own.
+func TestFileFilterScope(t *testing.T) {
+	dir := writeTree(t, site)
+	m, err := tree.NewMapper("https://example.org/site/")
+	require.NoError(t, err)
+	r := &harvest.Reader{Mapper: m, Options: readers, Spec: resolve.WHATWG, Filter: linkfilter.Filter{Scope: linkfilter.Internal}}
+	links, _ := harvestAll(t, r, dir)
+	assert.Equal(t, []found{{tree.HTML, "https://example.org/site/a/b.html", "https://example.org/site/index.html"}}, links["index.html"],
+		"inside the tree: under its root, not /top.html")
+	assert.Empty(t, links["a/b.html"], "the CDN is outside the tree")
+	assert.Len(t, links["m/page.mhtml"], 1, "a part's links compare with the part's own origin")
+
+	alone, _ := harvestAll(t, r, filepath.Join(dir, "index.html"))
+	assert.Equal(t, []string{"https://example.org/site/a/b.html", "https://example.org/top.html"},
+		[]string{alone["index.html"][0].url, alone["index.html"][1].url}, "alone: the origin of the file's URL")
+
+	r.Filter = linkfilter.Filter{Scope: linkfilter.External}
+	links, _ = harvestAll(t, r, dir)
+	assert.Equal(t, []found{
+		{tree.HTML, "https://other.example/x", "https://example.org/site/index.html"},
+		{tree.HTML, "https://example.org/top.html", "https://example.org/site/index.html"},
+	}, links["index.html"])
+}
+
+func TestFileKinds(t *testing.T) {
+	dir := writeTree(t, site)
+	r := &harvest.Reader{Options: readers}
+	_, results := harvestAll(t, r, filepath.Join(dir, "notes.txt"))
+	assert.ErrorIs(t, results["notes.txt"].Err, harvest.ErrNotDocument, "named alone, it is an error")
+
+	// A forced kind reads every input as that kind.
+	r.Kind = tree.CSS
+	links, results := harvestAll(t, r, filepath.Join(dir, "notes.txt"), filepath.Join(dir, "style.css"))
+	require.NoError(t, results["notes.txt"].Err)
+	assert.Empty(t, links["notes.txt"])
+	assert.Len(t, links["style.css"], 1)
+	assert.True(t, strings.HasPrefix(links["style.css"][0].url, "file:///"), "without a mapper, the file: URL")
+}
+
+func TestFileWARCRecordErrors(t *testing.T) {
+	f := filepath.Join("..", "testdata", "warc", "example-trunc.warc")
+	r := &harvest.Reader{Options: readers}
+	var order []string
+	var errs []*mime.RecordError
+	var got harvest.Result
+	for wf, err := range tree.Walk([]string{f}) {
+		require.NoError(t, err)
+		got = r.File(wf, func(k tree.Kind, l link.Link) error {
+			assert.Equal(t, tree.WARC, k)
+			assert.Equal(t, "http://example.com/", l.Target)
+			order = append(order, "link")
+			return nil
+		}, func(e *mime.RecordError) error {
+			errs = append(errs, e)
+			order = append(order, "error")
+			return nil
+		})
+	}
+	require.NoError(t, got.Err)
+	assert.Equal(t, []string{"link", "error"}, order, "record errors come in file order between the links")
+	assert.Equal(t, int64(4), got.Records)
+	assert.Equal(t, int64(1), got.RecordErrors)
+	assert.Equal(t, int64(1197), errs[0].Offset)
+
+	// Without onRecordError the first damaged record ends the file.
+	for wf := range tree.Walk([]string{f}) {
+		got = r.File(wf, func(tree.Kind, link.Link) error { return nil }, nil)
+	}
+	var re *mime.RecordError
+	assert.True(t, errors.As(got.Err, &re), "%v", got.Err)
+}
+
+func TestStream(t *testing.T) {
+	r := &harvest.Reader{Options: readers}
+	var got []found
+	collect := func(k tree.Kind, l link.Link) error {
+		got = append(got, found{k, l.URL, l.Base.URL})
+		return nil
+	}
+	res := r.Stream(strings.NewReader(`<a href=x.html>x</a>`), "https://s.example/d/p.html", collect, nil)
+	require.NoError(t, res.Err)
+	assert.Equal(t, []found{{tree.HTML, "https://s.example/d/x.html", "https://s.example/d/p.html"}}, got)
+
+	got = nil
+	res = r.Stream(strings.NewReader(site["m/page.mhtml"]), "", collect, nil)
+	require.NoError(t, res.Err)
+	assert.Equal(t, []found{{tree.MHTML, "https://saved.example/p/q.html", "https://saved.example/p/"}}, got, "kind by the first bytes")
+
+	r.Kind = tree.WARC
+	res = r.Stream(strings.NewReader(`<a href=x.html>x</a>`), "", collect, nil)
+	assert.Error(t, res.Err, "not a WARC file")
+
+	r.Kind = tree.Other
+	res = r.Stream(strings.NewReader(""), "", collect, nil)
+	assert.ErrorIs(t, res.Err, base.ErrEmpty)
+}
+
+// The links of a saved site, each resolved against its page's base, and
+// only those into the site.
+func ExampleReader_File() {
+	dir, err := os.MkdirTemp("", "site")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte(`<a href="guide/">Guide</a> <a href="https://elsewhere.example/">Away</a>`), 0o644)
+	os.WriteFile(filepath.Join(dir, "site.css"), []byte(`h1 { background: url(img/h.png) }`), 0o644)
+
+	m, err := tree.NewMapper("https://example.org/docs/")
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := &harvest.Reader{
+		Mapper: m,
+		Options: func(docURL string) extract.Options {
+			return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+		},
+		Spec:   resolve.WHATWG,
+		Filter: linkfilter.Filter{Scope: linkfilter.Internal},
+	}
+	for f, err := range tree.Walk([]string{dir}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		res := r.File(f, func(k tree.Kind, l link.Link) error {
+			fmt.Printf("%s (%s): %s\n", f.Rel, k, l.URL)
+			return nil
+		}, nil)
+		if res.Err != nil {
+			log.Fatal(res.Err)
+		}
+	}
+	// Output:
+	// index.html (html): https://example.org/docs/guide/
+	// site.css (css): https://example.org/docs/img/h.png
+}
