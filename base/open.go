@@ -43,6 +43,10 @@ type Input struct {
 	// a saved page (<!-- saved from url=(NNNN)... --> in its first 4 KiB,
 	// see SavedFrom) when there is one, in place of Context.Retrieval.
 	SavedFrom bool
+	// Environment is a stylesheet's environment encoding (CSS Syntax
+	// §3.2 step 3: the encoding of the document that refers to it), a
+	// label; "" when none is known. Only CSS reads it.
+	Environment string
 	// ScanLimit bounds how much of a stream (a reader that cannot seek) is
 	// held while the <base> of an HTML document is looked for; 0 is
 	// DefaultScanLimit. A negative limit scans to the deciding element or
@@ -58,12 +62,14 @@ const DefaultScanLimit = 1 << 20
 // it: its kind, its encoding, its base with provenance, and the bytes.
 type Opened struct {
 	Kind Kind
-	// Charset is the name of the encoding an HTML document is read in
-	// (the Encoding Standard's, e.g. "utf-8", "windows-1252",
-	// "utf-16le"), CharsetSource the layer that decided it: "byte order
-	// mark", "Content-Type", "<meta>" or "default". Both are "" for the
-	// other kinds, whose readers decide by their own rules (CSS @charset,
-	// XML declarations) or per part (MHTML, WARC).
+	// Charset is the name of the encoding an HTML, CSS or XML document
+	// is read in (the Encoding Standard's, e.g. "utf-8", "windows-1252",
+	// "utf-16le"), CharsetSource the layer that decided it (ByBOM,
+	// ByContentType, ByMeta, ByCharsetRule, ByEnvironment, ByDeclaration,
+	// ByFirstBytes, ByDefault): see Encoding, SheetEncoding and
+	// XMLEncoding. Both are "" for the other kinds: a manifest and a
+	// module are UTF-8 by their specs, an MHTML or WARC file has an
+	// encoding per part or record.
 	Charset, CharsetSource string
 	// Encoding is Charset's encoding, nil for UTF-8.
 	Encoding encoding.Encoding
@@ -88,8 +94,9 @@ type Opened struct {
 
 // Open reads as much of r as it takes to decide what the document is:
 // its kind (Input.Kind, else the name, the Content-Type, the first bytes),
-// for HTML its encoding (byte order mark > Content-Type charset > <meta>
-// prescan, see Encoding) and its <base> element, and its base by the §3
+// its encoding (HTML: byte order mark > Content-Type charset > <meta>
+// prescan, see Encoding; CSS: SheetEncoding; XML: XMLEncoding), for HTML
+// its <base> element, and its base by the §3
 // layers of Input.Context, with provenance. A reader that can seek is
 // seeked back and held nowhere; a stream is held up to Input.ScanLimit
 // bytes. The error is that of reading r, of a kind the bytes cannot be
@@ -138,15 +145,21 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 			c.Retrieval, c.RetrievalDetail = u, fmt.Sprintf("<!-- saved from url=... --> at line %d", line)
 		}
 	}
+	ct := in.ContentType
+	if ct == "" && c.Header != nil {
+		ct = c.Header.Get("Content-Type")
+	}
+	switch k {
+	case CSS:
+		d.Encoding, d.Charset, d.CharsetSource = SheetEncoding(head, ct, in.Environment)
+	case XML:
+		d.Encoding, d.Charset, d.CharsetSource = XMLEncoding(head, ct)
+	}
 	if k != HTML {
 		d.Base = c.Decide(Element{})
 		return d, nil
 	}
 
-	ct := in.ContentType
-	if ct == "" && c.Header != nil {
-		ct = c.Header.Get("Content-Type")
-	}
 	d.Encoding, d.Charset, d.CharsetSource = Encoding(head[:min(len(head), 1024)], ct)
 	strict, opts := c.Strict, []ScanOption{Scripting(in.Scripting)}
 	limit := in.ScanLimit

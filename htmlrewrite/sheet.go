@@ -4,10 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"mime"
-
-	"golang.org/x/net/html/charset"
-	"golang.org/x/text/encoding"
 
 	"github.com/relurl/relurl/base"
 )
@@ -16,9 +12,10 @@ import (
 // dst with the URLs of its url() and @import in absolute form, as Rewrite
 // does for a <style> element. A stylesheet has no base of its own: its
 // URLs resolve against Options.Context's base, the sheet's own URL (CSS
-// 2.1 §4.3.4). Its encoding is decided as CSS Syntax §3.2 says (a BOM,
-// the charset of Options.ContentType, an @charset rule, else UTF-8); bytes
-// are kept as in Rewrite. The sheet is held in memory up to
+// 2.1 §4.3.4). Its encoding is the open step's decision, CSS Syntax
+// §3.2's (base.SheetEncoding: a BOM, the charset of Options.ContentType,
+// an @charset rule, Options.SheetEnvironment, else UTF-8); bytes are kept
+// as in Rewrite. The sheet is held in memory up to
 // Options.MaxToken bytes; a larger one is copied unchanged, with a
 // warning in Stats.Base.
 func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
@@ -63,7 +60,8 @@ func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error)
 		return nil, nil, err
 	}
 	p := prepared{base: opts.Context.Decide(base.Element{}), encName: "utf-8"}
-	if e, name := sheetEncoding(data, opts.ContentType, opts.SheetEnvironment); name != "utf-8" {
+	// The open step's decision (CSS Syntax §3.2), from the same bytes.
+	if e, name, _ := base.SheetEncoding(data, opts.ContentType, opts.SheetEnvironment); name != "utf-8" {
 		if asciiIncompatible[name] {
 			return nil, nil, &encodingError{name}
 		}
@@ -71,48 +69,6 @@ func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error)
 	}
 	s, err := newScannerPrepared(p, opts, w, fn)
 	return s, data, err
-}
-
-// sheetEncoding returns the encoding of the stylesheet that starts with
-// head, as CSS Syntax Level 3 §3.2 determines it: a byte order mark, else
-// the charset of contentType, else an @charset rule at the very start
-// (whose UTF-16 labels mean UTF-8), else the environment encoding of the
-// referring document (env, a label), else UTF-8. Labels are the Encoding
-// Standard's.
-func sheetEncoding(head []byte, contentType, env string) (encoding.Encoding, string) {
-	switch {
-	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
-		return nil, "utf-8"
-	case bytes.HasPrefix(head, []byte("\xfe\xff")):
-		return nil, "utf-16be"
-	case bytes.HasPrefix(head, []byte("\xff\xfe")):
-		return nil, "utf-16le"
-	}
-	if _, params, err := mime.ParseMediaType(contentType); err == nil && params["charset"] != "" {
-		if _, name := charset.Lookup(params["charset"]); name != "" {
-			return lookup(name), name
-		}
-	}
-	const rule = `@charset "`
-	head = head[:min(len(head), 1024)]
-	if bytes.HasPrefix(head, []byte(rule)) {
-		if n := bytes.Index(head[len(rule):], []byte(`";`)); n >= 0 {
-			_, name := charset.Lookup(string(head[len(rule) : len(rule)+n]))
-			switch {
-			case name == "utf-16be" || name == "utf-16le":
-				return nil, "utf-8"
-			case name != "":
-				return lookup(name), name
-			}
-		}
-	}
-	if _, name := charset.Lookup(env); name != "" && name != "utf-8" {
-		if name == "utf-16be" || name == "utf-16le" {
-			return nil, "utf-8" // as for @charset: an ASCII-compatible sheet
-		}
-		return lookup(name), name
-	}
-	return nil, "utf-8"
 }
 
 // sheetRun rewrites or reads the sheet data, or copies it unchanged with

@@ -29,14 +29,15 @@
 // declared in a DTD cannot be spliced: they are reported with an error and
 // left as written.
 //
-// The document is held in memory (up to Options.MaxSize); the encoding
-// must be ASCII-compatible (UTF-16 documents are refused with
-// htmlrewrite.ErrEncoding).
+// The document is held in memory (up to Options.MaxSize). Its encoding is
+// decided by base.XMLEncoding (a byte order mark, Options.ContentType's
+// charset, the first bytes, the encoding declaration, else UTF-8) and
+// must be ASCII-compatible: UTF-16, UTF-32 and EBCDIC documents are
+// refused with htmlrewrite.ErrEncoding.
 package xmlrewrite
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -80,6 +81,12 @@ type Options struct {
 	// (package materialize), which an xml:base left as written would
 	// take to another place.
 	EmptyXMLBase bool
+
+	// ContentType is the document's declared media type with its
+	// parameters: its charset, when it names an encoding, decides the
+	// document's encoding after a byte order mark (RFC 7303 §3.2,
+	// base.XMLEncoding).
+	ContentType string
 
 	// MaxSize bounds the document held in memory; the zero value is
 	// htmlrewrite.DefaultMaxToken. A larger document is copied
@@ -241,9 +248,11 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 		}
 		return s, err
 	}
-	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) ||
-		bytes.HasPrefix(data, []byte{0, '<'}) || bytes.HasPrefix(data, []byte{'<', 0}) {
-		return nil, fmt.Errorf("%w: utf-16", htmlrewrite.ErrEncoding)
+	// The open step's decision (XML 1.0 §4.3.3, Appendix F, RFC 7303):
+	// the bytes are read as they are, so an encoding that does not write
+	// ASCII as ASCII is refused.
+	if _, name, _ := base.XMLEncoding(data, opts.ContentType); !asciiCompatible(name) {
+		return nil, fmt.Errorf("%w: %s", htmlrewrite.ErrEncoding, name)
 	}
 	s.format, _ = Sniff(data)
 	switch opts.XMLBase {
@@ -259,6 +268,16 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 	}
 	s.docRes, s.docErr = s.resolver(s.docBase.URL)
 	return s, nil
+}
+
+// asciiCompatible reports whether a document in the encoding called name
+// writes ASCII characters as the ASCII bytes the scanner reads.
+func asciiCompatible(name string) bool {
+	switch name {
+	case "utf-16be", "utf-16le", "utf-32be", "utf-32le", "ebcdic":
+		return false
+	}
+	return true
 }
 
 func (s *scanner) resolver(u string) (*resolve.Resolver, error) {
