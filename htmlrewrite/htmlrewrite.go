@@ -52,7 +52,6 @@ import (
 	"slices"
 
 	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/link"
@@ -617,17 +616,6 @@ func Encoding(prefix []byte, contentType string) (encoding.Encoding, string, err
 		return nil, name, &encodingError{name}
 	}
 	return enc, name, nil
-}
-
-// lookup returns the Encoding Standard's encoding named name (a name
-// charset.DetermineEncoding or htmlindex gave), without the character
-// reference fallback of charset.Lookup; nil for UTF-8 or an unknown name.
-func lookup(name string) encoding.Encoding {
-	e, err := htmlindex.Get(name)
-	if err != nil || name == "utf-8" {
-		return nil
-	}
-	return e
 }
 
 func isASCII(b []byte) bool {
