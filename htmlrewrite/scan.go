@@ -958,7 +958,9 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		// raw may alias the tokenizer's buffer, and so may u (resolve
 		// returns an absolute reference that needs no change as it is):
 		// Map gets copies.
-		if m, ok := s.opts.Map(s.link(at, d0, strings.Clone(raw), strings.Clone(u), nil)); ok {
+		var l Link
+		s.link(&l, at, d0, strings.Clone(raw), strings.Clone(u), nil)
+		if m, ok := s.opts.Map(l); ok {
 			if m == raw {
 				return // Link.Raw: the value as written
 			}
@@ -1023,11 +1025,15 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 	if s.err != nil {
 		return
 	}
-	s.err = s.fn(s.link(at, d0, raw, u, err))
+	var l Link
+	s.link(&l, at, d0, raw, u, err)
+	s.err = s.fn(l)
 }
 
-// link is the Link of the value raw, at d0 in the decoded value at.
-func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
+// link sets l, zero, to the Link of the value raw, at d0 in the decoded
+// value at. (Filled in place: a Link returned was copied once more, a
+// tenth of a link's cost.)
+func (s *scanner) link(l *Link, at *site, d0 int, raw, u string, err error) {
 	pos := at.pos
 	switch {
 	case at.exact:
@@ -1040,10 +1046,8 @@ func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 	if s.p.utf16 != nil {
 		off, col = s.utf16Position(at.raw, pos)
 	}
-	l := Link{
-		Raw: raw, URL: u, Err: err, Tag: elementName(at.name), Attr: at.attr, Kind: at.kind,
-		Line: line, Column: col, Offset: off, Inert: s.inert > 0, Base: s.stats.Base,
-	}
+	l.Raw, l.URL, l.Err, l.Tag, l.Attr, l.Kind = raw, u, err, elementName(at.name), at.attr, at.kind
+	l.Line, l.Column, l.Offset, l.Inert, l.Base = line, col, off, s.inert > 0, s.stats.Base
 	if len(s.rel) > 0 {
 		// The rel tokens may alias the token's bytes (str).
 		l.Rel = make([]string, len(s.rel))
@@ -1051,7 +1055,6 @@ func (s *scanner) link(at *site, d0 int, raw, u string, err error) Link {
 			l.Rel[i] = relName(r)
 		}
 	}
-	return l
 }
 
 // value handles one URL-bearing attribute.
