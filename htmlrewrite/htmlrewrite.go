@@ -378,6 +378,10 @@ func (e *encodingError) Unwrap() error { return ErrEncoding }
 // something (a and area href: the base URL; form action and formaction:
 // the document URL). The <base href> itself is not a link: it is the
 // returned base.
+//
+// A Link's strings and its Rel slice are its own, but the links of a
+// document share the memory they are carved from, in blocks of 1 KiB: a
+// link kept alone keeps its block alive.
 func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
 	d, err := Open(src, opts)
 	if err != nil {

@@ -99,6 +99,7 @@ type scanner struct {
 	edits   []edit
 	scratch []byte
 	linkBuf []byte // a link's strings, made (see emitRef)
+	blocks  blocks // where they are kept
 	rel     []string
 	err     error // from fn
 
@@ -1012,10 +1013,10 @@ func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, 
 	}
 	var u string
 	if u0 := len(raw); inRaw && string(b[u0:]) == ref {
-		raw = string(b[:u0])
+		raw = s.blocks.string(b[:u0])
 		u = raw[t : t+len(ref)]
 	} else {
-		all := string(b)
+		all := s.blocks.string(b)
 		raw, u = all[:u0], all[u0:]
 	}
 	s.emit(at, d0, raw, u, nil)
@@ -1050,7 +1051,7 @@ func (s *scanner) link(l *Link, at *site, d0 int, raw, u string, err error) {
 	l.Line, l.Column, l.Offset, l.Inert, l.Base = line, col, off, s.inert > 0, s.stats.Base
 	if len(s.rel) > 0 {
 		// The rel tokens may alias the token's bytes (str).
-		l.Rel = make([]string, len(s.rel))
+		l.Rel = s.blocks.strings(len(s.rel))
 		for i, r := range s.rel {
 			l.Rel[i] = relName(r)
 		}
