@@ -190,12 +190,9 @@ func Rewrite(dst io.Writer, src io.Reader, k base.Kind, o Options) (Stats, error
 			return stats(st), err
 		}
 	default:
-		d, err := htmlrewrite.Open(src, o.HTML)
-		if err != nil {
-			return Stats{}, err
-		}
-		defer d.Close()
-		st, err := d.Rewrite(dst)
+		// htmlrewrite.Rewrite, not Open: a file written into an output
+		// that can be rewound (tree.Writer's) is then read once.
+		st, err := htmlrewrite.Rewrite(dst, src, o.HTML)
 		c := stats(st)
 		c.Changed = st.Changed
 		return c, err

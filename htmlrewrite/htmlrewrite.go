@@ -237,12 +237,28 @@ var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-
 // (best effort): the links use the fallback base, and Stats.Base carries a
 // warning when the rewrite meets it.
 //
+// An src that is an io.ReadSeeker written into a dst that is a
+// [Rewinder] (or io.Discard) is not scanned first: it is rewritten in one
+// pass with the fallback base, watched for "<base", and rewritten again
+// from its start (dst rewound) only when its deciding <base href> comes
+// after links already rewritten; the output is the same as the
+// scan-first way's.
+//
 // References that cannot be resolved are left as written and counted in
 // Stats.Failed; they never stop the rewrite. A tag longer than
 // Options.MaxToken stops the rewriting: the rest of the document is copied
 // unchanged and an *IncompleteError is returned (Links stops there). Errors are those of src and
 // dst, a refused encoding (ErrEncoding) or an unusable Options.Spec.
 func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
+	if rw, ok := rewinder(dst); ok {
+		if rs, ok := src.(io.ReadSeeker); ok {
+			if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+				if st, done, err := rewriteOnce(rw, rs, start, opts); done {
+					return st, err
+				}
+			}
+		}
+	}
 	d, err := Open(src, opts)
 	if err != nil {
 		return Stats{}, err

@@ -240,7 +240,8 @@ func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (
 // for reading (an *os.File: a reader may seek it). When fn wrote exactly
 // the old content, the temporary file is removed and f is not touched
 // (changed is false; its inode and modification time stay). When fn
-// fails, f is left as it was.
+// fails, f is left as it was. dst also has a method Rewind() error
+// (htmlrewrite.Rewinder) that takes back what was written so far.
 func (w Writer) UpdateStream(f File, fn func(dst io.Writer, src io.Reader) error) (changed bool, err error) {
 	d, name, in, info, err := openWalked(f)
 	if err != nil {
@@ -270,7 +271,8 @@ func (w Writer) UpdateStream(f File, fn func(dst io.Writer, src io.Reader) error
 // WriteInStream is WriteInKept with the content streamed: fn writes it to
 // dst, which goes straight into the temporary file beside rel. With
 // KeepSame, a file rel that already holds what fn wrote, with permission
-// bits perm, is left alone (kept). When fn fails nothing is written.
+// bits perm, is left alone (kept). When fn fails nothing is written. dst
+// can be rewound, as UpdateStream's.
 func (w Writer) WriteInStream(root, rel string, perm fs.FileMode, fn func(dst io.Writer) error) (kept bool, err error) {
 	d, name, err := openParent(root, rel, true)
 	if err != nil {
@@ -655,7 +657,7 @@ func openHolding(d *treeDir, name string, perm fs.FileMode) *os.File {
 func stream(old *os.File, create func() (*temp, error), write func(io.Writer) error) (*temp, error) {
 	l := &lazyTemp{old: old, create: create}
 	b := bufio.NewWriterSize(l, 64<<10)
-	err := write(b)
+	err := write(rewindable{b, l})
 	if err == nil {
 		err = b.Flush()
 	}
@@ -669,6 +671,27 @@ func stream(old *os.File, create func() (*temp, error), write func(io.Writer) er
 		return nil, err
 	}
 	return l.t, nil
+}
+
+// rewindable is the writer a streamed write gets: it can take back what
+// was written (htmlrewrite.Rewinder), so that a rewriter may read its
+// input once and start its output again in the rare case it must.
+type rewindable struct {
+	*bufio.Writer
+	l *lazyTemp
+}
+
+// Rewind discards what was written: the temporary file, if one was made,
+// is removed, and what is written next is compared with the old content
+// from its start again.
+func (r rewindable) Rewind() error {
+	r.Writer.Reset(r.l)
+	if r.l.t != nil {
+		r.l.t.abort()
+		r.l.t = nil
+	}
+	r.l.off = 0
+	return nil
 }
 
 // lazyTemp compares what is written with the file old from its start and,
