@@ -303,20 +303,34 @@ func (m *Message) parseEntity(start, end int, path string, depth int, parent *Pa
 		}
 	}
 	p.Encoding = strings.ToLower(strings.TrimSpace(h.Get("Content-Transfer-Encoding")))
-	switch {
-	case strings.HasPrefix(p.MediaType, "multipart/"):
+	if strings.HasPrefix(p.MediaType, "multipart/") {
 		err = m.parseMultipart(p, depth)
-	case p.MediaType == "message/rfc822" || p.MediaType == "message/global" || p.MediaType == "message/news":
-		err = m.parseEnclosed(p, depth, false)
-	case p.MediaType == "message/http":
-		err = m.parseEnclosed(p, depth, true)
+	} else if enclosed, http := encloses(p.MediaType); enclosed {
+		err = m.parseEnclosed(p, depth, http)
 	}
 	return p, err
 }
 
+// encloses reports whether a part of media type mt carries an entity of
+// its own (RFC 2046 §5.2: message/rfc822 and its kin, and message/http
+// with its start line, RFC 9112 §10.1).
+func encloses(mt string) (enclosed, http bool) {
+	switch mt {
+	case "message/rfc822", "message/global", "message/news":
+		return true, false
+	case "message/http":
+		return true, true
+	}
+	return false, false
+}
+
+// opaque reports whether a message/* part in the transfer encoding cte is
+// read as an opaque body: RFC 2046 §5.2.1 forbids encoding one.
+func opaque(cte string) bool { return cte == QuotedPrintable || cte == Base64 }
+
 // parseEnclosed parses the entity a message/* part carries.
 func (m *Message) parseEnclosed(p *Part, depth int, http bool) error {
-	if p.Encoding == QuotedPrintable || p.Encoding == Base64 {
+	if opaque(p.Encoding) {
 		// RFC 2046 §5.2.1 forbids encoding a message/*; read it as opaque.
 		p.Warnings = append(p.Warnings, p.MediaType+" with Content-Transfer-Encoding "+p.Encoding+" read as opaque")
 		return nil

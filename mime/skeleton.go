@@ -18,9 +18,20 @@ import (
 // is read again from r when it is asked for (Raw, Decode, Links). A
 // regular file is read in place from its current offset; any other
 // reader that does not tell its length is first spooled to a temporary
-// file (base.Spool). A message whose structure this pass cannot settle
-// on its own (a message/* part, an oversized header block, more than 64
-// boundaries) is read whole, as Read does. Close releases the file.
+// file (base.Spool). The entity a message/* part encloses (RFC 2046
+// §5.2) is read the same way: its header from the file, its bodies when
+// asked. A message whose structure this pass cannot settle on its own (a
+// header block over Limits.HeaderBytes or a header line over 64 KiB, more
+// than 64 boundaries, a message/* header ended by a line that is not a
+// field) is read whole, as Read does. Close releases the file.
+//
+// A part's body is never held by Open, Links or Rewrite when its transfer
+// encoding is one this package knows (identity, quoted-printable,
+// base64): it is decoded as it is read from the file and, when rewritten,
+// encoded again as it is written. HTML parts stream through the
+// rewriter; the readers of CSS, SVG/feeds and manifests hold their
+// document (up to Limits.DecodedBytes, as Decode), and an HTTP entity
+// (message/http) is decoded whole.
 func Open(r io.Reader, opts Options) (*Message, error) {
 	if _, ok := r.(interface{ Len() int }); ok {
 		return Read(r, opts)
@@ -126,6 +137,9 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 		header   = true
 		hstart   int // skeleton offset of the header block
 		fields   bool
+		// startLine: the header block is an HTTP message's (message/http),
+		// and its start line (RFC 9112 §2.1) comes first.
+		startLine bool
 		runStart int64 = -1
 		runEnd   int64 // file offset of the run's last line end
 		runEOL   []byte
@@ -146,29 +160,33 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 		skel = append(skel, runEOL...)
 		runStart = -1
 	}
-	endHeader := func() error {
-		header = false
+	// endHeader ends the header block from hstart; enclosed reports
+	// whether its body is an entity of its own (a message/* part, RFC
+	// 2046 §5.2.1), whose header then follows, after a start line when
+	// http.
+	endHeader := func() (enclosed, http bool, err error) {
+		header, startLine = false, false
 		h, _, _, err := readHeader(skel[hstart:], lim.HeaderBytes)
 		if err != nil {
-			return errWhole
+			return false, false, errWhole
 		}
 		mt, params := ParseMediaType(h.Get("Content-Type"))
-		if strings.HasPrefix(mt, "message/") {
-			return errWhole
+		if enclosed, http = encloses(mt); enclosed {
+			return !opaque(strings.ToLower(strings.TrimSpace(h.Get("Content-Transfer-Encoding")))), http, nil
 		}
 		if b := params["boundary"]; strings.HasPrefix(mt, "multipart/") && b != "" {
 			d := []byte("--" + b)
 			for _, e := range delims {
 				if bytes.Equal(e, d) {
-					return nil
+					return false, false, nil
 				}
 			}
 			if len(delims) >= maxBoundaries {
-				return errWhole
+				return false, false, errWhole
 			}
 			delims = append(delims, d)
 		}
-		return nil
+		return false, false, nil
 	}
 	for off < size {
 		line, err := br.ReadSlice('\n')
@@ -209,7 +227,9 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 		switch {
 		case delim:
 			if header {
-				if err := endHeader(); err != nil {
+				// An entity ended by the delimiter: an enclosed one
+				// is empty.
+				if _, _, err := endHeader(); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -224,9 +244,18 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 			}
 			keep(line, off)
 			switch {
+			case startLine:
+				startLine = false
+				hstart = len(skel)
 			case len(content) == 0:
-				if err := endHeader(); err != nil {
+				enclosed, http, err := endHeader()
+				if err != nil {
 					return nil, nil, err
+				}
+				if enclosed {
+					// The enclosed entity's header (and start line)
+					// begins on the next line.
+					header, fields, hstart, startLine = true, false, len(skel), http
 				}
 			case content[0] == ' ' || content[0] == '\t':
 			case isField(content):
@@ -234,8 +263,14 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 			case !fields && bytes.HasPrefix(content, []byte("From ")):
 			default:
 				// The header ends here, at a line readHeader names in
-				// its warning: kept as it is, the body after it.
-				if err := endHeader(); err != nil {
+				// its warning: kept as it is, the body after it. An
+				// enclosed entity would begin at that very line: such
+				// a message is read whole.
+				enclosed, _, err := endHeader()
+				if err == nil && enclosed {
+					err = errWhole
+				}
+				if err != nil {
 					return nil, nil, err
 				}
 				// That line may be a delimiter of the boundary the
@@ -254,7 +289,7 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 		off += n
 	}
 	if header {
-		if err := endHeader(); err != nil {
+		if _, _, err := endHeader(); err != nil {
 			return nil, nil, err
 		}
 	}

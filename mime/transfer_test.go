@@ -265,3 +265,47 @@ func tempFile(t *testing.T, data string) *os.File {
 	}
 	return f
 }
+
+// TestEnclosedMessageStreams: an archive with message/rfc822 parts is
+// read through like any other (headers first, each body from the file),
+// and each enclosed entity's parts get their base from the nearest
+// enclosing entity's Content-Location (RFC 2557 §5(c), the draft's §3.2,
+// recursively).
+func TestEnclosedMessageStreams(t *testing.T) {
+	in := openCases[len(openCases)-5]
+	m, err := Open(tempFile(t, in), Options{Spec: resolve.RFC3986})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.file == nil {
+		t.Fatal("read whole")
+	}
+	var got []string
+	if err := m.Links(func(l Link) error {
+		got = append(got, l.Part+" "+l.URL+" "+l.Base.URL+" "+l.TargetPart)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"1 http://top.example/t http://top.example/ ",
+		"2.1.1 http://inner.example/dir/in.html http://inner.example/dir/ ",
+		"2.1.1 cid:i1 http://inner.example/dir/ 2.1.2",
+		"2.1.2 http://inner.example/dir/bg.png http://inner.example/dir/ ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("links:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	nested, err := Open(tempFile(t, openCases[len(openCases)-4]), Options{Spec: resolve.RFC3986})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nested.Close()
+	if nested.file == nil {
+		t.Fatal("nested: read whole")
+	}
+	if p := nested.Part("1.1"); p == nil || p.Base.URL != "http://two.example/a/" {
+		t.Errorf("nested: part 1.1 base %+v", p)
+	}
+}
