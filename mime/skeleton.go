@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/relurl/relurl/base"
@@ -88,6 +89,9 @@ func openFile(f *os.File, origin int64, opts Options) (*Message, error) {
 		}
 		return Read(f, opts)
 	}
+	if errors.Is(err, errSkeletonSize) {
+		return nil, &Error{Op: "read", Err: ErrTooLarge, Detail: "headers and delimiters of more than " + strconv.FormatInt(lim.Size, 10) + " bytes"}
+	}
 	if err != nil {
 		return nil, &Error{Op: "read", Err: err}
 	}
@@ -101,6 +105,10 @@ func openFile(f *os.File, origin int64, opts Options) (*Message, error) {
 
 // errWhole says the message must be read whole.
 var errWhole = errors.New("read whole")
+
+// errSkeletonSize says the message's headers and delimiters are over
+// Limits.Size.
+var errSkeletonSize = errors.New("skeleton too large")
 
 // A seg maps a place in the skeleton to the file: the bytes from skel on
 // are the file's from file on, up to the next seg.
@@ -130,19 +138,19 @@ const maxBoundaries = 64
 func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
-		skel     []byte
-		segs     []seg
-		delims   [][]byte
-		off      int64 // file offset of the current line
-		header   = true
-		hstart   int // skeleton offset of the header block
-		fields   bool
+		skel   []byte
+		segs   []seg
+		delims [][]byte
+		off    int64 // file offset of the current line
+		header = true
+		hstart int // skeleton offset of the header block
+		fields bool
 		// startLine: the header block is an HTTP message's (message/http),
 		// and its start line (RFC 9112 §2.1) comes first.
 		startLine bool
-		runStart int64 = -1
-		runEnd   int64 // file offset of the run's last line end
-		runEOL   []byte
+		runStart  int64 = -1
+		runEnd    int64 // file offset of the run's last line end
+		runEOL    []byte
 	)
 	keep := func(line []byte, at int64) {
 		if n := len(segs); n == 0 || segs[n-1].file+int64(len(skel))-segs[n-1].skel != at {
@@ -189,6 +197,11 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 		return false, false, nil
 	}
 	for off < size {
+		if int64(len(skel)) > lim.Size {
+			// What Open holds of a message is its skeleton: Limits.Size
+			// bounds that, not the message.
+			return nil, nil, errSkeletonSize
+		}
 		line, err := br.ReadSlice('\n')
 		long := false
 		n := int64(len(line))

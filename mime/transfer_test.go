@@ -2,6 +2,7 @@ package mime
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand"
@@ -307,5 +308,26 @@ func TestEnclosedMessageStreams(t *testing.T) {
 	}
 	if p := nested.Part("1.1"); p == nil || p.Base.URL != "http://two.example/a/" {
 		t.Errorf("nested: part 1.1 base %+v", p)
+	}
+}
+
+// TestOpenSizeBoundsHeaders: for a message read through, Limits.Size (the
+// CLI's --max-size) bounds what is held, its headers and delimiters, not
+// the size of the message or of a part.
+func TestOpenSizeBoundsHeaders(t *testing.T) {
+	part := "--b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: base64\r\nContent-Location: http://a.example/\r\n\r\n" + string(encodeBase64([]byte(strings.Repeat("<a href=x>y</a>", 2000)), "\r\n")) + "\r\n"
+	data := "Content-Type: multipart/related; boundary=b\r\n\r\n" + part + part + "--b--\r\n"
+	m, err := Open(tempFile(t, data), Options{Spec: resolve.RFC3986, Limits: Limits{Size: 1024}})
+	if err != nil {
+		t.Fatalf("a message far over Limits.Size: %v", err)
+	}
+	var out bytes.Buffer
+	if st, err := m.Rewrite(&out); err != nil || st.Changed != 2 {
+		t.Errorf("rewrite: %+v %v", st, err)
+	}
+	m.Close()
+	many := "Content-Type: multipart/related; boundary=b\r\n\r\n" + strings.Repeat(part, 20) + "--b--\r\n"
+	if _, err := Open(tempFile(t, many), Options{Spec: resolve.RFC3986, Limits: Limits{Size: 1024}}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("headers over Limits.Size: %v", err)
 	}
 }
