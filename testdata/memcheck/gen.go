@@ -4,6 +4,8 @@
 //	go run ./testdata/memcheck/gen.go page SIZE [base]  an HTML page of SIZE bytes
 //	go run ./testdata/memcheck/gen.go warc.gz SIZE      a .warc.gz of about SIZE bytes
 //	go run ./testdata/memcheck/gen.go style SIZE        a page that is one <style> sheet of SIZE bytes
+//	go run ./testdata/memcheck/gen.go qp SIZE           the page of SIZE bytes, quoted-printable (RFC 2045 §6.7)
+//	go run ./testdata/memcheck/gen.go base64 SIZE       the page of SIZE bytes, base64 in 76-character CRLF lines (§6.8)
 //
 // The page is links, text, inline scripts, styles and comments, with one
 // inline JSON script of 32 MiB (twice the old 16 MiB token cap) when SIZE
@@ -19,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"mime/quotedprintable"
 	"os"
 	"strconv"
 )
@@ -41,6 +44,17 @@ func main() {
 		err = warc(w, size)
 	case "style":
 		err = style(w, size)
+	case "qp":
+		q := quotedprintable.NewWriter(w)
+		if err = page(q, size, false); err == nil {
+			err = q.Close()
+		}
+	case "base64":
+		l := &lines{w: w}
+		e := base64.NewEncoder(base64.StdEncoding, l)
+		if err = page(e, size, false); err == nil {
+			err = e.Close()
+		}
 	default:
 		err = fmt.Errorf("unknown kind %q", os.Args[1])
 	}
@@ -156,4 +170,29 @@ func warc(out io.Writer, size int64) error {
 		}
 	}
 	return nil
+}
+
+// lines writes what it is given in lines of 76 characters ending in CRLF.
+type lines struct {
+	w   io.Writer
+	col int
+}
+
+func (l *lines) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if l.col == 76 {
+			if _, err := io.WriteString(l.w, "\r\n"); err != nil {
+				return 0, err
+			}
+			l.col = 0
+		}
+		k := min(len(p), 76-l.col)
+		if _, err := l.w.Write(p[:k]); err != nil {
+			return 0, err
+		}
+		l.col += k
+		p = p[k:]
+	}
+	return n, nil
 }
