@@ -13,6 +13,7 @@ import (
 
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
+	"github.com/relurl/relurl/internal/summary"
 	"github.com/relurl/relurl/resolve/grammar"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/tree/report"
@@ -75,6 +76,9 @@ func runCheck(args []string, s stdio) int {
 	}
 	if *jobs < 1 {
 		return usageErr("-j must be at least 1")
+	}
+	if *maxSize < 1 {
+		return usageErr("--max-size must be positive")
 	}
 	m, err := tree.NewMapper(root.value)
 	if err != nil {
@@ -163,45 +167,14 @@ func runCheck(args []string, s stdio) int {
 	}
 	warn()
 
-	type result struct {
-		findings []tree.Finding
-		fixed    int // links --fix rewrote
-		err      error
-	}
-	work := func(w walked) result {
-		if w.err != nil {
-			return result{err: w.err}
+	work := func(w walked) tree.FileResult {
+		switch {
+		case w.err != nil:
+			return tree.FileResult{Err: w.err}
+		case *fix:
+			return c.FixFile(w.f, tree.Writer{})
 		}
-		f := w.f
-		if !c.Reads(f.Kind) {
-			return result{}
-		}
-		if !*fix {
-			data, err := tree.ReadFile(f.Path, *maxSize)
-			if err != nil {
-				return result{err: err}
-			}
-			found, err := c.Check(f, data)
-			return result{findings: found, err: err}
-		}
-		var r result
-		var after []byte
-		// The shared safe writer: no link followed below DIR, a file
-		// swapped since the walk or with several names left alone.
-		_, r.err = tree.Writer{}.Update(f, *maxSize, func(old []byte) ([]byte, error) {
-			found, err := c.Check(f, old)
-			if err != nil {
-				return nil, err
-			}
-			after, r.fixed, err = c.Fix(f, old, found)
-			return after, err
-		})
-		if r.err != nil {
-			return r
-		}
-		// What is left is what the fix could not mend.
-		r.findings, r.err = c.Check(f, after)
-		return r
+		return c.CheckFile(w.f)
 	}
 	out := bufio.NewWriter(s.out)
 	ro := report.Options{Name: dir, Baseline: baseline}
@@ -221,7 +194,7 @@ func runCheck(args []string, s stdio) int {
 		return usageErr("%v", err)
 	}
 	var (
-		sum     checkSummary
+		sum     summary.Check
 		prints  report.Fingerprints
 		failed  = 0
 		fixed   = 0
@@ -234,21 +207,21 @@ func runCheck(args []string, s stdio) int {
 	// findings in the baseline.
 	show := func(f tree.Finding) error {
 		if f.Before && !*all {
-			sum.before++
+			sum.Before++
 			return nil
 		}
 		rf := report.Finding{Finding: f, Fingerprint: prints.Next(f)}
 		if baseline != nil {
 			rf.BaselineState = baseline.State(rf.Fingerprint)
 			if rf.BaselineState == "unchanged" {
-				sum.known++
+				sum.Known++
 				if *format != "sarif" {
 					return nil
 				}
 			}
 		}
 		if rf.BaselineState != "unchanged" {
-			sum.add(f.Problem)
+			sum.Add(f.Problem)
 		}
 		if *unique {
 			k := uniqueKey{f.Problem, f.Target}
@@ -268,23 +241,23 @@ func runCheck(args []string, s stdio) int {
 		}
 		return w.Finding(rf)
 	}
-	emit := func(wk walked, r result) error {
+	emit := func(wk walked, r tree.FileResult) error {
 		bar.Add(1)
-		if r.err != nil {
+		if r.Err != nil {
 			failed++
 			out.Flush()
-			s.errorf("%s", fileError(wk.f.Path, r.err, *maxSize))
+			s.errorf("%s", fileError(wk.f.Path, r.Err, *maxSize))
 			return nil
 		}
-		if c.Reads(wk.f.Kind) {
+		if r.Read {
 			w.File(wk.f.Path)
-			sum.files++
+			sum.Files++
 		}
-		if r.fixed > 0 {
-			fixed += r.fixed
+		if r.Fixed > 0 {
+			fixed += r.Fixed
 			files++
 		}
-		for _, f := range r.findings {
+		for _, f := range r.Findings {
 			if err := show(f); err != nil {
 				return err
 			}
@@ -318,59 +291,15 @@ func runCheck(args []string, s stdio) int {
 		return exitFailure
 	}
 	if *fix {
-		s.errorf("check: fixed %s in %s", plural(fixed, "link"), plural(files, "file"))
+		s.errorf("check: fixed %s in %s", summary.Plural(fixed, "link"), summary.Plural(files, "file"))
 	}
-	sum.print(s, baseline)
-	if sum.total > 0 || failed > 0 {
+	for _, line := range sum.Lines(baseline) {
+		s.errorf("%s", line)
+	}
+	if sum.Total > 0 || failed > 0 {
 		return exitFailure
 	}
 	return exitOK
-}
-
-// checkSummary counts what check found, for the lines on stderr.
-type checkSummary struct {
-	files  int
-	total  int
-	counts map[tree.Problem]int
-	before int // broken before the move, not listed
-	known  int // in the baseline, not listed
-}
-
-func (m *checkSummary) add(p tree.Problem) {
-	if m.counts == nil {
-		m.counts = map[tree.Problem]int{}
-	}
-	m.counts[p]++
-	m.total++
-}
-
-// print writes "check: N findings in M files: K missing, ..." and the
-// lines of what was not listed.
-func (m *checkSummary) print(s stdio, baseline *report.Baseline) {
-	var parts []string
-	for _, p := range tree.Problems() {
-		if n := m.counts[p]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, p))
-		}
-	}
-	line := fmt.Sprintf("check: %s in %s", plural(m.total, "finding"), plural(m.files, "file"))
-	if len(parts) > 0 {
-		line += ": " + strings.Join(parts, ", ")
-	}
-	s.errorf("%s", line)
-	if m.before > 0 {
-		s.errorf("check: %s broken before the move not listed (--all lists them)", plural(m.before, "link"))
-	}
-	if baseline != nil {
-		s.errorf("check: %d findings of the baseline still there, %d gone", m.known, baseline.Absent())
-	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // uniqueKey is one broken target: the problem and what it names.
@@ -405,7 +334,7 @@ func writeUnique(w io.Writer, format string, order []uniqueKey, targets map[uniq
 				Reason    string       `json:"reason"`
 			}{k.problem, k.target, t.referrers, f.File, f.Line, f.Column, f.Reason})
 		} else {
-			_, err = fmt.Fprintf(w, "%s: %s: %s (first: %s:%d:%d): %s\n", k.target, k.problem, plural(t.referrers, "referrer"), f.File, f.Line, f.Column, f.Reason)
+			_, err = fmt.Fprintf(w, "%s: %s: %s (first: %s:%d:%d): %s\n", k.target, k.problem, summary.Plural(t.referrers, "referrer"), f.File, f.Line, f.Column, f.Reason)
 		}
 		if err != nil {
 			return err

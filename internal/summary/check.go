@@ -1,0 +1,61 @@
+package summary
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/tree/report"
+)
+
+// Check counts what a `relurl check` run found, for the lines on
+// standard error.
+type Check struct {
+	Files  int                  // files checked
+	Total  int                  // findings listed
+	Counts map[tree.Problem]int // findings listed, by problem
+	Before int                  // links broken before the move, not listed (--to without --all)
+	Known  int                  // findings of the baseline, not listed
+}
+
+// Add counts a listed finding of problem p.
+func (m *Check) Add(p tree.Problem) {
+	if m.Counts == nil {
+		m.Counts = map[tree.Problem]int{}
+	}
+	m.Counts[p]++
+	m.Total++
+}
+
+// Lines returns the summary, "check: N findings in M files: K missing,
+// ..." (problems in the order of tree.Problems), then a line for what
+// was not listed: the links broken before the move, and with a baseline
+// the findings still in it and those gone.
+func (m *Check) Lines(baseline *report.Baseline) []string {
+	var parts []string
+	for _, p := range tree.Problems() {
+		if n := m.Counts[p]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, p))
+		}
+	}
+	line := fmt.Sprintf("check: %s in %s", Plural(m.Total, "finding"), Plural(m.Files, "file"))
+	if len(parts) > 0 {
+		line += ": " + strings.Join(parts, ", ")
+	}
+	lines := []string{line}
+	if m.Before > 0 {
+		lines = append(lines, fmt.Sprintf("check: %s broken before the move not listed (--all lists them)", Plural(m.Before, "link")))
+	}
+	if baseline != nil {
+		lines = append(lines, fmt.Sprintf("check: %d findings of the baseline still there, %d gone", m.Known, baseline.Absent()))
+	}
+	return lines
+}
+
+// Plural returns "1 what" or "N whats".
+func Plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,76 @@
+package tree_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/tree"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// checkAll runs fn on every file walked under dir and returns the
+// results by Rel.
+func checkAll(t *testing.T, dir string, fn func(tree.File) tree.FileResult) map[string]tree.FileResult {
+	got := map[string]tree.FileResult{}
+	for f, err := range tree.Walk([]string{dir}) {
+		require.NoError(t, err)
+		got[f.Rel] = fn(f)
+	}
+	return got
+}
+
+func TestCheckFile(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"index.html": `<a href="https://example.org/site/a.html">a</a> <a href="/site/a.html">b</a> <a href="gone.html">c</a>`,
+		"a.html":     `<a href="index.html">home</a>`,
+		"notes.txt":  "https://example.org/site/a.html",
+		"big.html":   `<a href="` + strings.Repeat("x", 200) + `">`,
+	})
+	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/", MaxSize: 150}
+	require.NoError(t, c.Prepare())
+	got := checkAll(t, dir, c.CheckFile)
+
+	var problems []tree.Problem
+	for _, f := range got["index.html"].Findings {
+		problems = append(problems, f.Problem)
+	}
+	assert.Equal(t, []tree.Problem{tree.Absolute, tree.RootRelative, tree.Missing}, problems)
+	assert.True(t, got["index.html"].Read)
+	assert.NoError(t, got["index.html"].Err)
+	assert.Empty(t, got["a.html"].Findings)
+	assert.True(t, got["a.html"].Read)
+	assert.False(t, got["notes.txt"].Read, "a kind the checker does not read is passed over")
+	assert.NoError(t, got["notes.txt"].Err)
+	assert.ErrorIs(t, got["big.html"].Err, tree.ErrTooLarge, "MaxSize bounds what is read")
+
+	data, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "https://example.org/site/a.html", "CheckFile writes nothing")
+}
+
+func TestFixFile(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"index.html": `<a href="https://example.org/site/a.html">a</a> <a href="/site/a.html">b</a> <a href="gone.html">c</a>`,
+		"a.html":     `<a href="index.html">home</a>`,
+	})
+	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/"}
+	require.NoError(t, c.Prepare())
+	before, err := os.Stat(filepath.Join(dir, "a.html"))
+	require.NoError(t, err)
+	got := checkAll(t, dir, func(f tree.File) tree.FileResult { return c.FixFile(f, tree.Writer{}) })
+
+	assert.Equal(t, 2, got["index.html"].Fixed)
+	require.Len(t, got["index.html"].Findings, 1, "what the fix could not mend is left")
+	assert.Equal(t, tree.Missing, got["index.html"].Findings[0].Problem)
+	data, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	require.NoError(t, err)
+	assert.Equal(t, `<a href="a.html">a</a> <a href="a.html">b</a> <a href="gone.html">c</a>`, string(data))
+	after, err := os.Stat(filepath.Join(dir, "a.html"))
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "nothing to fix: not written")
+	assert.Zero(t, got["a.html"].Fixed)
+}
