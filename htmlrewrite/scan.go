@@ -692,7 +692,7 @@ func (s *scanner) baseElement(raw []byte, a *attr) {
 			dec := s.decoded(raw[a.v0:a.v1])
 			if dec != s.stats.Base.URL {
 				s.subs = append(s.subs[:0], sub{0, len(dec), s.stats.Base.URL})
-				s.apply(raw, a, dec, s.plain(raw[a.v0:a.v1]))
+				s.apply(raw, a, dec, s.asWritten(raw[a.v0:a.v1]))
 			}
 		}
 	}
@@ -774,6 +774,12 @@ func (s *scanner) relTokens(raw []byte, a *attr) {
 // reference, CR or NUL to decode, and no byte the document's encoding
 // would decode to something else.
 func (s *scanner) plain(v []byte) bool {
+	return s.special1(v) < 0
+}
+
+// special1 returns the index of the first byte of v plain stops at, or
+// -1.
+func (s *scanner) special1(v []byte) int {
 	special := s.special
 	if special == nil {
 		special = &specialUTF8 // a scanner made by hand, in tests
@@ -781,7 +787,13 @@ func (s *scanner) plain(v []byte) bool {
 	if special == &specialUTF8 && len(v) >= 64 {
 		// Long values (data: URLs, srcsets) are searched with vector
 		// instructions, three times, rather than a byte at a time.
-		return bytes.IndexByte(v, '&') < 0 && bytes.IndexByte(v, '\r') < 0 && bytes.IndexByte(v, 0) < 0
+		i := bytes.IndexByte(v, '&')
+		for _, c := range []byte{'\r', 0} {
+			if j := bytes.IndexByte(v, c); j >= 0 && (i < 0 || j < i) {
+				i = j
+			}
+		}
+		return i
 	}
 	i := 0
 	if special != &specialUTF16 {
@@ -798,12 +810,34 @@ func (s *scanner) plain(v []byte) bool {
 			}
 		}
 	}
-	for _, c := range v[i:] {
-		if special[c] {
-			return false
+	for ; i < len(v); i++ {
+		if special[v[i]] {
+			return i
 		}
 	}
-	return true
+	return -1
+}
+
+// asWritten reports whether the raw value v decodes to itself, byte for
+// byte: it is plain, or its only special bytes are "&"s that start no
+// character reference the decoder replaces (a lone "&", "&#" without
+// digits, "&name=": "?a=1&b=2" is common in URLs, and decoding it, with
+// the map of its offsets, cost a copy and a thousand instructions).
+func (s *scanner) asWritten(v []byte) bool {
+	for {
+		i := s.special1(v)
+		switch {
+		case i < 0:
+			return true
+		case v[i] != '&':
+			return false
+		}
+		n, d := s.refs.reference(v[i:])
+		if d != string(v[i:i+n]) {
+			return false
+		}
+		v = v[i+n:]
+	}
 }
 
 // The bytes plain stops at: "&", CR and NUL; in a legacy encoding any
@@ -825,7 +859,7 @@ func init() {
 // browser reads it: decoded from the document's encoding, then with its
 // character references decoded in attribute mode.
 func (s *scanner) decoded(v []byte) string {
-	if s.plain(v) {
+	if s.asWritten(v) {
 		return s.str(v)
 	}
 	if s.p.enc != nil && !isASCII(v) {
@@ -1061,7 +1095,7 @@ func (s *scanner) link(l *Link, at *site, d0 int, raw, u string, err error) {
 // value handles one URL-bearing attribute.
 func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resolve.Resolver) {
 	rv := raw[a.v0:a.v1]
-	plain := s.plain(rv)
+	plain := s.asWritten(rv)
 	var dec string
 	if plain {
 		dec = s.str(rv)

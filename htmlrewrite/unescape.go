@@ -3,6 +3,7 @@ package htmlrewrite
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"golang.org/x/net/html"
 	"golang.org/x/text/transform"
@@ -49,7 +50,10 @@ func (rs *references) reference(v []byte) (int, string) {
 	case i == start:
 		return 1, "&" // "&" or "&#" without digits: as written
 	case !numeric && (i == len(v) || v[i] != ';') && i < len(v) && v[i] == '=':
-		return i, string(v[:i]) // "historical reasons"
+		// "Historical reasons": as written. The string aliases v (no
+		// copy per "&b=" of a query): the callers copy it at once
+		// (unescape) or only read it (offsets, asWritten).
+		return i, unsafe.String(&v[0], i)
 	}
 	if i < len(v) && v[i] == ';' {
 		i++

@@ -2,6 +2,7 @@ package htmlrewrite
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,7 +46,36 @@ func FuzzUnescape(f *testing.F) {
 				t.Fatalf("%q: offsets %v go back", v, m)
 			}
 		}
+		// A value read as written decodes to itself, and one that
+		// decodes to itself without a NUL or CR is read as written.
+		if s.asWritten([]byte(v)) != (got == v && !strings.ContainsAny(v, "\x00\r")) {
+			t.Fatalf("%q: asWritten %v, decoded %q", v, s.asWritten([]byte(v)), got)
+		}
 	})
+}
+
+// TestAsWritten: values whose only "&"s start no reference the decoder
+// replaces are read as written (without a copy or an offset map); any
+// reference, CR or NUL is decoded.
+func TestAsWritten(t *testing.T) {
+	s := &scanner{special: &specialUTF8}
+	for v, want := range map[string]bool{
+		"a.html": true, "?a=1&b=2": true, "?a=1&lid=2&lpos=3": true, "a & b": true, "&": true, "&#": true,
+		"&#;": true, "&=": true, "&&": true, "&copy=2": true, "?q=&r=": true, "&1=2": true,
+		"&amp;": false, "?a=1&amp;b=2": false, "&copy": false, "&copy;": false, "&#65;": false, "&amp": false,
+		"&amp=": true, "a\r\nb": false, "nul\x00": false, "?a=1&b=2&amp;c=3": false, "&lid": true, "&lt": false,
+	} {
+		if got := s.asWritten([]byte(v)); got != want {
+			t.Errorf("asWritten(%q) = %v, want %v", v, got, want)
+		}
+		if want && s.refs.unescape([]byte(v)) != v {
+			t.Errorf("%q is read as written but decodes to %q", v, s.refs.unescape([]byte(v)))
+		}
+	}
+	legacy := &scanner{special: &specialLegacy}
+	if legacy.asWritten([]byte("?a=1&b=\xe9")) {
+		t.Error("a legacy value with a byte over 0x7F is read as written")
+	}
 }
 
 // TestPlain: plain finds the bytes that need decoding wherever they
