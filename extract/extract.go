@@ -58,12 +58,129 @@ type Result struct {
 	Records, RecordErrors int64
 }
 
+// Document is one document opened by [Open]: its kind given, its
+// encoding and base decided once, before the first link or byte, ready
+// for one pass (Links or Rewrite), as htmlrewrite.Document is for HTML.
+type Document struct {
+	kind   base.Kind
+	o      Options
+	r      io.Reader
+	html   *htmlrewrite.Document // HTML (and Other, read as HTML)
+	opened *base.Opened          // CSS and XML: base.Open's decision
+	used   bool
+}
+
+// Open reads as much of r as it takes to decide, once, what the document
+// of kind k needs before its first link: an HTML document's encoding and
+// <base> (htmlrewrite.Open, on base's decisions), a stylesheet's or XML
+// document's encoding (base.Open: base.SheetEncoding, base.XMLEncoding),
+// which its reader is then handed (htmlrewrite.Options.SheetCharset,
+// xmlrewrite.Options.Charset) instead of deciding again. A manifest and a
+// module are UTF-8 (their specs); an MHTML or WARC file is decided part by
+// part, record by record, when read. Close frees what an HTML stream's
+// spool holds.
+func Open(r io.Reader, k base.Kind, o Options) (*Document, error) {
+	return open(r, k, o, false)
+}
+
+// open is Open; with rewriteHTML, an HTML document is left for
+// Document.Rewrite to open, where htmlrewrite.Rewrite decides its
+// encoding and base (the same decision) and reads a seekable file
+// written into an output that can be rewound only once.
+func open(r io.Reader, k base.Kind, o Options, rewriteHTML bool) (*Document, error) {
+	d := &Document{kind: k, o: o, r: r}
+	switch k {
+	case base.WARC, base.MHTML, base.Manifest, base.Module:
+	case base.CSS, base.XML:
+		in := base.Input{Kind: k, ContentType: o.HTML.ContentType, Context: o.HTML.Context, Environment: o.HTML.SheetEnvironment}
+		if k == base.XML {
+			in.ContentType, in.Context = o.XML.ContentType, o.XML.Context
+			if in.Context.Spec == 0 {
+				in.Context.Spec = o.XML.Spec
+			}
+		} else if in.Context.Spec == 0 {
+			in.Context.Spec = o.HTML.Spec
+		}
+		op, err := base.Open(r, in)
+		switch {
+		case errors.Is(err, base.ErrEmpty):
+			// An empty sheet or document: nothing to decide, no link.
+		case err != nil:
+			return nil, err
+		default:
+			d.opened, d.r = op, op.Reader
+			d.o.HTML.SheetCharset, d.o.XML.Charset = op.Charset, op.Charset
+		}
+	default:
+		if rewriteHTML {
+			break
+		}
+		h, err := htmlrewrite.Open(r, o.HTML)
+		if err != nil {
+			return nil, err
+		}
+		d.html = h
+	}
+	return d, nil
+}
+
+// Kind returns the document's kind, as Open was given it.
+func (d *Document) Kind() base.Kind { return d.kind }
+
+// Charset returns the name of the encoding the document is read in, as
+// Open decided it (HTML, CSS, XML); "" for the other kinds.
+func (d *Document) Charset() string {
+	switch {
+	case d.html != nil:
+		return d.html.Charset()
+	case d.opened != nil:
+		return d.opened.Charset
+	}
+	return ""
+}
+
+// Element returns the <base> element that decided an HTML document's
+// base (htmlrewrite.Document.Element); Found is false for other kinds.
+func (d *Document) Element() base.Element {
+	if d.html != nil {
+		return d.html.Element()
+	}
+	return base.Element{}
+}
+
+// Close frees what Open holds (an HTML stream's spool).
+func (d *Document) Close() error {
+	if d.html != nil {
+		return d.html.Close()
+	}
+	return nil
+}
+
+// errUsed is the error of a second pass over one Document.
+var errUsed = errors.New("extract: a Document is read once")
+
 // Links calls fn for every link of the document r of kind k, in document
 // order, each with its base (link.Link.Base) and, in an archive, its part
 // or record. A kind relurl does not read (base.Other) is read as HTML. It
 // stops at the first error fn returns and returns it.
 func Links(r io.Reader, k base.Kind, o Options, fn func(link.Link) error) (Result, error) {
-	switch k {
+	d, err := Open(r, k, o)
+	if err != nil {
+		return Result{Records: 1}, err
+	}
+	defer d.Close()
+	return d.Links(fn)
+}
+
+// Links calls fn for every link of the document, as the package-level
+// [Links] does, through its kind's reader, with what Open decided.
+func (d *Document) Links(fn func(link.Link) error) (Result, error) {
+	if d.used {
+		return Result{Records: 1}, errUsed
+	}
+	d.used = true
+	r, o := d.r, d.o
+	switch d.kind {
 	case base.WARC:
 		return warcLinks(r, o, fn)
 	case base.MHTML:
@@ -78,7 +195,11 @@ func Links(r io.Reader, k base.Kind, o Options, fn func(link.Link) error) (Resul
 		final, err := xmlrewrite.Links(r, o.XML, fn)
 		return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
 	}
-	return htmlLinks(r, o, fn)
+	if o.Base != nil {
+		o.Base(d.html.Base())
+	}
+	final, err := d.html.Links(fn)
+	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
 }
 
 // own reads a document whose links all resolve against its own URL.
@@ -90,20 +211,6 @@ func own(o Options, c base.Context, read func(func(link.Link) error) (base.Resul
 		o.Base(c.Fallback())
 	}
 	final, err := read(fn)
-	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
-}
-
-// htmlLinks reads an HTML document, its base decided before the first link.
-func htmlLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
-	d, err := htmlrewrite.Open(r, o.HTML)
-	if err != nil {
-		return Result{Records: 1}, err
-	}
-	defer d.Close()
-	if o.Base != nil {
-		o.Base(d.Base())
-	}
-	final, err := d.Links(fn)
 	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
 }
 
@@ -155,11 +262,30 @@ type Stats struct {
 // by their rewriters, each bounded by its own limit. WARC files are not
 // rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Kind, o Options) (Stats, error) {
+	if k == base.WARC {
+		return Stats{}, errWARC
+	}
+	d, err := open(src, k, o, true)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer d.Close()
+	return d.Rewrite(dst)
+}
+
+// Rewrite writes the document to dst as the package-level [Rewrite]
+// does, with what Open decided.
+func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
+	if d.used {
+		return Stats{}, errUsed
+	}
+	d.used = true
+	src, o := d.r, d.o
 	var rewrite func(dst io.Writer, src io.Reader) (Stats, error)
 	stats := func(st htmlrewrite.Stats) Stats {
 		return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Base.Warnings}
 	}
-	switch k {
+	switch d.kind {
 	case base.WARC:
 		return Stats{}, errWARC
 	case base.MHTML:
@@ -190,9 +316,16 @@ func Rewrite(dst io.Writer, src io.Reader, k base.Kind, o Options) (Stats, error
 			return stats(st), err
 		}
 	default:
-		// htmlrewrite.Rewrite, not Open: a file written into an output
-		// that can be rewound (tree.Writer's) is then read once.
-		st, err := htmlrewrite.Rewrite(dst, src, o.HTML)
+		var st htmlrewrite.Stats
+		var err error
+		if d.html == nil {
+			// htmlrewrite.Rewrite, not Open: a file written into an
+			// output that can be rewound (tree.Writer's) is then read
+			// once.
+			st, err = htmlrewrite.Rewrite(dst, src, o.HTML)
+		} else {
+			st, err = d.html.Rewrite(dst)
+		}
 		c := stats(st)
 		c.Changed = st.Changed
 		return c, err

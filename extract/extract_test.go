@@ -131,3 +131,52 @@ func TestRewriteDispatch(t *testing.T) {
 		t.Error("a WARC file rewritten")
 	}
 }
+
+// TestOpen: the open step decides, once, what each kind needs before its
+// first link — an HTML page's encoding and <base>, a stylesheet's and an
+// XML document's encoding (base.SheetEncoding, base.XMLEncoding) — and the
+// reader reads with that decision: 0xE9 is "И" (%D0%98) in koi8-r, "й"
+// (%D0%B9) in windows-1251, and is no UTF-8 (%EF%BF%BD, U+FFFD).
+func TestOpen(t *testing.T) {
+	const u = "http://h.example/d/doc"
+	for _, c := range []struct {
+		name    string
+		kind    base.Kind
+		doc     string
+		env     string // the sheet's environment encoding
+		charset string
+		element string // the deciding <base href>
+		want    string // the first link's URL
+	}{
+		{"css @charset", base.CSS, "@charset \"koi8-r\"; a{b:url(\xe9)}", "windows-1251", "koi8-r", "", "http://h.example/d/%D0%98"},
+		{"css environment", base.CSS, "a{b:url(\xe9)}", "windows-1251", "windows-1251", "", "http://h.example/d/%D0%B9"},
+		{"css default", base.CSS, "a{b:url(\xe9)}", "", "utf-8", "", "http://h.example/d/%EF%BF%BD"},
+		{"css empty", base.CSS, "", "", "", "", ""},
+		{"xml declaration", base.XML, `<?xml version="1.0" encoding="koi8-r"?><svg xmlns="http://www.w3.org/2000/svg"><image href="a.png"/></svg>`, "", "koi8-r", "", "http://h.example/d/a.png"},
+		{"html meta and base", base.HTML, `<meta charset=koi8-r><base href="/b/"><a href="` + "\xe9" + `">`, "", "koi8-r", "/b/", "http://h.example/b/%D0%98"},
+		{"other as html", base.Other, `<base href="/b/"><a href="x">`, "", "utf-8", "/b/", "http://h.example/b/x"},
+		{"module", base.Module, `import "./m.js"`, "", "", "", "http://h.example/d/m.js"},
+	} {
+		o := options(u)
+		o.HTML.SheetEnvironment = c.env
+		d, err := Open(strings.NewReader(c.doc), c.kind, o)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		var got []string
+		_, err = d.Links(func(l link.Link) error { got = append(got, l.URL); return nil })
+		d.Close()
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case d.Charset() != c.charset || d.Element().Href != c.element:
+			t.Errorf("%s: charset %q, <base href> %q; want %q, %q", c.name, d.Charset(), d.Element().Href, c.charset, c.element)
+		case c.want == "" && len(got) > 0, c.want != "" && (len(got) == 0 || got[0] != c.want):
+			t.Errorf("%s: links %q, want first %q", c.name, got, c.want)
+		}
+		if _, err := d.Links(func(link.Link) error { return nil }); err == nil {
+			t.Errorf("%s: a second pass over one Document: no error", c.name)
+		}
+	}
+}

@@ -78,6 +78,13 @@ type Options struct {
 	// the charset of ContentType and an @charset rule, before UTF-8.
 	// HTML documents ignore it.
 	SheetEnvironment string
+	// SheetCharset is, for RewriteCSS and CSSLinks, the stylesheet's
+	// encoding as the open step already decided it (base.Open's
+	// Opened.Charset, by base.SheetEncoding; package extract sets it):
+	// the sheet is read in it and its encoding is not decided again
+	// (ContentType and SheetEnvironment then do not count for it). ""
+	// decides it from the sheet's bytes. HTML documents ignore it.
+	SheetCharset string
 
 	// Base says what to do with <base href> elements.
 	Base BaseMode

@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"io"
 
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
+
 	"github.com/relurl/relurl/base"
 )
 
@@ -60,8 +63,7 @@ func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error)
 		return nil, nil, err
 	}
 	p := prepared{base: opts.Context.Decide(base.Element{}), encName: "utf-8"}
-	// The open step's decision (CSS Syntax §3.2), from the same bytes.
-	if e, name, _ := base.SheetEncoding(data, opts.ContentType, opts.SheetEnvironment); name != "utf-8" {
+	if e, name := sheetEncoding(data, &opts); name != "utf-8" {
 		if asciiIncompatible[name] {
 			return nil, nil, &encodingError{name}
 		}
@@ -69,6 +71,22 @@ func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error)
 	}
 	s, err := newScannerPrepared(p, opts, w, fn)
 	return s, data, err
+}
+
+// sheetEncoding is the encoding the sheet that starts with head is read
+// in: the open step's decision (CSS Syntax §3.2, base.SheetEncoding), as
+// Options.SheetCharset hands it over or as made here from the same
+// inputs.
+func sheetEncoding(head []byte, opts *Options) (encoding.Encoding, string) {
+	if name := opts.SheetCharset; name != "" {
+		if name == "utf-8" {
+			return nil, name
+		}
+		e, _ := htmlindex.Get(name)
+		return e, name
+	}
+	e, name, _ := base.SheetEncoding(head, opts.ContentType, opts.SheetEnvironment)
+	return e, name
 }
 
 // sheetRun rewrites or reads the sheet data, or copies it unchanged with

@@ -86,6 +86,17 @@ func TestSheetEncoding(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, c.want, out.String())
 	}
+	// SheetCharset: the open step's decision is taken as it is, not
+	// made again from @charset, ContentType or the environment.
+	out.Reset()
+	o := opts
+	o.SheetCharset, o.ContentType, o.SheetEnvironment = "windows-1251", "text/css; charset=koi8-r", "iso-8859-2"
+	_, err = RewriteCSS(&out, strings.NewReader("@charset \"koi8-r\"; a{b:url(\xe9)}"), o)
+	require.NoError(t, err)
+	assert.Equal(t, "@charset \"koi8-r\"; a{b:url(http://ex.com/dir/%D0%B9)}", out.String())
+	o.SheetCharset = "utf-16le"
+	_, err = RewriteCSS(&out, strings.NewReader("a{}"), o)
+	assert.ErrorIs(t, err, ErrEncoding)
 	_, err = RewriteCSS(&out, strings.NewReader("\xff\xfea\x00"), opts)
 	assert.ErrorIs(t, err, ErrEncoding)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"path"
@@ -275,11 +274,14 @@ func (c *Checker) warn(format string, args ...any) {
 }
 
 // Check returns the findings for the document data, the file f of the
-// tree. An HTML file's links are found by htmlrewrite.Links with f's URL
-// in the tree as the retrieval URL, its <base> element by base.ScanHTML,
-// and its anchors (ids and <a name>s) in the same pass; a kind that has a
-// Reader in Checker.Readers is read by it, any other as HTML. Fragment links into other files
-// are checked by Finish, once every file has been read.
+// tree. The document is opened once, through the open step (extract.Open:
+// its encoding and base decided there, with f's URL in the tree as the
+// retrieval URL), and read by its kind's reader: a page's links, its
+// deciding <base href> (as the open step found it) and its anchors (ids
+// and <a name>s) in one pass; a stylesheet, SVG or feed, manifest or
+// module. A kind that has a Reader in Checker.Readers is read by it, any
+// other as HTML. Fragment links into other files are checked by Finish,
+// once every file has been read.
 func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	if err := c.Prepare(); err != nil {
 		return nil, err
@@ -289,10 +291,8 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	var err error
 	if r := c.Readers[f.Kind]; r != nil {
 		doc, err = r(f, docURL, data)
-	} else if f.Kind == CSS || f.Kind == XML || f.Kind == Manifest || f.Kind == Module {
-		doc, err = c.readOther(f, data)
 	} else {
-		doc, err = c.readHTML(f, data)
+		doc, err = c.read(f, data)
 	}
 	if err != nil {
 		return nil, err
@@ -317,50 +317,62 @@ func (c *Checker) Reads(k Kind) bool {
 	return k == HTML || k == CSS || k == XML || k == Manifest || k == Module || c.Readers[k] != nil
 }
 
-// readOther reads a stylesheet, an SVG or feed (each link against its
-// element's base), a manifest or a module, through package extract.
-func (c *Checker) readOther(f File, data []byte) (Document, error) {
-	var doc Document
+// openDocument is the open step Check and Fix read a document through
+// (a variable for the tests that count its calls).
+var openDocument = extract.Open
+
+// open opens data, the file f, once, through the open step: its kind (a
+// kind Check reads, else HTML), its encoding and its base decided there,
+// under the options Check reads it with and Fix rewrites it with.
+func (c *Checker) open(f File, data []byte, o extract.Options) (*extract.Document, error) {
+	k := f.Kind
+	switch k {
+	case CSS, XML, Manifest, Module:
+	default:
+		k = HTML // as Check has always read a kind it has no reader for
+	}
+	return openDocument(bytes.NewReader(data), k, o)
+}
+
+// readers are the options of each kind's reader for the file f: the same
+// links, resolved against the same base, in Check and in Fix.
+func (c *Checker) readers(f File) extract.Options {
 	opts := c.htmlOptions(f)
-	o := extract.Options{
+	return extract.Options{
 		HTML:     opts,
 		XML:      xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
 		Manifest: manifest.Options{Spec: opts.Spec, Context: opts.Context},
 		Module:   jsmodule.Options{Spec: opts.Spec, Context: opts.Context, ImportMap: c.refer.ImportMap(opts.Context.Retrieval)},
 	}
-	res, err := extract.Links(bytes.NewReader(data), f.Kind, o, func(l Link) error {
+}
+
+// read reads the links of data, the file f: a page (with its anchors and
+// the <base href> the open step decided, which is a link too), a
+// stylesheet, an SVG or feed (each link against its element's base), a
+// manifest or a module.
+func (c *Checker) read(f File, data []byte) (Document, error) {
+	var doc Document
+	o := c.readers(f)
+	if !c.NoAnchors && f.Kind != CSS && f.Kind != XML && f.Kind != Manifest && f.Kind != Module {
+		doc.HasAnchors = true
+		o.HTML.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
+	}
+	d, err := c.open(f, data, o)
+	if err != nil {
+		return doc, err
+	}
+	defer d.Close()
+	// The <base href> is a link of its own; the open step found it while
+	// deciding the base: the document is not scanned a second time.
+	if e := d.Element(); e.Found {
+		doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
+	}
+	res, err := d.Links(func(l Link) error {
 		l.Raw = reference(l.Raw)
 		doc.Links = append(doc.Links, l)
 		return nil
 	})
 	doc.Base = res.Base.URL
-	return doc, err
-}
-
-// readHTML is the Reader of HTML.
-func (c *Checker) readHTML(f File, data []byte) (Document, error) {
-	var doc Document
-	opts := c.htmlOptions(f)
-	if !c.NoAnchors {
-		doc.HasAnchors = true
-		opts.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
-	}
-	// The <base href> is a link of its own; the open step found it while
-	// deciding the base: the document is not scanned a second time.
-	d, err := htmlrewrite.Open(bytes.NewReader(data), opts)
-	if err != nil {
-		return doc, err
-	}
-	defer d.Close()
-	if e := d.Element(); e.Found {
-		doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
-	}
-	res, err := d.Links(func(l htmlrewrite.Link) error {
-		l.Raw = reference(l.Raw)
-		doc.Links = append(doc.Links, l)
-		return nil
-	})
-	doc.Base = res.URL
 	return doc, err
 }
 
@@ -825,12 +837,12 @@ func formOf(raw string) refForm {
 // that has a relative form to that form, and returns the new document and
 // the number of links changed. A link whose target is missing from the
 // tree is left as written unless Checker.FixMissing; a file of a kind
-// Checker.Readers reads is returned unchanged. The document goes through
-// the rewriter of its kind (htmlrewrite.Rewrite, RewriteCSS, xmlrewrite,
-// manifest, jsmodule), so a link is found wherever Check found it (an
-// attribute, one candidate of a srcset, a CSS url(), a refresh, a JSON
-// member, a module specifier) and the new reference is escaped for that
-// place; every other byte stays as it was. A module specifier or import
+// Checker.Readers reads is returned unchanged. The document is opened as
+// Check opens it (extract.Open, the same kind, options and decisions) and
+// goes through the rewriter of its kind, so a link is found wherever
+// Check found it (an attribute, one candidate of a srcset, a CSS url(), a
+// refresh, a JSON member, a module specifier) and the new reference is
+// escaped for that place; every other byte stays as it was. A module specifier or import
 // map address gets a "./" where its relative form would be a bare name.
 // A finding whose link is no longer at its offset is left alone.
 func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, error) {
@@ -862,8 +874,7 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 	if len(fixes) == 0 {
 		return data, 0, nil
 	}
-	opts := c.htmlOptions(f)
-	opts.Map = func(l htmlrewrite.Link) (string, bool) {
+	fix := func(l htmlrewrite.Link) (string, bool) {
 		if rel, ok := fixes[at{l.Offset, reference(l.Raw)}]; ok {
 			if moduleSpecifier(l) && modspec.Bare(rel) {
 				rel = "./" + rel // "x.js" would be a bare specifier
@@ -872,31 +883,21 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 		}
 		return l.Raw, true // every other value as written
 	}
+	o := c.readers(f)
+	o.HTML.Map, o.XML.Map, o.Manifest.Map, o.Module.Map = fix, fix, fix, fix
+	o.Module.Absolute = true // an absolute specifier into the tree is fixed too
+	d, err := c.open(f, data, o)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer d.Close()
 	var b bytes.Buffer
 	b.Grow(len(data))
-	st, err := c.rewrite(f.Kind, &b, data, opts)
+	st, err := d.Rewrite(&b)
 	if err != nil {
 		return nil, 0, err
 	}
 	return b.Bytes(), st.Rewritten, nil
-}
-
-// rewrite rewrites data, a file of kind k, with opts (its Map deciding
-// every value) by the reader Check read it with.
-func (c *Checker) rewrite(k Kind, dst io.Writer, data []byte, opts htmlrewrite.Options) (htmlrewrite.Stats, error) {
-	src := bytes.NewReader(data)
-	switch k {
-	case CSS:
-		return htmlrewrite.RewriteCSS(dst, src, opts)
-	case XML:
-		return xmlrewrite.Rewrite(dst, src, xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context, Map: opts.Map})
-	case Manifest:
-		return manifest.Rewrite(dst, src, manifest.Options{Spec: opts.Spec, Context: opts.Context, Map: opts.Map})
-	case Module:
-		// Absolute: an absolute specifier into the tree is fixed too.
-		return jsmodule.Rewrite(dst, src, jsmodule.Options{Spec: opts.Spec, Context: opts.Context, Map: opts.Map, Absolute: true})
-	}
-	return htmlrewrite.Rewrite(dst, src, opts)
 }
 
 // moduleSpecifier reports whether the link l is a module specifier or

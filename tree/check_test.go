@@ -3,11 +3,13 @@ package tree
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 	"github.com/stretchr/testify/assert"
@@ -471,4 +473,60 @@ func TestCheckBaseFromOpen(t *testing.T) {
 		problems = append(problems, f.Problem)
 	}
 	assert.Contains(t, problems, BasePin, "%+v", got)
+}
+
+// TestCheckOpensOnce: Check and Fix read a document through the open
+// step (extract.Open), once each, whatever its kind (a kind Check has no
+// reader for is opened as HTML), and the links are read with what that
+// step decided: here a stylesheet's encoding from its @charset (CSS
+// Syntax §3.2), koi8-r, in which 0xE9 is "И" (UTF-8 D0 98), and a page's
+// <base href>.
+func TestCheckOpensOnce(t *testing.T) {
+	type open struct {
+		kind    Kind
+		charset string
+		base    string
+	}
+	var opens []open
+	defer func(o func(io.Reader, base.Kind, extract.Options) (*extract.Document, error)) { openDocument = o }(openDocument)
+	openDocument = func(r io.Reader, k base.Kind, o extract.Options) (*extract.Document, error) {
+		d, err := extract.Open(r, k, o)
+		if err == nil {
+			opens = append(opens, open{k, d.Charset(), d.Element().Href})
+		}
+		return d, err
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"css/s.css": "", "p.html": "", "\u0418.png": "", "x/\u0418.png": ""})
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
+	for _, tc := range []struct {
+		f        File
+		data     string
+		want     open
+		url, fix string
+	}{
+		{File{Rel: "css/s.css", Kind: CSS}, "@charset \"koi8-r\"; a{b:url(/\xe9.png)}", open{CSS, "koi8-r", ""},
+			"https://example.org/%D0%98.png", "@charset \"koi8-r\"; a{b:url(../%D0%98.png)}"},
+		{File{Rel: "p.html", Kind: HTML}, `<base href="/x/"><img src="/x/a.png">`, open{HTML, "utf-8", "/x/"}, "https://example.org/x/a.png", ""},
+		{File{Rel: "p.html", Kind: Other}, `<meta charset=koi8-r><img src="/` + "\xe9" + `.png">`, open{HTML, "koi8-r", ""},
+			"https://example.org/%D0%98.png", `<meta charset=koi8-r><img src="%D0%98.png">`},
+	} {
+		opens = nil
+		found, err := c.Check(tc.f, []byte(tc.data))
+		require.NoError(t, err)
+		require.Equal(t, []open{tc.want}, opens, "%s: one open, its decisions", tc.f.Rel)
+		var urls []string
+		for _, fd := range found {
+			urls = append(urls, fd.URL)
+		}
+		assert.Contains(t, urls, tc.url, tc.f.Rel)
+		if tc.fix == "" {
+			continue
+		}
+		out, n, err := c.Fix(tc.f, []byte(tc.data), found)
+		require.NoError(t, err)
+		assert.Equal(t, 1, n, tc.f.Rel)
+		assert.Equal(t, tc.fix, string(out), tc.f.Rel)
+		assert.Len(t, opens, 2, "%s: Fix opens the document once more", tc.f.Rel)
+	}
 }

@@ -46,9 +46,14 @@ func TestEncoding(t *testing.T) {
 		{"§4.3.3 declared koi8-r", `<?xml version="1.0" encoding="koi8-r"?>` + svg, "", ""},
 		{"declared UTF-16 in ASCII bytes", `<?xml version="1.0" encoding="UTF-16"?>` + svg, "", ""},
 		{"RFC 7303 §3.2 charset koi8-r", svg, "image/svg+xml; charset=koi8-r", ""},
+		// Options.Charset: the open step's decision, taken as it is.
+		{"decided utf-16le", svg, "charset=utf-16le", "utf-16le"},
 	} {
 		o := opts("http://ex.com/d/i.svg")
 		o.ContentType = c.contentType
+		if cs, ok := strings.CutPrefix(c.contentType, "charset="); ok {
+			o.ContentType, o.Charset = "image/svg+xml; charset=koi8-r", cs
+		}
 		var out bytes.Buffer
 		_, err := Rewrite(&out, strings.NewReader(c.doc), o)
 		_, lerr := Links(strings.NewReader(c.doc), o, func(Link) error { return nil })
@@ -62,5 +67,11 @@ func TestEncoding(t *testing.T) {
 		case !errors.Is(err, htmlrewrite.ErrEncoding) || !errors.Is(lerr, htmlrewrite.ErrEncoding) || !strings.HasSuffix(err.Error(), ": "+c.refused):
 			t.Errorf("%s: errors %v, %v; want ErrEncoding %s", c.name, err, lerr, c.refused)
 		}
+	}
+	// What the first bytes would say (3C 00: UTF-16LE) is not said again.
+	o := opts("http://ex.com/d/i.svg")
+	o.Charset = "utf-8"
+	if _, err := Rewrite(&bytes.Buffer{}, strings.NewReader("<\x00s\x00"), o); err != nil {
+		t.Errorf("decided utf-8: %v", err)
 	}
 }

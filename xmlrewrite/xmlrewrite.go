@@ -87,6 +87,11 @@ type Options struct {
 	// document's encoding after a byte order mark (RFC 7303 §3.2,
 	// base.XMLEncoding).
 	ContentType string
+	// Charset is the document's encoding as the open step already
+	// decided it (base.Open's Opened.Charset, by base.XMLEncoding;
+	// package extract sets it): it is not decided again. "" decides it
+	// from the bytes and ContentType.
+	Charset string
 
 	// MaxSize bounds the document held in memory; the zero value is
 	// htmlrewrite.DefaultMaxToken. A larger document is copied
@@ -251,7 +256,11 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 	// The open step's decision (XML 1.0 §4.3.3, Appendix F, RFC 7303):
 	// the bytes are read as they are, so an encoding that does not write
 	// ASCII as ASCII is refused.
-	if _, name, _ := base.XMLEncoding(data, opts.ContentType); !asciiCompatible(name) {
+	name := opts.Charset
+	if name == "" {
+		_, name, _ = base.XMLEncoding(data, opts.ContentType)
+	}
+	if !asciiCompatible(name) {
 		return nil, fmt.Errorf("%w: %s", htmlrewrite.ErrEncoding, name)
 	}
 	s.format, _ = Sniff(data)
