@@ -1,7 +1,9 @@
 package htmlrewrite
 
 import (
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -62,5 +64,46 @@ func TestAllocsPerDocument(t *testing.T) {
 		if per := (b - a) / (2 * (big - small)); per > c.perLink {
 			t.Errorf("%s %q: %.2f allocations per link, want <= %v (%v for %d blocks, %v for %d)", c.name, c.block, per, c.perLink, a, small, b, big)
 		}
+	}
+}
+
+// TestReadBufferReused: the tokenizer's 32 KiB read buffer is reused
+// from document to document (issue 20: it was a sixth of what relurl
+// rewrite -o allocated on a tree of small pages), and nothing a pass
+// returns refers to it: the links of one document keep their values
+// while later documents are read into the same buffer.
+func TestReadBufferReused(t *testing.T) {
+	opts := testOptions()
+	page := func(i int) string {
+		return fmt.Sprintf(`<!DOCTYPE html><title>p%d</title><a href="page%d.html" rel="next%d">x</a>`+
+			`<img src="i%d.png" srcset="s%d.png 2x"><style>p{background:url(b%d.png)}</style>`, i, i, i, i, i, i)
+	}
+	var kept []Link
+	if _, err := Links(strings.NewReader(page(0)), opts, func(l Link) error {
+		kept = append(kept, l)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%+v", kept)
+	const docs = 200
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := 1; i <= docs; i++ {
+		if _, err := Rewrite(io.Discard, strings.NewReader(page(i)), opts); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Links(strings.NewReader(page(i)), opts, func(Link) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if got := fmt.Sprintf("%+v", kept); got != want {
+		t.Errorf("links of the first document changed while others were read:\n got %s\nwant %s", got, want)
+	}
+	per := (after.TotalAlloc - before.TotalAlloc) / (2 * docs)
+	t.Logf("%d bytes allocated per document", per)
+	if per > 24<<10 {
+		t.Errorf("%d bytes allocated per small document, want < 24 KiB (the 32 KiB read buffer reused)", per)
 	}
 }

@@ -327,7 +327,8 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 		return d.s.stats, errUsed
 	}
 	d.used = true
-	w := newWriter(dst)
+	w, free := pooledWriter(dst)
+	defer free()
 	d.s.w = w
 	if c := d.s.p.utf16; c != nil {
 		d.s.u16w = &utf16Writer{c: c, w: w}
@@ -362,7 +363,36 @@ func (d *Document) Close() error {
 	return nil
 }
 
-func newWriter(dst io.Writer) *bufio.Writer { return bufio.NewWriterSize(dst, 32<<10) }
+func newWriter(dst io.Writer) *bufio.Writer { return bufio.NewWriterSize(dst, writeSize) }
+
+const writeSize = 32 << 10
+
+// writers holds Rewrite's output buffers between documents, as
+// readBuffers holds the tokenizers' (see there).
+var writers = make(chan *bufio.Writer, spareBuffers)
+
+// pooledWriter returns a buffered writer to dst (dst itself when it is
+// one large enough, as bufio.NewWriterSize does) and the function that
+// gives it back once flushed.
+func pooledWriter(dst io.Writer) (*bufio.Writer, func()) {
+	if b, ok := dst.(*bufio.Writer); ok && b.Size() >= writeSize {
+		return b, func() {}
+	}
+	var b *bufio.Writer
+	select {
+	case b = <-writers:
+		b.Reset(dst)
+	default:
+		b = newWriter(dst)
+	}
+	return b, func() {
+		b.Reset(nil)
+		select {
+		case writers <- b:
+		default:
+		}
+	}
+}
 
 // ErrIncomplete is wrapped by the error of a document that was not
 // processed to its end: a tag longer than Options.MaxToken. The output

@@ -1505,6 +1505,30 @@ func NewTokenizerSize(r io.Reader, size int) *Tokenizer {
 	}
 }
 
+// NewTokenizerBuffer is NewTokenizerSize reading into buf (its length is
+// ignored, its capacity is the read size), so that a caller tokenizing
+// many documents can reuse one buffer: after the last token, ReadBuffer
+// gives back the buffer the tokenizer ends with (buf, or a larger one it
+// had to grow for a long token). No byte of it may be used after that.
+func NewTokenizerBuffer(r io.Reader, buf []byte) *Tokenizer {
+	if cap(buf) < 16 {
+		return NewTokenizerSize(r, 16)
+	}
+	return &Tokenizer{
+		r:         r,
+		buf:       buf[:0],
+		attrNames: make(map[string]bool),
+	}
+}
+
+// ReadBuffer returns the tokenizer's read buffer, empty, for reuse by a
+// later NewTokenizerBuffer; the tokenizer must not be used after it.
+func (z *Tokenizer) ReadBuffer() []byte {
+	b := z.buf[:0]
+	z.buf = nil
+	return b
+}
+
 // skipTo moves past the buffered bytes before the next c, as readByte
 // would one at a time: up to c, the end of the buffer, or the maxBuf limit
 // (which then sets ErrBufferExceeded where readByte would).

@@ -1,0 +1,139 @@
+package gcfloor
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+var sink []byte
+
+// churn allocates n bytes of garbage in 32 KiB pieces (a page's buffers)
+// while live stays reachable, and returns how many collections ran and
+// the largest heap goal seen after one.
+func churn(t *testing.T, n int, live [][]byte) (cycles uint32, maxGoal uint64) {
+	t.Helper()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	start := ms.NumGC
+	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	last := start
+	for i := 0; i < n; i += 32 << 10 {
+		sink = make([]byte, 32<<10)
+		if i%(1<<20) == 0 {
+			// Let the finalizer that adjusts GOGC run between cycles,
+			// as it does in a program that does more than allocate.
+			runtime.Gosched()
+			runtime.ReadMemStats(&ms)
+			// The first two cycles run on what the finalizer of the
+			// collection before set (it runs after it, concurrently).
+			if ms.NumGC != last && ms.NumGC > start+2 {
+				last = ms.NumGC
+				metrics.Read(goal)
+				maxGoal = max(maxGoal, goal[0].Value.Uint64())
+			}
+		}
+	}
+	runtime.ReadMemStats(&ms)
+	runtime.KeepAlive(live)
+	return ms.NumGC - start, maxGoal
+}
+
+// collect runs a collection and waits for the floor to adjust after it.
+func collect(t *testing.T) {
+	t.Helper()
+	n := adjustments.Load()
+	runtime.GC()
+	deadline := time.Now().Add(5 * time.Second)
+	for adjustments.Load() == n {
+		if time.Now().After(deadline) {
+			t.Fatal("no adjustment within 5 s of a collection")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func hold(n int) [][]byte {
+	var b [][]byte
+	for ; n > 0; n -= 64 << 10 {
+		b = append(b, make([]byte, 64<<10))
+	}
+	return b
+}
+
+// TestFloorSmallHeap: with 1 MB live, 256 MB of garbage is collected
+// about 256/16 times under a 16 MB floor, against about 256/4 times
+// without it, and the goal stays near the floor (the live heap and roots
+// scaled by GOGC come on top of what was live: up to a quarter more).
+func TestFloorSmallHeap(t *testing.T) {
+	live := hold(1 << 20)
+	runtime.GC()
+	without, _ := churn(t, 256<<20, live)
+
+	stop := Floor(16 << 20)
+	collect(t)
+	with, goal := churn(t, 256<<20, live)
+	stop()
+	t.Logf("collections: %d without the floor, %d with it; largest goal %d MB", without, with, goal>>20)
+	if with == 0 || with*3 > without {
+		t.Errorf("with a 16 MB floor %d collections, without %d: want fewer than a third", with, without)
+	}
+	if goal > 20<<20 {
+		t.Errorf("heap goal %d MB with a 16 MB floor", goal>>20)
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("GOGC after stop = %d, want 100 restored", p)
+	}
+}
+
+// TestFloorLargeHeap: a live heap above half the floor is collected as
+// with GOGC=100 (goal about twice live), never later.
+func TestFloorLargeHeap(t *testing.T) {
+	live := hold(24 << 20)
+	stop := Floor(16 << 20)
+	defer stop()
+	collect(t)
+	_, goal := churn(t, 256<<20, live)
+	t.Logf("largest goal %d MB with 24 MB live", goal>>20)
+	if goal > 60<<20 {
+		t.Errorf("heap goal %d MB with 24 MB live: want about 2×live as GOGC=100 (GOGC=400 would be 5×)", goal>>20)
+	}
+}
+
+// TestFloorLeavesUserSetting: a GOGC chosen by the program (or the
+// environment) is left alone.
+func TestFloorLeavesUserSetting(t *testing.T) {
+	old := debug.SetGCPercent(50)
+	defer debug.SetGCPercent(old)
+	stop := Floor(16 << 20)
+	runtime.GC()
+	runtime.GC()
+	if p := debug.SetGCPercent(50); p != 50 {
+		t.Errorf("GOGC = %d under a program's 50", p)
+	}
+	stop()
+	if p := debug.SetGCPercent(50); p != 50 {
+		t.Errorf("GOGC = %d after stop, want the program's 50", p)
+	}
+}
+
+func TestPercent(t *testing.T) {
+	for _, c := range []struct {
+		floor, live, roots uint64
+		want               int
+	}{
+		{16 << 20, 0, 0, 400},       // the minimum heap decides: 4 MB×4
+		{16 << 20, 1 << 20, 0, 400}, // 1 + 1×4 = 5 MB < 16 MB
+		{16 << 20, 4 << 20, 0, 300}, // 4 + 4×3 = 16 MB
+		{16 << 20, 4 << 20, 4 << 20, 150},
+		{16 << 20, 7 << 20, 0, 128},
+		{16 << 20, 8 << 20, 0, 100}, // 2×live reaches the floor
+		{16 << 20, 40 << 20, 0, 100},
+	} {
+		if got := percent(c.floor, c.live, c.roots); got != c.want {
+			t.Errorf("percent(%d, %d, %d) = %d, want %d", c.floor, c.live, c.roots, got, c.want)
+		}
+	}
+}
