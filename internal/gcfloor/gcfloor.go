@@ -15,11 +15,11 @@
 // large one grow without bound.
 //
 // Floor raises GOGC, after each collection, to what makes the goal
-// max(floor, 2×live): the heap never exceeds the floor or what GOGC=100
-// allows, whichever is larger, so peak memory stays bounded by the floor
-// plus the default's own bound. (GOGC also scales the runtime's minimum
-// heap, 4 MB at GOGC=100: GOGC=400 alone gives a 16 MB floor, but lets a
-// 10 MB live heap grow to 50 MB.)
+// max(live+floor, 2×live): at least floor bytes are allocated between
+// two collections, and the heap never exceeds the live heap plus the
+// floor or what GOGC=100 allows, whichever is larger. (GOGC also scales
+// the runtime's minimum heap, 4 MB at GOGC=100: GOGC=400 alone gives a
+// 16 MB minimum, but lets a 10 MB live heap grow to 50 MB.)
 package gcfloor
 
 import (
@@ -31,7 +31,8 @@ import (
 	"sync/atomic"
 )
 
-// Floor keeps the heap goal at least floor bytes (see the package doc)
+// Floor keeps the heap goal at least floor bytes above the live heap (see
+// the package doc)
 // until stop is called, which restores the GOGC in force before. It does
 // nothing, and stop nothing, when floor is 0 or below GOGC=100's own
 // minimum, or when the collector was configured by the user: GOGC set to
@@ -86,7 +87,7 @@ func (t *tuner) arm() {
 	})
 }
 
-// adjust sets GOGC so that the next goal is max(floor, 2×live).
+// adjust sets GOGC so that the next goal is max(live+floor, 2×live).
 func (t *tuner) adjust() {
 	metrics.Read(t.sample)
 	var v [3]uint64
@@ -103,18 +104,15 @@ func (t *tuner) adjust() {
 var adjustments atomic.Int64
 
 // percent is the GOGC whose goal for a live heap of live bytes and roots
-// (stacks and globals) of roots bytes is max(floor, 2×live). The
+// (stacks and globals) of roots bytes is max(live+room, 2×live). The
 // runtime's goal at GOGC p is the larger of live + (live+roots)×p/100
 // and its minimum heap, 4 MB×p/100 (heapMinimum in runtime/mgcpacer.go):
-// p is the largest that keeps both at or below the floor, and never
+// p is the largest that keeps both at or below live+room, and never
 // below 100.
-func percent(floor, live, roots uint64) int {
-	if 2*live >= floor {
-		return 100
-	}
-	p := floor * 100 / minimumHeap
-	if live > 0 {
-		p = min(p, (floor-live)*100/(live+roots))
+func percent(room, live, roots uint64) int {
+	p := (live + room) * 100 / minimumHeap
+	if live+roots > 0 {
+		p = min(p, room*100/(live+roots))
 	}
 	return int(max(p, 100))
 }

@@ -65,8 +65,7 @@ func hold(n int) [][]byte {
 
 // TestFloorSmallHeap: with 1 MB live, 256 MB of garbage is collected
 // about 256/16 times under a 16 MB floor, against about 256/4 times
-// without it, and the goal stays near the floor (the live heap and roots
-// scaled by GOGC come on top of what was live: up to a quarter more).
+// without it, and the goal stays near live + floor.
 func TestFloorSmallHeap(t *testing.T) {
 	live := hold(1 << 20)
 	runtime.GC()
@@ -124,12 +123,11 @@ func TestPercent(t *testing.T) {
 		floor, live, roots uint64
 		want               int
 	}{
-		{16 << 20, 0, 0, 400},       // the minimum heap decides: 4 MB×4
-		{16 << 20, 1 << 20, 0, 400}, // 1 + 1×4 = 5 MB < 16 MB
-		{16 << 20, 4 << 20, 0, 300}, // 4 + 4×3 = 16 MB
-		{16 << 20, 4 << 20, 4 << 20, 150},
-		{16 << 20, 7 << 20, 0, 128},
-		{16 << 20, 8 << 20, 0, 100}, // 2×live reaches the floor
+		{16 << 20, 0, 0, 400},             // the minimum heap decides: 4 MB×4
+		{8 << 20, 1 << 20, 0, 225},        // 1 + 1×2.25 = 3.25 MB, minimum 9 MB
+		{16 << 20, 4 << 20, 0, 400},       // 4 + 4×4 = 20 MB, minimum 16 MB
+		{16 << 20, 4 << 20, 4 << 20, 200}, // 4 + 8×2 = 20 MB
+		{16 << 20, 16 << 20, 0, 100},      // 2×live reaches live+floor
 		{16 << 20, 40 << 20, 0, 100},
 	} {
 		if got := percent(c.floor, c.live, c.roots); got != c.want {
