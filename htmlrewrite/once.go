@@ -67,7 +67,8 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 		return Stats{}, true, err
 	}
 	// The first read serves the encoding's prefix and the tokenizer.
-	first := make([]byte, readSize)
+	first := readBuffer()[:readSize]
+	defer freeReadBuffer(first)
 	n, err := io.ReadAtLeast(rs, first, min(1024, readSize))
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return Stats{}, true, err
@@ -133,7 +134,8 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 // rewriteWith runs the scanner s over r into dst, as Document.Rewrite
 // does.
 func rewriteWith(s *scanner, dst io.Writer, r io.Reader) (Stats, error) {
-	w := newWriter(dst)
+	w, free := pooledWriter(dst)
+	defer free()
 	s.w = w
 	err := s.run(r)
 	if ferr := s.flush(w); err == nil {

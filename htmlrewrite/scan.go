@@ -33,6 +33,29 @@ const readSize = 32 << 10
 // all it holds.
 var readBuffers = make(chan []byte, spareBuffers)
 
+// readBuffer returns an empty buffer of capacity readSize.
+func readBuffer() []byte {
+	select {
+	case b := <-readBuffers:
+		return b
+	default:
+		return make([]byte, 0, readSize)
+	}
+}
+
+// freeReadBuffer keeps b for a later readBuffer, unless it is not one
+// (a tokenizer grew it) or enough are kept. No byte of b may be used
+// after it.
+func freeReadBuffer(b []byte) {
+	if cap(b) != readSize {
+		return
+	}
+	select {
+	case readBuffers <- b[:0]:
+	default:
+	}
+}
+
 // spareBuffers is how many buffers of each kind are kept between
 // documents: as many as documents are usually read at once (relurl -j).
 const spareBuffers = 8
@@ -265,22 +288,9 @@ func (s *scanner) ran(b []byte) {
 }
 
 func (s *scanner) run(r io.Reader) error {
-	var buf []byte
-	select {
-	case buf = <-readBuffers:
-	default:
-		buf = make([]byte, 0, readSize)
-	}
-	z := token.NewTokenizerBuffer(r, buf)
-	defer func() {
-		// After the deferred Flush below: the last run is written.
-		if b := z.ReadBuffer(); cap(b) == readSize {
-			select {
-			case readBuffers <- b:
-			default:
-			}
-		}
-	}()
+	z := token.NewTokenizerBuffer(r, readBuffer())
+	// After the deferred Flush below: the last run is written.
+	defer func() { freeReadBuffer(z.ReadBuffer()) }()
 	maxTok := s.opts.MaxToken
 	if maxTok <= 0 {
 		maxTok = DefaultMaxToken
