@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/internal/ordered"
 )
 
 // A Rewriter rewrites the documents of walked trees and files, one call
@@ -149,6 +151,43 @@ func (r *Rewriter) Claim(f File) error {
 	}
 	r.places[dst] = f.Path
 	return nil
+}
+
+// All rewrites the files of a walk (Walk, Walker.Walk, WalkList) as
+// Rewrite(nil, f) does, jobs at a time, and yields each file's result in
+// walk order; a path the walk could not read is yielded with its error.
+// With a Mirror, each file claims its place first (Claim: one entry a
+// file is held), so that no input's mirror replaces another's. Stopping the iteration stops the walk once the files under
+// way are done.
+func (r *Rewriter) All(files iter.Seq2[File, error], jobs int) iter.Seq[RewriteResult] {
+	type item struct {
+		f   File
+		err error
+	}
+	items := func(yield func(item) bool) {
+		for f, err := range files {
+			if err == nil && r.Mirror != "" {
+				err = r.Claim(f)
+			}
+			if !yield(item{f, err}) {
+				return
+			}
+		}
+	}
+	return func(yield func(RewriteResult) bool) {
+		errStop := errors.New("stopped")
+		ordered.Results(jobs, items, func(it item) RewriteResult {
+			if it.err != nil {
+				return RewriteResult{File: it.f, Err: it.err}
+			}
+			return r.Rewrite(nil, it.f)
+		}, func(_ item, res RewriteResult) error {
+			if !yield(res) {
+				return errStop
+			}
+			return nil
+		})
+	}
 }
 
 // errNotDocument is the error of a file that is not a document, given to

@@ -296,3 +296,59 @@ func ExampleRewriter_Rewrite() {
 	// logo.png: changed false, copied true, 0 of 0 links rewritten, err <nil>
 	// <a href="https://example.org/docs/guide/">Guide</a> <img src=https://example.org/docs/logo.png>
 }
+
+func TestRewriterAll(t *testing.T) {
+	a := writeTree(t, site)
+	b := writeTree(t, map[string]string{"index.html": `<a href=x>`, "only-b.html": `<a href=y>`})
+	out := t.TempDir()
+	m, err := tree.NewMapper("https://example.org/")
+	require.NoError(t, err)
+	for _, jobs := range []int{1, 3} {
+		r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: tree.Writer{NoSync: true}}
+		var names []string
+		var errs []string
+		for res := range r.All(tree.Walk([]string{a, b, filepath.Join(a, "nothere")}), jobs) {
+			names = append(names, cmpName(res.File))
+			if res.Err != nil {
+				errs = append(errs, res.Err.Error())
+			}
+		}
+		assert.Equal(t, []string{"a/b.html", "broken.html", "i.png", "index.html", "notes.txt", "same.html", "style.css", "index.html", "only-b.html", "nothere"}, names, "walk order, -j %d", jobs)
+		require.Len(t, errs, 2)
+		assert.Contains(t, errs[0], "is already the mirror of "+filepath.Join(a, "index.html"), "the second tree's index.html")
+		assert.Contains(t, errs[1], "no such file")
+
+		// Stopping the iteration stops the walk.
+		n := 0
+		for range r.All(tree.Walk([]string{a}), jobs) {
+			n++
+			break
+		}
+		assert.Equal(t, 1, n)
+	}
+}
+
+// The results of a whole tree rewritten in place, in walk order.
+func ExampleRewriter_All() {
+	dir, err := os.MkdirTemp("", "site")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "a.html"), []byte(`<a href="b.html">b</a>`), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.html"), []byte(`<p>no links`), 0o644)
+	m, err := tree.NewMapper("https://example.org/")
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := &tree.Rewriter{Mapper: m, Options: readers, InPlace: true}
+	for res := range r.All(tree.Walk([]string{dir}), 2) {
+		fmt.Println(res.File.Rel, res.Changed, res.Err)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "a.html"))
+	fmt.Println(string(a))
+	// Output:
+	// a.html true <nil>
+	// b.html false <nil>
+	// <a href="https://example.org/b.html">b</a>
+}
