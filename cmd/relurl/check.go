@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/internal/summary"
@@ -167,14 +168,14 @@ func runCheck(args []string, s stdio) int {
 	}
 	warn()
 
-	work := func(w walked) tree.FileResult {
+	work := func(w inputs.Item) tree.FileResult {
 		switch {
-		case w.err != nil:
-			return tree.FileResult{Err: w.err}
+		case w.Err != nil:
+			return tree.FileResult{Err: w.Err}
 		case *fix:
-			return c.FixFile(w.f, tree.Writer{})
+			return c.FixFile(w.File, tree.Writer{})
 		}
-		return c.CheckFile(w.f)
+		return c.CheckFile(w.File)
 	}
 	out := bufio.NewWriter(s.out)
 	ro := report.Options{Name: dir, Baseline: baseline}
@@ -241,16 +242,16 @@ func runCheck(args []string, s stdio) int {
 		}
 		return w.Finding(rf)
 	}
-	emit := func(wk walked, r tree.FileResult) error {
+	emit := func(wk inputs.Item, r tree.FileResult) error {
 		bar.Add(1)
 		if r.Err != nil {
 			failed++
 			out.Flush()
-			s.errorf("%s", fileError(wk.f.Path, r.Err, *maxSize))
+			s.errorf("%s", fileError(wk.File.Path, r.Err, *maxSize))
 			return nil
 		}
 		if r.Read {
-			w.File(wk.f.Path)
+			w.File(wk.File.Path)
 			sum.Files++
 		}
 		if r.Fixed > 0 {
@@ -264,7 +265,7 @@ func runCheck(args []string, s stdio) int {
 		}
 		return nil
 	}
-	items, stopCount := counted(bar, walkSeq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check"), Refer: c.Referrals()}.Walk([]string{dir})), []string{dir}, false)
+	items, stopCount := inputs.Counted(bar, inputs.Seq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check"), Refer: c.Referrals()}.Walk([]string{dir})), []string{dir}, false)
 	defer stopCount()
 	err = ordered.Results(*jobs, items, work, emit)
 	bar.Finish()

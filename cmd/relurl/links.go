@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/link"
@@ -131,31 +132,31 @@ func runLinks(args []string, s stdio) int {
 			return usageErr(`"-" (standard input) goes alone`)
 		}
 	}
-	items, done, err := t.inputs(fs.Args(), s)
+	items, done, err := inputs.Open(t.walker, fs.Args(), t.list(s))
 	if err != nil {
 		s.errorf("links: %v", err)
 		return exitFailure
 	}
-	items, stopCount := counted(bar, items, fs.Args(), t.fromList != "")
+	items, stopCount := inputs.Counted(bar, items, fs.Args(), t.fromList != "")
 	defer stopCount()
 	failed := 0
 	mode := sf.mode(s)
 	hv := t.harvester(mode.forced, filter)
-	work := func(wk walked, sink *ordered.Sink) docResult {
-		if wk.err != nil {
-			return docResult{err: wk.err}
+	work := func(wk inputs.Item, sink *ordered.Sink) docResult {
+		if wk.Err != nil {
+			return docResult{err: wk.Err}
 		}
-		lw := newLinkWriter(sink, wk.name, text)
+		lw := newLinkWriter(sink, wk.Name, text)
 		lw.mode = mode
-		return lw.result(hv.File(wk.f, lw.link, lw.recordError))
+		return lw.result(hv.File(wk.File, lw.link, lw.recordError))
 	}
 	// A list is a stream: each file's links go out before the next path
 	// is waited for, so a caller can talk to the command line by line.
 	streaming := t.fromList != ""
-	emit := func(wk walked, r docResult) error {
+	emit := func(wk inputs.Item, r docResult) error {
 		bar.Add(1)
-		r.st.file, r.st.err = wk.name, r.err
-		if report(wk.f.Path, r) || r.st.failed() {
+		r.st.file, r.st.err = wk.Name, r.err
+		if report(wk.File.Path, r) || r.st.failed() {
 			failed++
 		}
 		if sf.status {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -107,7 +108,7 @@ func resolveJSONL(spec resolve.Spec, opts resolve.Options, s stdio) int {
 		rBase  string
 		out    = bufio.NewWriter(s.out)
 		enc    = json.NewEncoder(out)
-		lines  = newLineReader(s.in)
+		lines  = inputs.NewLineReader(s.in)
 		answer = func(href string, err error) {
 			if err != nil {
 				enc.Encode(response{Error: err.Error()})
@@ -119,13 +120,13 @@ func resolveJSONL(spec resolve.Spec, opts resolve.Options, s stdio) int {
 	enc.SetEscapeHTML(false)
 	defer out.Flush()
 	for {
-		line, err := lines.next()
+		line, err := lines.Next()
 		if errors.Is(err, io.EOF) {
 			return exitOK
 		}
 		if err != nil {
 			answer("", err)
-			if errors.Is(err, errLineTooLong) {
+			if errors.Is(err, inputs.ErrLineTooLong) {
 				continue
 			}
 			out.Flush()

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
 	"github.com/relurl/relurl/internal/summary"
@@ -113,12 +114,12 @@ func runRewrite(args []string, s stdio) int {
 	if *outDir != "" {
 		(tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite")}).Clean(*outDir)
 	}
-	items, done, err := t.inputs(fs.Args(), s)
+	items, done, err := inputs.Open(t.walker, fs.Args(), t.list(s))
 	if err != nil {
 		s.errorf("rewrite: %v", err)
 		return exitFailure
 	}
-	items, stopCount := counted(bar, items, fs.Args(), t.fromList != "")
+	items, stopCount := inputs.Counted(bar, items, fs.Args(), t.fromList != "")
 	defer stopCount()
 
 	rw := t.rewriter()
@@ -134,35 +135,35 @@ func runRewrite(args []string, s stdio) int {
 	if *outDir != "" && fs.NArg() > 1 {
 		items = claimed(rw, items)
 	}
-	work := func(w walked, sink *ordered.Sink) tree.RewriteResult {
-		if w.err != nil {
-			return tree.RewriteResult{File: w.f, Err: w.err}
+	work := func(w inputs.Item, sink *ordered.Sink) tree.RewriteResult {
+		if w.Err != nil {
+			return tree.RewriteResult{File: w.File, Err: w.Err}
 		}
 		var dst io.Writer
 		if toStdout {
 			dst = sink
 		}
-		return rw.Rewrite(dst, w.f)
+		return rw.Rewrite(dst, w.File)
 	}
 	var total summary.Rewrite
-	emit := func(w walked, r tree.RewriteResult) error {
+	emit := func(w inputs.Item, r tree.RewriteResult) error {
 		bar.Add(1)
 		c := summary.Of(r)
 		total.Add(c)
 		for _, warn := range r.Warnings {
-			s.errorf("%s: warning: %s", tree.DisplayName(w.f.Path), warn)
+			s.errorf("%s: warning: %s", tree.DisplayName(w.File.Path), warn)
 		}
 		switch {
 		case r.Err != nil && r.CopiedUnchanged:
-			s.errorf("%s (copied unchanged into the mirror)", fileError(w.f.Path, r.Err, t.maxSize))
+			s.errorf("%s (copied unchanged into the mirror)", fileError(w.File.Path, r.Err, t.maxSize))
 		case r.Err != nil:
-			s.errorf("%s", fileError(w.f.Path, r.Err, t.maxSize))
+			s.errorf("%s", fileError(w.File.Path, r.Err, t.maxSize))
 		case *dryRun && r.Changed:
-			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.f.Path), r.Rewritten, r.Links)
+			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.File.Path), r.Rewritten, r.Links)
 		case toStdout:
 			// No summary follows a document written to standard
 			// output: what failed in it is said here.
-			failedLinks(s, tree.DisplayName(w.f.Path), r.Links, r.Failed, "relurl links")
+			failedLinks(s, tree.DisplayName(w.File.Path), r.Links, r.Failed, "relurl links")
 		}
 		return nil
 	}
@@ -215,11 +216,11 @@ func failedLinks(s stdio, name string, links, failed int, lister string) {
 // claimed makes a file bound for a place in the mirror that an earlier
 // input already takes (tree.Rewriter.Claim) an error of that file, so
 // that no output silently replaces another.
-func claimed(rw *tree.Rewriter, items iter.Seq[walked]) iter.Seq[walked] {
-	return func(yield func(walked) bool) {
+func claimed(rw *tree.Rewriter, items iter.Seq[inputs.Item]) iter.Seq[inputs.Item] {
+	return func(yield func(inputs.Item) bool) {
 		for w := range items {
-			if w.err == nil {
-				w.err = rw.Claim(w.f)
+			if w.Err == nil {
+				w.Err = rw.Claim(w.File)
 			}
 			if !yield(w) {
 				return

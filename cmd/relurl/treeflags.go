@@ -4,19 +4,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
-	"iter"
 	mimetype "mime"
 	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
@@ -121,90 +118,9 @@ func (t *treeFlags) check() error {
 	return nil
 }
 
-// inputs returns the files to read: those of the arguments (a directory
-// is a tree of its own), then those of the --from-list lines, read as they
-// are needed so that the command works as a streaming filter; listed paths
-// are parts of one tree rooted at --list-root (tree.WalkList).
-// done closes the list and reports a read error of it.
-func (t *treeFlags) inputs(args []string, s stdio) (items iter.Seq[walked], done func() error, err error) {
-	fromArgs := t.walker.Walk(args)
-	if t.fromList == "" {
-		return walkSeq(fromArgs, nil), func() error { return nil }, nil
-	}
-	var r io.Reader = s.in
-	var closer io.Closer
-	if t.fromList != "-" {
-		f, err := os.Open(t.fromList)
-		if err != nil {
-			return nil, nil, err
-		}
-		r, closer = f, f
-	}
-	var (
-		readErr error
-		line    string // the list line being walked
-	)
-	lines := func(yield func(string) bool) {
-		lr := newLineReader(r)
-		for {
-			l, err := lr.next()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if err != nil {
-				readErr = fmt.Errorf("--from-list: %v", err)
-				if errors.Is(err, errLineTooLong) {
-					continue
-				}
-				return
-			}
-			line = string(l)
-			if len(l) > 0 && !yield(line) {
-				return
-			}
-		}
-	}
-	done = func() error {
-		if closer != nil {
-			closer.Close()
-		}
-		return readErr
-	}
-	listed := func(yield func(walked) bool) {
-		for f, err := range tree.WalkList(t.listRoot, lines) {
-			if !yield(walked{f, err, listName(line, f)}) {
-				return
-			}
-		}
-	}
-	fromArgsSeq := walkSeq(fromArgs, nil)
-	return func(yield func(walked) bool) {
-		for wk := range fromArgsSeq {
-			if !yield(wk) {
-				return
-			}
-		}
-		listed(yield)
-	}, done, nil
-}
-
-// listName is the name a file walked from a --from-list line goes by (the
-// "file" field of its links): the line as given for the file it names, the
-// line joined with the path below it for a file of a directory it names.
-func listName(line string, f tree.File) string {
-	rel := filepath.ToSlash(filepath.Clean(line))
-	switch {
-	case filepath.IsAbs(line) || !filepath.IsLocal(line):
-		if f.Path == line || f.Rel == "" {
-			return line
-		}
-		return strings.TrimSuffix(line, "/") + "/" + f.Rel
-	case f.Rel == rel || f.Rel == "": // the file, or the error of its path
-		return line
-	case strings.HasPrefix(f.Rel, rel+"/"):
-		return strings.TrimSuffix(line, "/") + f.Rel[len(rel):]
-	}
-	return f.Path
+// list is the --from-list of the flags (none when Path is "").
+func (t *treeFlags) list(s stdio) inputs.List {
+	return inputs.List{Path: t.fromList, Root: t.listRoot, Stdin: s.in}
 }
 
 // htmlOptions returns the options of htmlrewrite for a document retrieved
@@ -288,29 +204,6 @@ func (t *treeFlags) rewriter() *tree.Rewriter {
 // filter.
 func (t *treeFlags) harvester(forced tree.Kind, filter linkfilter.Filter) *harvest.Reader {
 	return &harvest.Reader{Mapper: t.mapper, Options: t.extractOptions, Spec: *t.spec, Resolve: *t.opts, Kind: forced, Filter: filter}
-}
-
-// walked is one item of a walk: a file or the error of a path.
-type walked struct {
-	f    tree.File
-	err  error
-	name string // what the output calls it: the path, or the --from-list line
-}
-
-// walkSeq joins walks into the sequence the worker pool takes.
-func walkSeq(walks ...iter.Seq2[tree.File, error]) iter.Seq[walked] {
-	return func(yield func(walked) bool) {
-		for _, w := range walks {
-			if w == nil {
-				continue
-			}
-			for f, err := range w {
-				if !yield(walked{f, err, f.Path}) {
-					return
-				}
-			}
-		}
-	}
 }
 
 // fileError formats the error of the input file path: the error alone

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/resolve/grammar"
 )
 
@@ -73,20 +74,20 @@ func validateJSONL(name string, s stdio) int {
 	var (
 		out   = bufio.NewWriter(s.out)
 		enc   = json.NewEncoder(out)
-		lines = newLineReader(s.in)
+		lines = inputs.NewLineReader(s.in)
 		code  = exitOK
 	)
 	enc.SetEscapeHTML(false)
 	defer out.Flush()
 	for n := 1; ; n++ {
-		line, err := lines.next()
+		line, err := lines.Next()
 		if errors.Is(err, io.EOF) {
 			return code
 		}
 		if err != nil {
 			enc.Encode(result{Line: n, Error: err.Error()})
 			code = exitFailure
-			if errors.Is(err, errLineTooLong) {
+			if errors.Is(err, inputs.ErrLineTooLong) {
 				continue
 			}
 			out.Flush()
