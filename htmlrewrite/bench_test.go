@@ -87,6 +87,23 @@ func BenchmarkLinks(b *testing.B) {
 	}
 }
 
+// BenchmarkLinksWHATWG extracts every link of every corpus page in the
+// WHATWG mode, the CLI's default for HTML.
+func BenchmarkLinksWHATWG(b *testing.B) {
+	pages := corpus.PagesA(b)
+	b.SetBytes(corpus.Size(pages))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			opts := benchOptions(p.Name)
+			opts.Spec = resolve.WHATWG
+			if _, err := Links(bytes.NewReader(p.Data), opts, func(Link) error { return nil }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
 // BenchmarkLinksLongSheet extracts the links of one 4 MB <style> element
 // with a url() on every line: placing each link must not count the lines
 // of the sheet again (it did, and 16 MB took minutes).

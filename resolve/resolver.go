@@ -95,18 +95,26 @@ func (r *Resolver) Reference(ref string) (string, error) {
 // on error it returns dst unchanged and Reference's error. A caller that
 // keeps the URL with other text (a link's value as written and its URL,
 // in one string) so resolves without a string of its own for the URL: in
-// the RFC 3986 mode the result is written into dst directly, making no
-// allocation when dst has room; in the other modes it is Reference's
-// result, appended.
+// the RFC 3986 mode, and for WHATWG's relative paths against an http(s)
+// base, the result is written into dst directly, making no allocation
+// when dst has room; otherwise it is Reference's result, appended.
 func (r *Resolver) AppendReference(dst []byte, ref string) ([]byte, error) {
-	if r.spec != RFC3986 {
+	var (
+		b   []byte
+		err error
+	)
+	switch r.spec {
+	case RFC3986:
+		b, err = r.append3986(dst, ref)
+	case WHATWG:
+		b, err = r.web.appendReference(dst, ref, r.opts)
+	default:
 		s, err := r.Reference(ref)
 		if err != nil {
 			return dst, err
 		}
 		return append(dst, s...), nil
 	}
-	b, err := r.append3986(dst, ref)
 	if err != nil {
 		return dst, &Error{Op: "resolve", Spec: r.spec, Base: r.base, Ref: ref, Err: err}
 	}

@@ -122,7 +122,9 @@ func FuzzRFC3986Prefix(f *testing.F) {
 // TestAppendReference: AppendReference appends what Reference returns in
 // every mode, leaves dst as it was on error (with Reference's error), and
 // in the RFC 3986 mode makes no allocation when dst has room, whatever
-// path the reference takes (prefix + reference, or composed step by step).
+// path the reference takes (prefix + reference, or composed step by
+// step), nor in the WHATWG mode for relative paths and serialized
+// absolute URLs.
 func TestAppendReference(t *testing.T) {
 	refs := []string{"", "g", "./g", "../g", "/g?y#s", "//h/p", "?y", "#s", "https://x.example/a/../b", "g:h", "a b", "%zz", "http://[::1"}
 	for _, spec := range []Spec{RFC1808, RFC2396, RFC3986, WHATWG} {
@@ -154,6 +156,21 @@ func TestAppendReference(t *testing.T) {
 	for _, ref := range []string{"https://www.example.com/x", "g/h.html", "../g", "?y", "#s", "//cdn.example/lib.js", "/a/./b"} {
 		if n := testing.AllocsPerRun(100, func() { buf, _ = r.AppendReference(buf[:0], ref) }); n != 0 {
 			t.Errorf("AppendReference(%q) allocates %v times, want 0", ref, n)
+		}
+	}
+	// WHATWG: relative paths against an http(s) base are written in
+	// place too; an absolute URL already serialized is Reference's ref.
+	w, err := NewResolver(WHATWG, "https://example.com/dir/page.html?x=1", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"https://www.example.com/a/b.js?v=3", "g/h.html", "../css/site.css", "/images/logo.png", "./a/../b?q#f"} {
+		want, _ := w.Reference(ref)
+		if got, err := w.AppendReference(buf[:0], ref); err != nil || string(got) != want {
+			t.Errorf("WHATWG AppendReference(%q) = %q, %v; want %q", ref, got, err, want)
+		}
+		if n := testing.AllocsPerRun(100, func() { buf, _ = w.AppendReference(buf[:0], ref) }); n != 0 {
+			t.Errorf("WHATWG AppendReference(%q) allocates %v times, want 0", ref, n)
 		}
 	}
 }

@@ -105,17 +105,31 @@ func plainQueryFragment(s string) bool {
 func fastPath(prefix string, pathStart int, rel string) (s string, ok bool) {
 	// Check everything before allocating: most references that fail
 	// here have a space or a non-ASCII byte.
-	q := 0
+	q, ok := fastPathEnd(rel)
+	if !ok {
+		return "", false
+	}
+	buf := appendFastPath(make([]byte, 0, len(prefix)+len(rel)+2), prefix, pathStart, rel, q)
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
+}
+
+// fastPathEnd returns where rel's path ends (its query or fragment
+// starts), and whether rel is one fastPath handles: a path of plain bytes
+// and a query and fragment in serialized form.
+func fastPathEnd(rel string) (q int, ok bool) {
 	for q < len(rel) && rel[q] != '?' && rel[q] != '#' {
 		if c := rel[q]; c != '/' && !pathPlain[c] {
-			return "", false
+			return 0, false
 		}
 		q++
 	}
-	if !plainQueryFragment(rel[q:]) {
-		return "", false
-	}
-	buf := make([]byte, 0, len(prefix)+len(rel)+2)
+	return q, plainQueryFragment(rel[q:])
+}
+
+// appendFastPath appends to buf what fastPath returns, rel's path ending
+// at q (fastPathEnd); pathStart counts from prefix's start.
+func appendFastPath(buf []byte, prefix string, pathStart int, rel string, q int) []byte {
+	pathStart += len(buf)
 	buf = append(buf, prefix...)
 	i := 0
 	for {
@@ -149,8 +163,36 @@ func fastPath(prefix string, pathStart int, rel string) (s string, ok bool) {
 		}
 		i++
 	}
-	buf = append(buf, rel[q:]...)
-	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
+	return append(buf, rel[q:]...)
+}
+
+// appendReference is reference appending to dst, without a string of
+// its own for the relative paths real pages hold most (path-relative and
+// path-absolute references, fastPath's cases).
+func (b *whatwgBase) appendReference(dst []byte, ref string, opts Options) ([]byte, error) {
+	if b != nil && b.fast && ref != "" && schemeEnd(ref) < 0 {
+		u := &b.url
+		prefix, pathStart, rel := b.dir, u.pathStart, ref
+		switch ref[0] {
+		case '/':
+			prefix, pathStart, rel = u.href[:u.authEnd], u.authEnd, ref[1:]
+			if len(ref) > 1 && (ref[1] == '/' || ref[1] == '\\') {
+				rel = "" // scheme-relative or a backslash: not here
+			}
+		case '#', '?':
+			rel = ""
+		}
+		if rel != "" {
+			if q, ok := fastPathEnd(rel); ok {
+				return appendFastPath(dst, prefix, pathStart, rel, q), nil
+			}
+		}
+	}
+	s, err := b.reference(ref, opts)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, s...), nil
 }
 
 // fastAbsolute returns ref itself when it is an http or https URL that the

@@ -81,6 +81,7 @@ func FuzzWHATWGParse(f *testing.F) {
 // FuzzWHATWGFastPath: whenever a fast path of whatwg_fast.go answers, its
 // answer is the parser's, byte for byte.
 func FuzzWHATWGFastPath(f *testing.F) {
+	f.Add("https://example.com/dir/", "/a/../b?c#d")
 	for _, s := range fuzzWebSeeds {
 		f.Add("https://example.com/dir/page.html?x=1#top", s)
 		f.Add("http://a/b/c/d;p?q", s)
@@ -99,6 +100,13 @@ func FuzzWHATWGFastPath(f *testing.F) {
 				want, err := parseWeb(ref, nil, opts.QueryEncoding)
 				if err != nil || got != want.href {
 					t.Fatalf("fastAbsolute(%q) = %q; parser: %q, %v", ref, got, want.href, err)
+				}
+			}
+			// AppendReference appends what Reference returns, fast
+			// path or not.
+			if want, err := b.reference(ref, opts); err == nil {
+				if got, err := b.appendReference([]byte(base), ref, opts); err != nil || string(got) != base+want {
+					t.Fatalf("appendReference(%q, %q) = %q, %v; want %q", base, ref, got, err, base+want)
 				}
 			}
 			if !b.fast {
