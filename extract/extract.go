@@ -101,6 +101,10 @@ func open(r io.Reader, k base.Kind, o Options, rewriteHTML bool) (*Document, err
 		} else if in.Context.Spec == 0 {
 			in.Context.Spec = o.HTML.Spec
 		}
+		// The reader's own inputs decide, as they always have: its
+		// ContentType, not the Content-Type of Context.Header, which
+		// base.Open would take in its place.
+		in.Context.Header = nil
 		op, err := base.Open(r, in)
 		switch {
 		case errors.Is(err, base.ErrEmpty):

@@ -14,27 +14,32 @@ func charsetTag(name string) string { return `<meta charset="` + name + `">` }
 // withCharset keeps the encoding an HTTP header gave a page: from file://
 // there is no header, so a page that does not declare the same encoding
 // itself (a BOM, or a <meta> naming it) gets a <meta charset> that does
-// (checking-and-archives.md §6.2.9). It goes right after a leading
+// (checking-and-archives.md §6.2.9). The encoding is charset, the one the
+// open step decided and the page was read and rewritten in (not decided
+// again from the rewritten bytes, whose first 1024 may hold another
+// <meta> than the captured page's did). It goes right after a leading
 // doctype, which must stay first (anything before it means quirks mode),
 // else at the very start: either way within the 1024 bytes the prescan
 // reads (HTML Standard §13.2.3.2), and ahead of any <meta> of the page.
-func withCharset(doc []byte, ctype string) []byte {
+func withCharset(doc []byte, ctype, charset string) []byte {
 	_, params := mime.ParseMediaType(ctype)
 	if params["charset"] == "" || hasBOM(doc) {
 		return doc
 	}
-	_, want, err := htmlrewrite.Encoding(doc[:min(len(doc), 1024)], ctype)
-	if err != nil {
+	switch charset {
+	case "", "utf-16le", "utf-16be", "iso-2022-jp", "replacement":
+		// Undecided, or not ASCII-compatible: a <meta> in ASCII
+		// bytes would be no declaration there.
 		return doc
 	}
 	prefix := doc[:min(len(doc), 1024)]
-	if _, own, err := htmlrewrite.Encoding(prefix, ""); err == nil && own == want && bytes.Contains(bytes.ToLower(prefix), []byte("charset")) {
+	if _, own, err := htmlrewrite.Encoding(prefix, ""); err == nil && own == charset && bytes.Contains(bytes.ToLower(prefix), []byte("charset")) {
 		return doc
 	}
 	at := doctypeEnd(doc)
-	out := make([]byte, 0, len(doc)+len(want)+20)
+	out := make([]byte, 0, len(doc)+len(charset)+20)
 	out = append(out, doc[:at]...)
-	out = append(out, charsetTag(want)...)
+	out = append(out, charsetTag(charset)...)
 	return append(out, doc[at:]...)
 }
 

@@ -644,3 +644,33 @@ func TestSymlinkInDir(t *testing.T) {
 		t.Errorf("the rest of the tree: %v", err)
 	}
 }
+
+// TestCharsetFromOpen: the <meta charset> a page gets names the encoding
+// the open step decided and the page was read and rewritten in, not one
+// decided again from the rewritten bytes. Here the Content-Type's label
+// names no encoding and the captured page's first 1024 bytes declare
+// none: it is read as UTF-8 (HTML §13.2.3.1, base.Encoding). Its <meta
+// charset="koi8-r"> starts past byte 1024, so no browser read it either;
+// once the <base> is removed it lies within the first 1024 bytes of the
+// file written, which a browser would then read as KOI8-R. Deciding again
+// from those bytes (the old withCharset) found koi8-r and wrote nothing.
+func TestCharsetFromOpen(t *testing.T) {
+	head := `<html><head><base href="http://u.test/d/"><!--`
+	meta := `<meta charset="koi8-r">`
+	body := head + strings.Repeat("-", 1020-len(head)-3) + "-->" + meta + `<a href="/x">x</a>`
+	if strings.Index(body, meta) != 1020 {
+		t.Fatalf("meta at %d", strings.Index(body, meta))
+	}
+	src := t.TempDir()
+	warc := fixtureRecord{uri: "http://u.test/", headers: []string{"Content-Type: text/html; charset=x-nonsense"}, body: body}.bytes(0)
+	in := filepath.Join(src, "u.warc")
+	must(t, os.WriteFile(in, warc, 0o644))
+	out, _ := materialized(t, []string{in}, Options{})
+	got := readFile(t, out, "u.test/index.html")
+	if !strings.HasPrefix(got, `<meta charset="utf-8"><html><head><!--`) {
+		t.Errorf("written: %.80q...", got)
+	}
+	if i := strings.Index(got, meta); i < 0 || i > 1024 {
+		t.Errorf("the page's own <meta> at %d", i)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
@@ -164,50 +165,13 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			o.MaxToken = r.opts.MaxToken
 		}
 		o.Map = r.linkMap(e, local)
+		// One open step (extract.Open) decides what the document's
+		// kind needs before its first link: a page's encoding and base,
+		// a stylesheet's or feed's encoding; the rewrite and the
+		// <meta charset> that keeps the page's encoding both take it
+		// from there.
 		var out bytes.Buffer
-		var err error
-		var st htmlrewrite.Stats
-		switch kind {
-		case "css":
-			st, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(payload), o)
-		case "feed":
-			// Feed readers honour xml:base (RFC 4287 §2): the links are
-			// resolved with it, then every xml:base is emptied, so that
-			// the relative references written resolve against the feed's
-			// own file.
-			st, err = xmlrewrite.Rewrite(&out, bytes.NewReader(payload), xmlrewrite.Options{
-				Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: r.opts.MaxToken, EmptyXMLBase: true,
-			})
-		case "svg":
-			// Browsers ignore xml:base in SVG (xmlrewrite's default
-			// follows them), so a relative reference written here
-			// resolves against the file, as it must.
-			st, err = xmlrewrite.Rewrite(&out, bytes.NewReader(payload), xmlrewrite.Options{
-				Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: r.opts.MaxToken,
-			})
-		case "manifest":
-			// The id member is the app's identity, resolved against
-			// start_url's origin, which a file: URL lacks: it is written
-			// absolute, as captured, never as a path.
-			m := o.Map
-			st, err = manifest.Rewrite(&out, bytes.NewReader(payload), manifest.Options{
-				Spec: o.Spec, Context: o.Context, MaxSize: r.opts.MaxToken,
-				Map: func(l htmlrewrite.Link) (string, bool) {
-					if l.Attr == "id" {
-						return l.URL, l.URL != ""
-					}
-					return m(l)
-				},
-			})
-		case "js":
-			// Absolute: a specifier naming a captured URL in full is
-			// pointed at the tree too; bare specifiers are left alone.
-			st, err = jsmodule.Rewrite(&out, bytes.NewReader(payload), jsmodule.Options{
-				Spec: o.Spec, Context: o.Context, Absolute: true, Map: o.Map, MaxSize: r.opts.MaxToken,
-			})
-		default:
-			st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(payload), o)
-		}
+		st, charset, err := rewriteEntry(&out, payload, kind, o, r.opts.MaxToken)
 		switch {
 		case err != nil:
 			// A UTF-16 page, a tag over the bound: the file is written as
@@ -218,10 +182,10 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			data = out.Bytes()
 			e.rewritten = true
 			if mt == "text/html" {
-				data = withCharset(data, o.ContentType)
+				data = withCharset(data, o.ContentType, charset)
 			}
 			r.sum.Links += st.Links
-			for _, w := range st.Base.Warnings {
+			for _, w := range st.Warnings {
 				r.warn(input, where, e.c.url+": "+w)
 			}
 		}
@@ -243,6 +207,61 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 		r.sum.Resources++
 	}
 	r.progress()
+}
+
+// rewriteEntry rewrites payload, a document of kind (docKind's), to out
+// through the open step of package extract, with o (the page options:
+// its base layers, its Map) made into each kind's reader options, and
+// returns what it did and the encoding the open step read it in.
+func rewriteEntry(out *bytes.Buffer, payload []byte, kind string, o htmlrewrite.Options, maxSize int) (extract.Stats, string, error) {
+	eo := extract.Options{HTML: o}
+	var k base.Kind
+	switch kind {
+	case "css":
+		k = base.CSS
+	case "feed":
+		// Feed readers honour xml:base (RFC 4287 §2): the links are
+		// resolved with it, then every xml:base is emptied, so that
+		// the relative references written resolve against the feed's
+		// own file.
+		k = base.XML
+		eo.XML = xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: maxSize, EmptyXMLBase: true}
+	case "svg":
+		// Browsers ignore xml:base in SVG (xmlrewrite's default
+		// follows them), so a relative reference written here
+		// resolves against the file, as it must.
+		k = base.XML
+		eo.XML = xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: maxSize}
+	case "manifest":
+		// The id member is the app's identity, resolved against
+		// start_url's origin, which a file: URL lacks: it is written
+		// absolute, as captured, never as a path.
+		k = base.Manifest
+		m := o.Map
+		eo.Manifest = manifest.Options{
+			Spec: o.Spec, Context: o.Context, MaxSize: maxSize,
+			Map: func(l htmlrewrite.Link) (string, bool) {
+				if l.Attr == "id" {
+					return l.URL, l.URL != ""
+				}
+				return m(l)
+			},
+		}
+	case "js":
+		// Absolute: a specifier naming a captured URL in full is
+		// pointed at the tree too; bare specifiers are left alone.
+		k = base.Module
+		eo.Module = jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Map: o.Map, MaxSize: maxSize}
+	default:
+		k = base.HTML
+	}
+	d, err := extract.Open(bytes.NewReader(payload), k, eo)
+	if err != nil {
+		return extract.Stats{}, "", err
+	}
+	defer d.Close()
+	st, err := d.Rewrite(out)
+	return st, d.Charset(), err
 }
 
 // docKind says which reader points the links of a document of media type
