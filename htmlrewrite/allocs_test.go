@@ -3,6 +3,8 @@ package htmlrewrite
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -105,5 +107,40 @@ func TestReadBufferReused(t *testing.T) {
 	t.Logf("%d bytes allocated per document", per)
 	if per > 24<<10 {
 		t.Errorf("%d bytes allocated per small document, want < 24 KiB (the 32 KiB read buffer reused)", per)
+	}
+}
+
+// TestFileBuffersReused: Links and Rewrite of a file (the look-ahead
+// for <base> reads it through a reused buffer too: io.Copy from an
+// *os.File allocated 32 KiB per document) allocate far less than a read
+// buffer per document.
+func TestFileBuffersReused(t *testing.T) {
+	opts := testOptions()
+	path := filepath.Join(t.TempDir(), "p.html")
+	if err := os.WriteFile(path, []byte(`<!DOCTYPE html><title>p</title><a href="page.html">x</a><img src="i.png">`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pass := func() {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := Links(f, opts, func(Link) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pass()
+	const docs = 200
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range docs {
+		pass()
+	}
+	runtime.ReadMemStats(&after)
+	per := (after.TotalAlloc - before.TotalAlloc) / docs
+	t.Logf("%d bytes allocated per file", per)
+	if per > 24<<10 {
+		t.Errorf("%d bytes allocated per small file read, want < 24 KiB (the 32 KiB buffers reused)", per)
 	}
 }

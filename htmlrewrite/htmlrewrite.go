@@ -573,7 +573,11 @@ func (p *prepared) context(opts *Options) *base.Context {
 // WriteTo).
 func mentionsBase(r io.Reader) (bool, error) {
 	var f baseFinder
-	_, err := io.Copy(&f, r)
+	// Through a reused buffer: io.Copy from an *os.File (its WriteTo)
+	// allocated 32 KiB per document.
+	buf := readBuffer()
+	defer freeReadBuffer(buf)
+	_, err := io.CopyBuffer(&f, readerOnly{r}, buf[:cap(buf)])
 	if err == errFound {
 		return true, nil
 	}
@@ -581,6 +585,10 @@ func mentionsBase(r io.Reader) (bool, error) {
 }
 
 var errFound = errors.New("found")
+
+// readerOnly hides a reader's WriteTo, so that io.CopyBuffer uses the
+// buffer it is given.
+type readerOnly struct{ io.Reader }
 
 // baseFinder is a writer that fails with errFound once "<base" has been
 // written to it.

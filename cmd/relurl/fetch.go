@@ -127,7 +127,8 @@ func runFetch(args []string, s stdio) int {
 				return nil
 			}
 			l.URL, l.Base = u, hb
-			return lw.add(record(l, doc.URL))
+			lw.rec = record(l, doc.URL)
+			return lw.add(&lw.rec)
 		}); err != nil {
 			s.errorf("fetch: %v", err)
 			return exitFailure

@@ -243,6 +243,7 @@ type linkWriter struct {
 	line []byte       // the record being written, reused
 	mode outputMode   // --fields, --format tsv, --status
 	st   inputStatus  // what was read and written
+	rec  linkRecord   // the record being written, reused (one allocation a link was most of what relurl links allocated)
 }
 
 func newLinkWriter(sink *ordered.Sink, file string, text bool) *linkWriter {
@@ -252,7 +253,8 @@ func newLinkWriter(sink *ordered.Sink, file string, text bool) *linkWriter {
 // link writes the record of the link l of a document of kind k: with its
 // part in MHTML, its record in WARC.
 func (e *linkWriter) link(k tree.Kind, l link.Link) error {
-	r := record(l, e.file)
+	e.rec = record(l, e.file)
+	r := &e.rec
 	switch k {
 	case tree.MHTML:
 		part := l.Part
@@ -290,9 +292,9 @@ func (e *linkWriter) add(r *linkRecord) error {
 
 // record is the JSON record of l, found in file; the MHTML and WARC
 // fields are the caller's to set (mhtml, warc).
-func record(l link.Link, file string) *linkRecord {
+func record(l link.Link, file string) linkRecord {
 	b := l.Base
-	r := &linkRecord{
+	r := linkRecord{
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
 		Line: l.Line, Column: l.Column, Offset: l.Offset, File: file,
 		Base: b.URL, BaseSource: b.Source.String(), Inert: l.Inert,
