@@ -176,21 +176,43 @@ func (q *qpReader) decode() {
 			if !q.flush() {
 				return
 			}
-		case c == '=':
-			if q.fill(3) && isHex(q.buf[q.i+1]) && isHex(q.buf[q.i+2]) {
-				q.out = append(q.out, unhex(q.buf[q.i+1])<<4|unhex(q.buf[q.i+2]))
-				q.i += 3
-				continue
-			}
+		case c == '=' && !(q.fill(3) && isHex(q.buf[q.i+1]) && isHex(q.buf[q.i+2])):
 			q.eq = true
 			q.i++
 		default:
-			j := q.i + 1
-			for j < len(q.buf) && qpRun[q.buf[j]] {
-				j++
+			// Content (an =XX, a lone CR, any other byte), and what
+			// follows it in the window while it is plainly content:
+			// whitespace with content after it on its line, =XX.
+			buf, start, i := q.buf, q.i, q.i
+			if c == '\r' {
+				i++
 			}
-			q.out = append(q.out, q.buf[q.i:j]...)
-			q.i = j
+			for i < len(buf) {
+				c := buf[i]
+				if qpRun[c] {
+					i++
+					continue
+				}
+				if c == ' ' || c == '\t' {
+					k := i + 1
+					for k < len(buf) && (buf[k] == ' ' || buf[k] == '\t') {
+						k++
+					}
+					if k < len(buf) && (qpRun[buf[k]] || buf[k] == '=' && k+2 < len(buf) && isHex(buf[k+1]) && isHex(buf[k+2])) {
+						i = k
+						continue
+					}
+				} else if c == '=' && i+2 < len(buf) && isHex(buf[i+1]) && isHex(buf[i+2]) {
+					q.out = append(q.out, buf[start:i]...)
+					q.out = append(q.out, unhex(buf[i+1])<<4|unhex(buf[i+2]))
+					i += 3
+					start = i
+					continue
+				}
+				break
+			}
+			q.out = append(q.out, buf[start:i]...)
+			q.i = i
 		}
 	}
 }
@@ -279,10 +301,17 @@ func (b *base64Reader) Read(p []byte) (int, error) {
 
 func (b *base64Reader) decode() {
 	n, err := io.ReadFull(b.src, b.raw)
-	for _, c := range b.raw[:n] {
-		if base64Alphabet[c] {
-			b.quad = append(b.quad, c)
+	for raw := b.raw[:n]; len(raw) > 0; {
+		// A run of the alphabet (a line), then what is not.
+		i := 0
+		for i < len(raw) && base64Alphabet[raw[i]] {
+			i++
 		}
+		b.quad = append(b.quad, raw[:i]...)
+		for i < len(raw) && !base64Alphabet[raw[i]] {
+			i++
+		}
+		raw = raw[i:]
 	}
 	whole := len(b.quad) &^ 3
 	if err != nil {
@@ -370,14 +399,29 @@ func (q *qpWriter) encode(end bool) {
 	for ; i < stop; i++ {
 		c := in[i]
 		if qpPlain[c] || (c == ' ' || c == '\t') && !atLineEnd(in, i+1) {
-			// At the 76th column only a character a line end follows
-			// may stand: it takes the soft break's "=" column.
-			if q.col >= maxLine-1 && !atLineEnd(in, i+1) {
-				q.softBreak()
+			// A run that stands for itself, a line's room at a time, as
+			// encodeQP writes it; only its last character may take the
+			// 76th column, when a line end follows.
+			j := i + 1
+			for j < stop && (qpPlain[in[j]] || (in[j] == ' ' || in[j] == '\t') && !atLineEnd(in, j+1)) {
+				j++
 			}
-			q.out = append(q.out, c)
-			q.col++
+			for i < j {
+				room := maxLine - 1 - q.col
+				if j-i == room+1 && atLineEnd(in, j) {
+					room++
+				}
+				if room <= 0 {
+					q.softBreak()
+					continue
+				}
+				n := min(room, j-i)
+				q.out = append(q.out, in[i:i+n]...)
+				q.col += n
+				i += n
+			}
 			q.any = true
+			i--
 			continue
 		}
 		switch {
