@@ -242,3 +242,24 @@ func ExampleReader_File() {
 	// index.html (html): https://example.org/docs/guide/
 	// site.css (css): https://example.org/docs/img/h.png
 }
+
+// A filter's input: the links of a page read from a stream as they come,
+// its kind told by its first bytes, each link with its base.
+func ExampleReader_Stream() {
+	r := &harvest.Reader{
+		Options: func(docURL string) extract.Options {
+			return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+		},
+		Filter: linkfilter.Filter{StripFragment: true},
+	}
+	page := strings.NewReader(`<a href="intro.html#top">Intro</a><base href="https://cdn.example/v2/"><img src="logo.png">`)
+	res := r.Stream(page, "https://example.org/docs/", func(k tree.Kind, l link.Link) error {
+		fmt.Printf("%s %s (base %s, %s)\n", k, l.URL, l.Base.URL, l.Base.Source)
+		return nil
+	}, nil)
+	fmt.Println(res.Records, res.Err)
+	// Output:
+	// html https://cdn.example/v2/intro.html (base https://cdn.example/v2/, embedded)
+	// html https://cdn.example/v2/logo.png (base https://cdn.example/v2/, embedded)
+	// 1 <nil>
+}

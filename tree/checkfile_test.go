@@ -1,6 +1,8 @@
 package tree_test
 
 import (
+	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,4 +75,41 @@ func TestFixFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, os.SameFile(before, after), "nothing to fix: not written")
 	assert.Zero(t, got["a.html"].Fixed)
+}
+
+// A tree's check, one call per file, then Finish for the links between
+// files; FixFile would mend what it can in place.
+func ExampleChecker_CheckFile() {
+	dir, err := os.MkdirTemp("", "site")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte(`<a href="https://example.org/site/about.html">About</a> <a href="gone.html">Gone</a>`), 0o644)
+	os.WriteFile(filepath.Join(dir, "about.html"), []byte(`<a href="index.html#nowhere">Home</a>`), 0o644)
+
+	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/"}
+	if err := c.Prepare(); err != nil {
+		log.Fatal(err)
+	}
+	var found []tree.Finding
+	for f, err := range tree.Walk([]string{dir}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		r := c.CheckFile(f)
+		if r.Err != nil {
+			log.Fatal(r.Err)
+		}
+		found = append(found, r.Findings...)
+	}
+	found = append(found, c.Finish()...)
+	for _, f := range found {
+		rel, _ := filepath.Rel(dir, f.File)
+		fmt.Printf("%s:%d: %s %s\n", rel, f.Line, f.Problem, f.Link)
+	}
+	// Output:
+	// index.html:1: absolute https://example.org/site/about.html
+	// index.html:1: missing gone.html
+	// about.html:1: missing-anchor index.html#nowhere
 }

@@ -352,3 +352,14 @@ func ExampleRewriter_All() {
 	// b.html false <nil>
 	// <a href="https://example.org/b.html">b</a>
 }
+
+// A page from standard input, or any stream: its kind told by its first
+// bytes, written as it is read.
+func ExampleRewriter_Stream() {
+	r := &tree.Rewriter{Options: readers, MaxSize: 1 << 20}
+	res := r.Stream(os.Stdout, strings.NewReader(`<img src="a.png"> <a href="../up/">up</a>`+"\n"), tree.Other, "https://example.org/docs/page.html")
+	fmt.Println(res.File.Kind, res.Changed, res.Rewritten, res.Err)
+	// Output:
+	// <img src="https://example.org/docs/a.png"> <a href="https://example.org/up/">up</a>
+	// html true 2 <nil>
+}
