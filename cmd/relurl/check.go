@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -200,8 +198,7 @@ func runCheck(args []string, s stdio) int {
 		failed  = 0
 		fixed   = 0
 		files   = 0
-		targets = map[uniqueKey]*uniqueTarget{}
-		order   []uniqueKey
+		targets summary.Targets
 	)
 	// show passes one finding on to the report, or counts what is not
 	// listed: links broken before the move (with --to, unless --all) and
@@ -225,19 +222,7 @@ func runCheck(args []string, s stdio) int {
 			sum.Add(f.Problem)
 		}
 		if *unique {
-			k := uniqueKey{f.Problem, f.Target}
-			if k.target == "" {
-				k.target = f.URL
-			}
-			if k.target == "" {
-				k.target = f.Link
-			}
-			if t := targets[k]; t != nil {
-				t.referrers++
-				return nil
-			}
-			targets[k] = &uniqueTarget{first: f, referrers: 1}
-			order = append(order, k)
+			targets.Add(f)
 			return nil
 		}
 		return w.Finding(rf)
@@ -279,7 +264,7 @@ func runCheck(args []string, s stdio) int {
 	}
 	warn()
 	if err == nil && *unique {
-		err = writeUnique(out, *format, order, targets)
+		err = targets.Write(out, *format)
 	}
 	if err == nil {
 		err = w.Close()
@@ -301,47 +286,6 @@ func runCheck(args []string, s stdio) int {
 		return exitFailure
 	}
 	return exitOK
-}
-
-// uniqueKey is one broken target: the problem and what it names.
-type uniqueKey struct {
-	problem tree.Problem
-	target  string
-}
-
-type uniqueTarget struct {
-	first     tree.Finding
-	referrers int
-}
-
-// writeUnique writes the --unique list: each target once, most referred
-// first, with its first referrer.
-func writeUnique(w io.Writer, format string, order []uniqueKey, targets map[uniqueKey]*uniqueTarget) error {
-	slices.SortStableFunc(order, func(a, b uniqueKey) int { return targets[b].referrers - targets[a].referrers })
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, k := range order {
-		t := targets[k]
-		f := t.first
-		var err error
-		if format == "json" {
-			err = enc.Encode(struct {
-				Problem   tree.Problem `json:"problem"`
-				Target    string       `json:"target"`
-				Referrers int          `json:"referrers"`
-				File      string       `json:"file"`
-				Line      int          `json:"line"`
-				Column    int          `json:"column"`
-				Reason    string       `json:"reason"`
-			}{k.problem, k.target, t.referrers, f.File, f.Line, f.Column, f.Reason})
-		} else {
-			_, err = fmt.Fprintf(w, "%s: %s: %s (first: %s:%d:%d): %s\n", k.target, k.problem, summary.Plural(t.referrers, "referrer"), f.File, f.Line, f.Column, f.Reason)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // explicit reports whether the flag name was set on the command line.

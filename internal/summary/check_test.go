@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/relurl/relurl/tree"
@@ -26,4 +27,22 @@ func TestPlural(t *testing.T) {
 	assert.Equal(t, "1 file", Plural(1, "file"))
 	assert.Equal(t, "0 files", Plural(0, "file"))
 	assert.Equal(t, "12 links", Plural(12, "link"))
+}
+
+func TestTargets(t *testing.T) {
+	var ts Targets
+	ts.Add(tree.Finding{Problem: tree.Missing, Target: "a.html", File: "x.html", Line: 1, Column: 2, Reason: "no such file"})
+	ts.Add(tree.Finding{Problem: tree.Missing, Target: "b.html", File: "x.html", Line: 3, Column: 1, Reason: "no such file"})
+	ts.Add(tree.Finding{Problem: tree.Missing, Target: "b.html", File: "y.html", Line: 5, Column: 1, Reason: "no such file"})
+	ts.Add(tree.Finding{Problem: tree.RootRelative, URL: "https://e.example/b.html", Link: "/b.html", File: "y.html", Line: 6, Column: 1, Reason: "root"})
+	var b strings.Builder
+	assert.NoError(t, ts.Write(&b, "text"))
+	assert.Equal(t, `b.html: missing: 2 referrers (first: x.html:3:1): no such file
+a.html: missing: 1 referrer (first: x.html:1:2): no such file
+https://e.example/b.html: root-relative: 1 referrer (first: y.html:6:1): root
+`, b.String(), "most referred first, then in the order found; the URL when there is no target")
+	b.Reset()
+	assert.NoError(t, ts.Write(&b, "json"))
+	assert.Equal(t, `{"problem":"missing","target":"b.html","referrers":2,"file":"x.html","line":3,"column":1,"reason":"no such file"}`,
+		strings.SplitN(b.String(), "\n", 2)[0])
 }
