@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"io/fs"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 )
 
@@ -161,7 +161,7 @@ func (c *Checker) namesOf(rel string) anchorSet {
 }
 
 // readNames reads the anchors of the file rel of the tree with
-// htmlrewrite's tokenizer (an SVG file's ids too: its root <svg> puts the
+// htmlrewrite's tokenizer, opened by the open step (Checker.open) (an SVG file's ids too: its root <svg> puts the
 // tokenizer in foreign content).
 func (c *Checker) readNames(rel string) anchorSet {
 	max := c.MaxSize
@@ -171,8 +171,16 @@ func (c *Checker) readNames(rel string) anchorSet {
 	data, err := ReadFile(filepath.Join(c.Dir, filepath.FromSlash(rel)), max)
 	if err == nil {
 		n := anchorSet{}
-		opts := htmlrewrite.Options{Spec: c.Spec, ContentType: c.ContentType, Anchor: func(s string) { n[s] = struct{}{} }}
-		if _, err = htmlrewrite.Links(bytes.NewReader(data), opts, func(htmlrewrite.Link) error { return nil }); err == nil {
+		var o extract.Options
+		o.HTML = htmlrewrite.Options{Spec: c.Spec, ContentType: c.ContentType, Anchor: func(s string) { n[s] = struct{}{} }}
+		// Through the open step as every document Check reads, and as
+		// HTML whatever its kind.
+		var d *extract.Document
+		if d, err = c.open(File{Rel: rel, Kind: HTML}, data, o); err == nil {
+			_, err = d.Links(func(Link) error { return nil })
+			d.Close()
+		}
+		if err == nil {
 			return n
 		}
 	}

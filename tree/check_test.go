@@ -530,3 +530,24 @@ func TestCheckOpensOnce(t *testing.T) {
 		assert.Len(t, opens, 2, "%s: Fix opens the document once more", tc.f.Rel)
 	}
 }
+
+// TestAnchorsOpened: the anchors of a file that a fragment link names,
+// read by Finish, are read through the open step too, as HTML whatever
+// the file's kind (an SVG's ids).
+func TestAnchorsOpened(t *testing.T) {
+	var kinds []Kind
+	defer func(o func(io.Reader, base.Kind, extract.Options) (*extract.Document, error)) { openDocument = o }(openDocument)
+	openDocument = func(r io.Reader, k base.Kind, o extract.Options) (*extract.Document, error) {
+		kinds = append(kinds, k)
+		return extract.Open(r, k, o)
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"i.svg": `<svg xmlns="http://www.w3.org/2000/svg"><g id="x"/></svg>`, "a.html": ""})
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
+	found, err := c.Check(File{Rel: "a.html", Kind: HTML}, []byte(`<img src="i.svg#x"><img src="i.svg#y">`))
+	require.NoError(t, err)
+	found = append(found, c.Finish()...)
+	require.Len(t, found, 1)
+	assert.Equal(t, MissingAnchor, found[0].Problem)
+	assert.Equal(t, []Kind{HTML, HTML}, kinds, "a.html by Check, i.svg's anchors by Finish")
+}
