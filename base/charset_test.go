@@ -113,3 +113,33 @@ func TestXMLEncoding(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEncodings: whatever the bytes, SheetEncoding and XMLEncoding decide
+// without panicking, from the first 1024 bytes only (after the BOM and
+// the first bytes, which lie within them), with a named layer, an
+// encoding exactly when the name is not UTF-8 (or "ebcdic"), and a
+// Content-Type charset that names an encoding deciding unless a BOM
+// does.
+func FuzzEncodings(f *testing.F) {
+	for _, s := range []string{"", "a{}", `@charset "koi8-r";`, "\xef\xbb\xbf", "\xff\xfe<\x00", "\x00\x00\x00<", "<?xml version='1.0' encoding='euc-jp'?>", "\x4c\x6f\xa7\x94", `<?xml encoding="utf-16"?>`} {
+		f.Add([]byte(s), "", "windows-1251")
+		f.Add([]byte(s), "text/css; charset=iso-8859-2", "")
+	}
+	f.Fuzz(func(t *testing.T, head []byte, contentType, env string) {
+		cut := head[:min(len(head), 1024)]
+		layers := map[string]bool{ByBOM: true, ByContentType: true, ByCharsetRule: true, ByEnvironment: true, ByDeclaration: true, ByFirstBytes: true, ByDefault: true}
+		e1, n1, s1 := SheetEncoding(head, contentType, env)
+		_, n2, s2 := SheetEncoding(cut, contentType, env)
+		e3, n3, s3 := XMLEncoding(head, contentType)
+		_, n4, s4 := XMLEncoding(cut, contentType)
+		if n1 != n2 || s1 != s2 || n3 != n4 || s3 != s4 {
+			t.Fatalf("past 1024 bytes: css %q %q / %q %q, xml %q %q / %q %q", n1, s1, n2, s2, n3, s3, n4, s4)
+		}
+		if !layers[s1] || !layers[s3] || (e1 == nil) != (n1 == "utf-8") || (e3 == nil) != (n3 == "utf-8" || n3 == "ebcdic") {
+			t.Fatalf("css %q %q %v, xml %q %q %v", n1, s1, e1, n3, s3, e3)
+		}
+		if cs := contentTypeCharset(contentType); cs != "" && bomEncoding(head) == "" && (n1 != cs || s1 != ByContentType) {
+			t.Fatalf("Content-Type charset %q: css %q %q", cs, n1, s1)
+		}
+	})
+}

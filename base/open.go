@@ -281,13 +281,13 @@ func Encoding(prefix []byte, contentType string) (enc encoding.Encoding, name, s
 	_, name, certain := charset.DetermineEncoding(prefix, contentType)
 	switch {
 	case bytes.HasPrefix(prefix, []byte{0xEF, 0xBB, 0xBF}) || utf16BOM(prefix):
-		source = "byte order mark"
+		source = ByBOM
 	case certain:
-		source = "Content-Type"
+		source = ByContentType
 	case metaDeclared(prefix):
-		source = "<meta>"
+		source = ByMeta
 	default:
-		source = "default"
+		source = ByDefault
 		if name == "windows-1252" && isASCIIBytes(prefix) {
 			name = "utf-8"
 		}
