@@ -347,12 +347,13 @@ func (s *scanner) css(v string, res *resolve.Resolver, at *site, sheet bool) {
 			s.ref(v, u.u0, u.u1, res, at, false, cssSafe(u.quote, sheet))
 		} else {
 			// Escapes: resolve the decoded URL; the span is the whole token.
-			old, pos, exact := s.subs, at.pos, at.exact
+			old, pos, exact, clean := s.subs, at.pos, at.exact, at.clean
 			if exact {
 				at.pos, at.exact = at.pos+u.u0, false
 			}
+			at.clean = false // an escape may stand for a tab or newline
 			s.ref(decoded, 0, len(decoded), res, at, false, cssSafe(u.quote, sheet))
-			at.pos, at.exact = pos, exact
+			at.pos, at.exact, at.clean = pos, exact, clean
 			if len(s.subs) > n {
 				s.subs = append(old[:n], sub{u.u0, u.u1, s.subs[n].repl})
 			}

@@ -97,3 +97,51 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestClean: a value clean calls clean is plain and has no tab, LF or CR,
+// wherever the byte that spoils it stands; a printable ASCII value
+// without "&" is clean, in UTF-8 and legacy documents (a UTF-16
+// document's values are never taken as clean).
+func TestClean(t *testing.T) {
+	for _, special := range []*[256]bool{&specialUTF8, &specialLegacy, &specialUTF16} {
+		s := &scanner{special: special}
+		for _, n := range []int{1, 7, 8, 9, 16, 63, 64, 65, 130} {
+			v := bytes.Repeat([]byte("a/b.c?d=e"), n)[:n]
+			if got := s.clean(v); got != (special != &specialUTF16) {
+				t.Fatalf("%p: clean(%q) = %v", special, v, got)
+			}
+			for c := range 256 {
+				for _, at := range []int{0, n / 2, n - 1} {
+					w := bytes.Clone(v)
+					w[at] = byte(c)
+					if s.clean(w) && (!s.plain(w) || hasTabOrNewline(string(w))) {
+						t.Fatalf("%p: clean(%q), but plain %v", special, w, s.plain(w))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCleanCSSEscape: a style value whose raw bytes are clean can still
+// hold a tab or newline through a CSS escape ("\9 ", "\A "): the URL
+// read from it loses them, as from one written with them.
+func TestCleanCSSEscape(t *testing.T) {
+	doc := `<div style="background:url(a\9 b.png)"><p style="background:url(x\A y.png)"><a href="c d.html">`
+	var urls []string
+	if _, err := Links(strings.NewReader(doc), testOptions(), func(l Link) error {
+		urls = append(urls, l.URL)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"ab.png", "xy.png", "c d.html"}
+	if len(urls) != len(want) {
+		t.Fatalf("links %q, want %d", urls, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasSuffix(urls[i], "/"+w) {
+			t.Errorf("link %d: %q, want it to end in %q", i, urls[i], "/"+w)
+		}
+	}
+}
