@@ -469,9 +469,6 @@ type prepared struct {
 // seeking back when it can, else replaying what it read.
 func prepare(src io.Reader, opts *Options, known *encodingDecision) (prepared, error) {
 	p := prepared{known: known}
-	if rs, ok := src.(io.ReadSeeker); ok && seekable(rs) {
-		return p, p.prepareSeekable(rs, opts)
-	}
 	// A stream: its encoding from its first bytes, then its <base> from
 	// as much of it as the look-ahead allows, read only as far as needed.
 	limit := opts.ScanLimit
@@ -495,7 +492,10 @@ func prepare(src io.Reader, opts *Options, known *encodingDecision) (prepared, e
 			return p, err
 		}
 		p.spool = f
-		return p, p.prepareSeekable(f, opts)
+		// The spool holds what src yields: UTF-8, if src was UTF-16
+		// decoded.
+		_, err = p.prepareSeekable(f, 0, opts)
+		return p, err
 	}
 	p.truncated, p.limit = !settled, limit
 	p.decide(elem, warns, err, opts)
@@ -503,38 +503,48 @@ func prepare(src io.Reader, opts *Options, known *encodingDecision) (prepared, e
 	return p, nil
 }
 
-// prepareSeekable decides rs's encoding and base, and seeks back.
-func (p *prepared) prepareSeekable(rs io.ReadSeeker, opts *Options) error {
-	start, _ := rs.Seek(0, io.SeekCurrent)
-	head := make([]byte, 1024)
-	n, err := io.ReadFull(rs, head)
+// prepareSeekable decides rs's encoding and base, and seeks back to
+// start: one read through rs looks for "<base" (mentionsBase), its first
+// bytes giving the encoding, and only a document holding it is scanned
+// for its <base> element. utf16 says the document is UTF-16, which is
+// read as a decoded stream instead (rs is then back at start and p is
+// not prepared).
+func (p *prepared) prepareSeekable(rs io.ReadSeeker, start int64, opts *Options) (utf16 bool, err error) {
+	first := make([]byte, readSize)
+	n, err := io.ReadAtLeast(rs, first, 1024)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return err
+		return false, err
 	}
-	prefix := head[:n]
+	whole := err != nil // the first read reached the end
+	first = first[:n]
+	prefix := first[:min(n, 1024)]
+	d := decideEncoding(prefix, opts.ContentType)
+	if d.name == "utf-16le" || d.name == "utf-16be" {
+		_, err := rs.Seek(start, io.SeekStart)
+		return true, err
+	}
+	p.known = d
 	if err := p.decideEncoding(prefix, opts); err != nil {
-		return err
+		return false, err
 	}
-	if _, err := rs.Seek(start, io.SeekStart); err != nil {
-		return err
-	}
-	found, err := mentionsBase(rs)
-	if err != nil {
-		return err
+	var f baseFinder
+	_, ferr := f.Write(first)
+	found := ferr == errFound
+	if !found && !whole {
+		if found, err = mentionsBase(rs, &f, first[:cap(first)]); err != nil {
+			return false, err
+		}
 	}
 	if found {
-		if _, err := rs.Seek(start, io.SeekStart); err != nil {
-			return err
-		}
-		p.scan(rs, opts)
+		p.scan(scanFrom(rs, start), opts)
 	} else {
 		p.base = opts.Context.Decide(base.Element{})
 	}
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
-		return err
+		return false, err
 	}
 	p.r = rs
-	return nil
+	return false, nil
 }
 
 // scan finds the deciding <base href> in r. A document the scan cannot
@@ -566,29 +576,26 @@ func (p *prepared) context(opts *Options) *base.Context {
 	return &c
 }
 
-// mentionsBase reports whether r holds "<base" in any case: only then
-// can the document have a <base> element, and only then is it worth
-// tokenizing twice. It reads r to the end in constant memory (without a
-// copy when r is a *bytes.Reader or *strings.Reader: io.Copy uses their
-// WriteTo).
-func mentionsBase(r io.Reader) (bool, error) {
-	var f baseFinder
-	// Through a reused buffer: io.Copy from an *os.File (its WriteTo)
-	// allocated 32 KiB per document.
-	buf := readBuffer()
-	defer freeReadBuffer(buf)
-	_, err := io.CopyBuffer(&f, readerOnly{r}, buf[:cap(buf)])
-	if err == errFound {
-		return true, nil
+// mentionsBase reports whether r holds "<base" in any case, after what
+// f was given: only then can the document have a <base> element, and
+// only then is it worth tokenizing twice. It reads r to the end through
+// buf, in constant memory.
+func mentionsBase(r io.Reader, f *baseFinder, buf []byte) (bool, error) {
+	for {
+		n, err := r.Read(buf)
+		if _, ferr := f.Write(buf[:n]); ferr == errFound {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
 	}
-	return false, err
 }
 
 var errFound = errors.New("found")
-
-// readerOnly hides a reader's WriteTo, so that io.CopyBuffer uses the
-// buffer it is given.
-type readerOnly struct{ io.Reader }
 
 // baseFinder is a writer that fails with errFound once "<base" has been
 // written to it.

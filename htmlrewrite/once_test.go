@@ -31,8 +31,9 @@ func (b *rewindBuffer) Rewind() error {
 // countingSource is a seekable document that counts the bytes read from
 // it, by Read and by ReadAt (it has no WriteTo: io.Copy reads it too).
 type countingSource struct {
-	r    *bytes.Reader
-	read int64
+	r     *bytes.Reader
+	read  int64
+	seeks int
 }
 
 func (c *countingSource) Read(p []byte) (int, error) {
@@ -47,7 +48,10 @@ func (c *countingSource) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
-func (c *countingSource) Seek(off int64, whence int) (int64, error) { return c.r.Seek(off, whence) }
+func (c *countingSource) Seek(off int64, whence int) (int64, error) {
+	c.seeks++
+	return c.r.Seek(off, whence)
+}
 
 // seekOnly hides ReadAt (the single pass reads the deciding element by
 // seeking back and forth) and reads at most 7 bytes at a time, so that
@@ -166,6 +170,15 @@ func sameRewrite(t *testing.T, name, doc string, o Options, readerAt bool) (read
 	}
 	if !reflect.DeepEqual(gst, wst) {
 		t.Errorf("%s (spec %v, base %v, strict %v): stats\n once %+v\nahead %+v", name, o.Spec, o.Base, o.Context.Strict, gst, wst)
+	}
+	// The look-ahead over a file decides as over a stream (held, or
+	// spooled when longer than the look-ahead).
+	var stream bytes.Buffer
+	so := o
+	so.Spool = true
+	sst, serr := Rewrite(&stream, onlyReader{strings.NewReader(doc)}, so)
+	if stream.String() != want || fmt.Sprint(serr) != fmt.Sprint(werr) || !reflect.DeepEqual(sst, wst) {
+		t.Errorf("%s (spec %v, base %v, strict %v): the stream's rewrite differs from the file's:\n%+v\n%+v", name, o.Spec, o.Base, o.Context.Strict, sst, wst)
 	}
 	return read, rewinds
 }
@@ -289,4 +302,29 @@ func FuzzRewriteOnce(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string, o uint8) {
 		sameRewrite(t, "fuzz", doc, opts[int(o)%len(opts)], o%2 == 0)
 	})
+}
+
+// TestLookaheadReadsHeadOnce: Links (and Rewrite to an output that cannot
+// be rewound) over a file read it through once for "<base" and once for
+// the pass; the encoding's prefix comes from the first read (it was read
+// twice more, by the UTF-16 check and the encoding decision, each seeking
+// back: 7 seeks per file where 2 do).
+func TestLookaheadReadsHeadOnce(t *testing.T) {
+	docs := onceDocs()
+	o := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://www.example.com/dir/page.html"}}
+	for _, name := range []string{"none", "empty", "short", "early"} {
+		doc := docs[name]
+		n := int64(len(doc))
+		src := &countingSource{r: bytes.NewReader([]byte(doc))}
+		if _, err := Links(src, o, func(Link) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		most, seeks := 2*n, 2
+		if strings.Contains(doc, "<base") {
+			most, seeks = 3*n, 2 // the scan reads at its own offsets (ReadAt)
+		}
+		if src.read > most || src.read < n || src.seeks > seeks {
+			t.Errorf("%s: %d bytes read of %d (want at most %d), %d seeks (want at most %d)", name, src.read, n, most, src.seeks, seeks)
+		}
+	}
 }

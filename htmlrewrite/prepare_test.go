@@ -14,15 +14,15 @@ import (
 func TestMentionsBase(t *testing.T) {
 	doc := strings.Repeat("x", 100) + "<BaSe href=x>"
 	for split := 95; split < 106; split++ {
-		found, err := mentionsBase(io.MultiReader(onlyReader{strings.NewReader(doc[:split])}, onlyReader{strings.NewReader(doc[split:])}))
+		found, err := mentionsBase(io.MultiReader(onlyReader{strings.NewReader(doc[:split])}, onlyReader{strings.NewReader(doc[split:])}), &baseFinder{}, make([]byte, 64))
 		require.NoError(t, err)
 		assert.True(t, found, "split at %d", split)
 	}
-	found, err := mentionsBase(strings.NewReader("<a><bas e><basis"))
+	found, err := mentionsBase(strings.NewReader("<a><bas e><basis"), &baseFinder{}, make([]byte, 64))
 	require.NoError(t, err)
 	assert.False(t, found)
 	// One byte at a time.
-	found, err = mentionsBase(&oneByte{r: strings.NewReader("<p><base")})
+	found, err = mentionsBase(&oneByte{r: strings.NewReader("<p><base")}, &baseFinder{}, make([]byte, 64))
 	require.NoError(t, err)
 	assert.True(t, found)
 }

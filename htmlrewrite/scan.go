@@ -156,6 +156,21 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 	if err := checkSpec(opts); err != nil {
 		return nil, nil, err
 	}
+	if rs, ok := src.(io.ReadSeeker); ok {
+		// A file (os.Stdin is an io.ReadSeeker even when it is a pipe:
+		// it must really seek).
+		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			var p prepared
+			utf16, err := p.prepareSeekable(rs, start, &opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !utf16 {
+				s, err := newScannerPrepared(p, opts, w, fn)
+				return s, p.r, err
+			}
+		}
+	}
 	src, u16, known, err := openUTF16(src, opts.ContentType)
 	if err != nil {
 		return nil, nil, err
