@@ -510,7 +510,8 @@ func prepare(src io.Reader, opts *Options, known *encodingDecision) (prepared, e
 // read as a decoded stream instead (rs is then back at start and p is
 // not prepared).
 func (p *prepared) prepareSeekable(rs io.ReadSeeker, start int64, opts *Options) (utf16 bool, err error) {
-	first := make([]byte, readSize)
+	first := readBuffer()[:readSize]
+	defer freeReadBuffer(first)
 	n, err := io.ReadAtLeast(rs, first, 1024)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return false, err
@@ -523,10 +524,10 @@ func (p *prepared) prepareSeekable(rs io.ReadSeeker, start int64, opts *Options)
 		_, err := rs.Seek(start, io.SeekStart)
 		return true, err
 	}
-	p.known = d
-	if err := p.decideEncoding(prefix, opts); err != nil {
-		return false, err
+	if d.err != nil {
+		return false, d.err
 	}
+	p.enc, p.encName = d.enc, d.name // not d: its prefix is the pooled buffer's
 	var f baseFinder
 	_, ferr := f.Write(first)
 	found := ferr == errFound
