@@ -23,8 +23,7 @@ import (
 // §5.2) is read the same way: its header from the file, its bodies when
 // asked. A message whose structure this pass cannot settle on its own (a
 // header block over Limits.HeaderBytes or a header line over 64 KiB, more
-// than 64 boundaries, a message/* header ended by a line that is not a
-// field) is read whole, as Read does. Close releases the file.
+// than 64 boundaries) is read whole, as Read does. Close releases the file.
 //
 // A part's body is never held by Open, Links or Rewrite when its transfer
 // encoding is one this package knows (identity, quoted-printable,
@@ -276,16 +275,23 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 			case !fields && bytes.HasPrefix(content, []byte("From ")):
 			default:
 				// The header ends here, at a line readHeader names in
-				// its warning: kept as it is, the body after it. An
-				// enclosed entity would begin at that very line: such
-				// a message is read whole.
-				enclosed, _, err := endHeader()
-				if err == nil && enclosed {
-					err = errWhole
-				}
+				// its warning: kept as it is, the body after it.
+				enclosed, http, err := endHeader()
 				if err != nil {
 					return nil, nil, err
 				}
+				switch {
+				case enclosed && http:
+					// The enclosed HTTP message's start line is this
+					// one; its header follows.
+					header, fields, hstart = true, false, len(skel)
+				case enclosed && bytes.HasPrefix(content, []byte("From ")):
+					// The enclosed entity's header begins here, with
+					// an mbox From line that readHeader skips.
+					header, fields, hstart = true, false, len(skel)-len(line)
+				}
+				// Else an enclosed entity has no header: readHeader
+				// stops at this line too, and its body begins here.
 				// That line may be a delimiter of the boundary the
 				// header just declared.
 				if opens(content, delims) {

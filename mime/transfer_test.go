@@ -273,7 +273,7 @@ func tempFile(t *testing.T, data string) *os.File {
 // enclosing entity's Content-Location (RFC 2557 §5(c), the draft's §3.2,
 // recursively).
 func TestEnclosedMessageStreams(t *testing.T) {
-	in := openCases[len(openCases)-5]
+	in := openCases[len(openCases)-7]
 	m, err := Open(tempFile(t, in), Options{Spec: resolve.RFC3986})
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +298,7 @@ func TestEnclosedMessageStreams(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("links:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	nested, err := Open(tempFile(t, openCases[len(openCases)-4]), Options{Spec: resolve.RFC3986})
+	nested, err := Open(tempFile(t, openCases[len(openCases)-6]), Options{Spec: resolve.RFC3986})
 	if err != nil {
 		t.Fatal(err)
 	}
