@@ -96,6 +96,13 @@ type Writer struct {
 	KeepSame bool
 	// HardLinks is what Update does with a file of several names.
 	HardLinks HardLinks
+	// Behind makes the streamed writes (UpdateStream, WriteInStream)
+	// write each file's content on a goroutine of their own, a buffer
+	// behind the caller, which goes on producing the next one: with a
+	// core to spare (relurl rewrite -j 1 on two), writing the file
+	// overlaps with rewriting it. What is written, when a write fails
+	// and what a failure leaves are the same as without it.
+	Behind bool
 }
 
 // WriteFile is the package's WriteFile, with w's durability. The path is
@@ -258,7 +265,7 @@ func (w Writer) UpdateStream(f File, fn func(dst io.Writer, src io.Reader) error
 		return w.streamThrough(d, name, f, in, info, write)
 	}
 	old := &source{in, info}
-	t, err := stream(in, func() (*temp, error) { return w.newTemp(d, old) }, write)
+	t, err := stream(in, func() (*temp, error) { return w.newTemp(d, old) }, write, w.Behind)
 	if err != nil || t == nil {
 		return false, err
 	}
@@ -286,7 +293,7 @@ func (w Writer) WriteInStream(root, rel string, perm fs.FileMode, fn func(dst io
 			defer old.Close()
 		}
 	}
-	t, err := stream(old, func() (*temp, error) { return w.newTemp(d, nil) }, fn)
+	t, err := stream(old, func() (*temp, error) { return w.newTemp(d, nil) }, fn, w.Behind)
 	if err != nil || t == nil {
 		return t == nil && err == nil, err
 	}
@@ -434,7 +441,7 @@ func (w Writer) writeThrough(d *treeDir, name string, info fs.FileInfo, src io.R
 // is read (longer output would overwrite bytes not read yet): it goes to a
 // temporary file beside it first, and is copied in from there.
 func (w Writer) streamThrough(d *treeDir, name string, f File, in *os.File, info fs.FileInfo, write func(io.Writer) error) (changed bool, err error) {
-	t, err := stream(in, func() (*temp, error) { return w.newTemp(d, nil) }, write)
+	t, err := stream(in, func() (*temp, error) { return w.newTemp(d, nil) }, write, w.Behind)
 	if err != nil || t == nil {
 		return false, err
 	}
@@ -654,21 +661,9 @@ func openHolding(d *treeDir, name string, perm fs.FileMode) *os.File {
 // as the bytes come, and the temporary file only at the first byte that
 // differs (the identical part before it is copied in from old): an
 // unchanged file costs no write at all, not even in its directory.
-func stream(old *os.File, create func() (*temp, error), write func(io.Writer) error) (*temp, error) {
+func stream(old *os.File, create func() (*temp, error), write func(io.Writer) error, async bool) (*temp, error) {
 	l := &lazyTemp{old: old, create: create}
-	var b *bufio.Writer
-	select {
-	case b = <-streamWriters:
-		b.Reset(l)
-	default:
-		b = bufio.NewWriterSize(l, streamBuffer)
-	}
 	defer func() {
-		b.Reset(nil)
-		select {
-		case streamWriters <- b:
-		default:
-		}
 		if l.buf != nil {
 			select {
 			case compareBuffers <- l.buf:
@@ -676,9 +671,33 @@ func stream(old *os.File, create func() (*temp, error), write func(io.Writer) er
 			}
 		}
 	}()
-	err := write(rewindable{b, l})
+	var rw rewindable
+	if async {
+		bh := newBehind(l)
+		defer bh.close()
+		rw = rewindable{w: bh, drop: bh.discard, l: l}
+	} else {
+		var b *bufio.Writer
+		select {
+		case b = <-streamWriters:
+			b.Reset(l)
+		default:
+			b = bufio.NewWriterSize(l, streamBuffer)
+		}
+		defer func() {
+			b.Reset(nil)
+			select {
+			case streamWriters <- b:
+			default:
+			}
+		}()
+		rw = rewindable{w: b, drop: func() error { b.Reset(l); return nil }, l: l}
+	}
+	err := write(rw)
 	if err == nil {
-		err = b.Flush()
+		err = rw.w.Flush()
+	} else {
+		rw.drop() // what is handed over is written before l is looked at
 	}
 	if err == nil && l.t == nil && !l.holdsAll() {
 		err = l.start()
@@ -696,15 +715,23 @@ func stream(old *os.File, create func() (*temp, error), write func(io.Writer) er
 // was written (htmlrewrite.Rewinder), so that a rewriter may read its
 // input once and start its output again in the rare case it must.
 type rewindable struct {
-	*bufio.Writer
-	l *lazyTemp
+	w interface {
+		io.Writer
+		Flush() error
+	}
+	drop func() error // drops what w buffers; waits for what it handed over
+	l    *lazyTemp
 }
+
+func (r rewindable) Write(p []byte) (int, error) { return r.w.Write(p) }
 
 // Rewind discards what was written: the temporary file, if one was made,
 // is removed, and what is written next is compared with the old content
 // from its start again.
 func (r rewindable) Rewind() error {
-	r.Writer.Reset(r.l)
+	if err := r.drop(); err != nil {
+		return err
+	}
 	if r.l.t != nil {
 		r.l.t.abort()
 		r.l.t = nil

@@ -27,6 +27,12 @@ type rewinder interface {
 // the old content leaves the file untouched, as if never rewound; and a
 // mirror that already holds it is kept.
 func TestStreamRewind(t *testing.T) {
+	for _, behind := range []bool{false, true} {
+		t.Run(map[bool]string{false: "direct", true: "behind"}[behind], func(t *testing.T) { testStreamRewind(t, behind) })
+	}
+}
+
+func testStreamRewind(t *testing.T, behind bool) {
 	old := oldContent(200 << 10)
 	for _, c := range []struct {
 		name    string
@@ -50,7 +56,7 @@ func TestStreamRewind(t *testing.T) {
 		require.NoError(t, os.Chtimes(p, past, past))
 		before, _ := os.Stat(p)
 		f := walked(t, dir, "page.html")
-		changed, err := Writer{HardLinks: c.links}.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
+		changed, err := Writer{HardLinks: c.links, Behind: behind}.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
 			rw, ok := dst.(rewinder)
 			require.True(t, ok, "dst is no Rewinder")
 			if _, err := rw.Write(c.before); err != nil {
@@ -79,7 +85,7 @@ func TestStreamRewind(t *testing.T) {
 	// A mirror holding what is written after Rewind is kept.
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.html"), old, 0o644))
-	kept, err := Writer{KeepSame: true}.WriteInStream(dir, "m.html", 0o644, func(dst io.Writer) error {
+	kept, err := Writer{KeepSame: true, Behind: behind}.WriteInStream(dir, "m.html", 0o644, func(dst io.Writer) error {
 		rw := dst.(rewinder)
 		rw.Write(bytes.Repeat([]byte("z"), 100<<10))
 		rw.Rewind()

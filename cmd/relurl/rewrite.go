@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"runtime"
 
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/inputs"
@@ -132,6 +133,9 @@ func runRewrite(args []string, s stdio) int {
 		// Made again, its unchanged documents are left alone.
 		rw.Writer = tree.Writer{NoSync: !*sync, KeepSame: true}
 	}
+	// With a core to spare (-j 1 on two), each file is written a buffer
+	// behind its rewriting, on a goroutine of its own.
+	rw.Writer.Behind = t.jobs < runtime.GOMAXPROCS(0)
 	if *outDir != "" && fs.NArg() > 1 {
 		items = claimed(rw, items)
 	}

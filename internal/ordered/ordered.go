@@ -150,8 +150,8 @@ func (s *Sink) release() {
 // Ahead items are started past the head. Run stops at the first error of
 // out or done and returns it.
 func Run[T, R any](workers, window int, items iter.Seq[T], out Out, work func(T, *Sink) R, done func(T, R) error) error {
-	if workers < 1 {
-		workers = 1
+	if workers <= 1 {
+		return runOne(items, out, work, done)
 	}
 	if window <= 0 {
 		window = DefaultWindow
@@ -218,6 +218,28 @@ func Run[T, R any](workers, window int, items iter.Seq[T], out Out, work func(T,
 	}
 	wg.Wait()
 	return err
+}
+
+// runOne is Run with one worker: the items are worked on, and their
+// output written, in the caller's goroutine, one after the other. With
+// goroutines for the walk, the work and the results, each file took four
+// hand-offs between them, each a wake-up of another thread (corpus B:
+// 3,000 context switches and as many futex and nanosleep calls for 532
+// files), for no overlap worth having: the walk is a few percent of the
+// work.
+func runOne[T, R any](items iter.Seq[T], out Out, work func(T, *Sink) R, done func(T, R) error) error {
+	s := Direct(out) // at the head from the start, and for every item
+	for it := range items {
+		r := work(it, s)
+		err := s.err
+		if err == nil {
+			err = done(it, r)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type stopped struct{}

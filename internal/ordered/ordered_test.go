@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -201,5 +202,63 @@ func TestRunBudget(t *testing.T) {
 	}
 	if got.String() != want.String() {
 		t.Fatal("records out of order")
+	}
+}
+
+// TestRunOne: with one worker every item is worked on, written and done
+// in the caller's goroutine, one after the other (no goroutine is
+// started: the hand-offs between walker, worker and results were most of
+// relurl -j 1's context switches); out's and done's errors stop it.
+func TestRunOne(t *testing.T) {
+	var out bytes.Buffer
+	var log []string
+	start := runtime.NumGoroutine()
+	err := Run(1, 0, count(5), func(_ string, rec []byte) error {
+		out.Write(rec)
+		return nil
+	}, func(i int, s *Sink) int {
+		if n := runtime.NumGoroutine(); n != start {
+			t.Errorf("item %d: %d goroutines, %d before Run", i, n, start)
+		}
+		log = append(log, fmt.Sprintf("work %d", i))
+		fmt.Fprintf(s, "%d;", i)
+		return i * 10
+	}, func(i, r int) error {
+		log = append(log, fmt.Sprintf("done %d=%d", i, r))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"work 0", "done 0=0", "work 1", "done 1=10", "work 2", "done 2=20", "work 3", "done 3=30", "work 4", "done 4=40"}
+	if !slices.Equal(log, want) {
+		t.Errorf("order %v, want %v", log, want)
+	}
+	if out.String() != "0;1;2;3;4;" {
+		t.Errorf("output %q", out.String())
+	}
+
+	boom := fmt.Errorf("boom")
+	worked := 0
+	err = Run(1, 0, count(5), func(string, []byte) error { return nil }, func(i int, s *Sink) int {
+		worked++
+		return i
+	}, func(i, _ int) error {
+		if i == 1 {
+			return boom
+		}
+		return nil
+	})
+	if err != boom || worked != 2 {
+		t.Errorf("done's error: err %v after %d items, want boom after 2", err, worked)
+	}
+	worked = 0
+	err = Run(1, 0, count(5), func(string, []byte) error { return boom }, func(i int, s *Sink) int {
+		worked++
+		s.Write([]byte("x"))
+		return i
+	}, func(int, int) error { return nil })
+	if err != boom || worked != 1 {
+		t.Errorf("out's error: err %v after %d items, want boom after 1", err, worked)
 	}
 }
