@@ -11,10 +11,12 @@
 package extract
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
@@ -62,19 +64,21 @@ type Result struct {
 // encoding and base decided once, before the first link or byte, ready
 // for one pass (Links or Rewrite), as htmlrewrite.Document is for HTML.
 type Document struct {
-	kind   base.Kind
-	o      Options
-	r      io.Reader
-	html   *htmlrewrite.Document // HTML (and Other, read as HTML)
-	opened *base.Opened          // CSS and XML: base.Open's decision
-	used   bool
+	kind base.Kind
+	o    Options
+	r    io.Reader
+	html *htmlrewrite.Document // HTML (and Other, read as HTML)
+	// charset and charsetSource are a stylesheet's or XML document's
+	// encoding and the layer that decided it.
+	charset, charsetSource string
+	used                   bool
 }
 
 // Open reads as much of r as it takes to decide, once, what the document
 // of kind k needs before its first link: an HTML document's encoding and
 // <base> (htmlrewrite.Open, on base's decisions), a stylesheet's or XML
-// document's encoding (base.Open: base.SheetEncoding, base.XMLEncoding),
-// which its reader is then handed (htmlrewrite.Options.SheetCharset,
+// document's encoding (base.SheetEncoding, base.XMLEncoding, from its
+// first 1024 bytes), which its reader is then handed (htmlrewrite.Options.SheetCharset,
 // xmlrewrite.Options.Charset) instead of deciding again. A manifest and a
 // module are UTF-8 (their specs); an MHTML or WARC file is decided part by
 // part, record by record, when read. Close frees what an HTML stream's
@@ -92,29 +96,23 @@ func open(r io.Reader, k base.Kind, o Options, rewriteHTML bool) (*Document, err
 	switch k {
 	case base.WARC, base.MHTML, base.Manifest, base.Module:
 	case base.CSS, base.XML:
-		in := base.Input{Kind: k, ContentType: o.HTML.ContentType, Context: o.HTML.Context, Environment: o.HTML.SheetEnvironment}
-		if k == base.XML {
-			in.ContentType, in.Context = o.XML.ContentType, o.XML.Context
-			if in.Context.Spec == 0 {
-				in.Context.Spec = o.XML.Spec
-			}
-		} else if in.Context.Spec == 0 {
-			in.Context.Spec = o.HTML.Spec
-		}
-		// The reader's own inputs decide, as they always have: its
-		// ContentType, not the Content-Type of Context.Header, which
-		// base.Open would take in its place.
-		in.Context.Header = nil
-		op, err := base.Open(r, in)
-		switch {
-		case errors.Is(err, base.ErrEmpty):
-			// An empty sheet or document: nothing to decide, no link.
-		case err != nil:
+		// The encoding is all the open step has to decide for these
+		// kinds (their base is their own URL, their kind was given):
+		// base's layered decision over the first 1024 bytes, which is
+		// all it reads, handed to the reader.
+		buf := heads.Get().(*[]byte)
+		defer heads.Put(buf)
+		head, rest, err := peek(r, *buf)
+		if err != nil {
 			return nil, err
-		default:
-			d.opened, d.r = op, op.Reader
-			d.o.HTML.SheetCharset, d.o.XML.Charset = op.Charset, op.Charset
 		}
+		d.r = rest
+		if k == base.CSS {
+			_, d.charset, d.charsetSource = base.SheetEncoding(head, o.HTML.ContentType, o.HTML.SheetEnvironment)
+		} else {
+			_, d.charset, d.charsetSource = base.XMLEncoding(head, o.XML.ContentType)
+		}
+		d.o.HTML.SheetCharset, d.o.XML.Charset = d.charset, d.charset
 	default:
 		if rewriteHTML {
 			break
@@ -137,10 +135,48 @@ func (d *Document) Charset() string {
 	switch {
 	case d.html != nil:
 		return d.html.Charset()
-	case d.opened != nil:
-		return d.opened.Charset
 	}
-	return ""
+	return d.charset
+}
+
+// CharsetSource returns the layer that decided a stylesheet's or XML
+// document's encoding (base.ByBOM, base.ByContentType, ...); "" for the
+// other kinds.
+func (d *Document) CharsetSource() string { return d.charsetSource }
+
+// heads are the buffers peek reads a seekable document's first bytes
+// into: only the encoding decision looks at them.
+var heads = sync.Pool{New: func() any { b := make([]byte, 1024); return &b }}
+
+// peek returns the first len(buf) bytes of r (fewer at its end) and a
+// reader of every byte of r from the first: an in-memory r itself (a
+// bytes.Reader, a strings.Reader), read into buf and seeked back, else a
+// buffered reader over r, whose reader then reads on from the bytes
+// already read (no second read nor seek of a file).
+func peek(r io.Reader, buf []byte) ([]byte, io.Reader, error) {
+	n := len(buf)
+	if rs, ok := r.(interface {
+		io.ReadSeeker
+		Len() int
+	}); ok {
+		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			head := buf
+			m, err := io.ReadFull(rs, head)
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+				return nil, nil, err
+			}
+			if _, err := rs.Seek(start, io.SeekStart); err != nil {
+				return nil, nil, err
+			}
+			return head[:m], rs, nil
+		}
+	}
+	br := bufio.NewReaderSize(r, n)
+	head, err := br.Peek(n)
+	if err != nil && err != io.EOF {
+		return nil, nil, err
+	}
+	return head, br, nil
 }
 
 // Element returns the <base> element that decided an HTML document's

@@ -151,32 +151,38 @@ func TestOpen(t *testing.T) {
 		{"css @charset", base.CSS, "@charset \"koi8-r\"; a{b:url(\xe9)}", "windows-1251", "koi8-r", "", "http://h.example/d/%D0%98"},
 		{"css environment", base.CSS, "a{b:url(\xe9)}", "windows-1251", "windows-1251", "", "http://h.example/d/%D0%B9"},
 		{"css default", base.CSS, "a{b:url(\xe9)}", "", "utf-8", "", "http://h.example/d/%EF%BF%BD"},
-		{"css empty", base.CSS, "", "", "", "", ""},
+		{"css empty", base.CSS, "", "", "utf-8", "", ""},
 		{"xml declaration", base.XML, `<?xml version="1.0" encoding="koi8-r"?><svg xmlns="http://www.w3.org/2000/svg"><image href="a.png"/></svg>`, "", "koi8-r", "", "http://h.example/d/a.png"},
 		{"html meta and base", base.HTML, `<meta charset=koi8-r><base href="/b/"><a href="` + "\xe9" + `">`, "", "koi8-r", "/b/", "http://h.example/b/%D0%98"},
 		{"other as html", base.Other, `<base href="/b/"><a href="x">`, "", "utf-8", "/b/", "http://h.example/b/x"},
 		{"module", base.Module, `import "./m.js"`, "", "", "", "http://h.example/d/m.js"},
 	} {
-		o := options(u)
-		o.HTML.SheetEnvironment = c.env
-		d, err := Open(strings.NewReader(c.doc), c.kind, o)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		var got []string
-		_, err = d.Links(func(l link.Link) error { got = append(got, l.URL); return nil })
-		d.Close()
-		switch {
-		case err != nil:
-			t.Errorf("%s: %v", c.name, err)
-		case d.Charset() != c.charset || d.Element().Href != c.element:
-			t.Errorf("%s: charset %q, <base href> %q; want %q, %q", c.name, d.Charset(), d.Element().Href, c.charset, c.element)
-		case c.want == "" && len(got) > 0, c.want != "" && (len(got) == 0 || got[0] != c.want):
-			t.Errorf("%s: links %q, want first %q", c.name, got, c.want)
-		}
-		if _, err := d.Links(func(link.Link) error { return nil }); err == nil {
-			t.Errorf("%s: a second pass over one Document: no error", c.name)
+		for _, stream := range []bool{false, true} {
+			o := options(u)
+			o.HTML.SheetEnvironment = c.env
+			var r io.Reader = strings.NewReader(c.doc)
+			if stream {
+				r = struct{ io.Reader }{r} // a pipe: no Seek
+			}
+			d, err := Open(r, c.kind, o)
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+				continue
+			}
+			var got []string
+			_, err = d.Links(func(l link.Link) error { got = append(got, l.URL); return nil })
+			d.Close()
+			switch {
+			case err != nil:
+				t.Errorf("%s: %v", c.name, err)
+			case d.Charset() != c.charset || d.Element().Href != c.element:
+				t.Errorf("%s: charset %q, <base href> %q; want %q, %q", c.name, d.Charset(), d.Element().Href, c.charset, c.element)
+			case c.want == "" && len(got) > 0, c.want != "" && (len(got) == 0 || got[0] != c.want):
+				t.Errorf("%s: links %q, want first %q", c.name, got, c.want)
+			}
+			if _, err := d.Links(func(link.Link) error { return nil }); err == nil {
+				t.Errorf("%s: a second pass over one Document: no error", c.name)
+			}
 		}
 	}
 }
