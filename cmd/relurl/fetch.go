@@ -127,7 +127,7 @@ func runFetch(args []string, s stdio) int {
 				return nil
 			}
 			l.URL, l.Base = u, hb
-			lw.rec = record(l, doc.URL)
+			record(&lw.rec, &l, doc.URL)
 			return lw.add(&lw.rec)
 		}); err != nil {
 			s.errorf("fetch: %v", err)

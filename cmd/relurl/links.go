@@ -253,8 +253,8 @@ func newLinkWriter(sink *ordered.Sink, file string, text bool) *linkWriter {
 // link writes the record of the link l of a document of kind k: with its
 // part in MHTML, its record in WARC.
 func (e *linkWriter) link(k tree.Kind, l link.Link) error {
-	e.rec = record(l, e.file)
 	r := &e.rec
+	record(r, &l, e.file)
 	switch k {
 	case tree.MHTML:
 		part := l.Part
@@ -290,11 +290,11 @@ func (e *linkWriter) add(r *linkRecord) error {
 	return e.sink.Record(r.URL, b)
 }
 
-// record is the JSON record of l, found in file; the MHTML and WARC
+// record fills r with the JSON record of l, found in file; the MHTML and WARC
 // fields are the caller's to set (mhtml, warc).
-func record(l link.Link, file string) linkRecord {
-	b := l.Base
-	r := linkRecord{
+func record(r *linkRecord, l *link.Link, file string) {
+	b := &l.Base
+	*r = linkRecord{
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
 		Line: l.Line, Column: l.Column, Offset: l.Offset, File: file,
 		Base: b.URL, BaseSource: b.Source.String(), Inert: l.Inert,
@@ -305,5 +305,4 @@ func record(l link.Link, file string) linkRecord {
 	if l.Err != nil {
 		r.Error = userMessage(l.Err.Error()) // data, in the user's terms too
 	}
-	return r
 }
