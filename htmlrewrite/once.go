@@ -30,7 +30,9 @@ import (
 // temporary file not yet renamed into place (tree.Writer's streamed
 // writes are one), a buffer. Rewind discards everything written so far;
 // the next Write starts the output again. [Rewrite] into a Rewinder
-// reads a seekable document once.
+// reads a seekable document once. Rewrite may call Rewind, so a writer
+// that holds anything besides the document (an archive's other parts, a
+// header written before) must not be handed to it as a Rewinder.
 type Rewinder interface {
 	io.Writer
 	Rewind() error
