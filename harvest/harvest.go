@@ -143,6 +143,24 @@ func (r *Reader) Document(src io.Reader, k tree.Kind, o extract.Options, site li
 	return r.links(src, k, o, site, fn)
 }
 
+// Header calls fn for the links of a response's Link header field values
+// that the filter keeps, resolved under the Reader's Spec against the URL
+// the response came from (RFC 8288 §3.1: no base of the body applies),
+// which is also each link's base and, its origin, the site the filter
+// compares with. The links are in no document: fn is given kind Other.
+func (r *Reader) Header(values []string, responseURL string, fn func(tree.Kind, link.Link) error) error {
+	site := linkfilter.Site{Document: responseURL}
+	b := base.Result{URL: responseURL, Source: base.Retrieval, Detail: "response URL"}
+	return mime.HeaderLinks(values, r.Spec, responseURL, func(l link.Link) error {
+		u, ok := r.Filter.Apply(l.Kind, l.URL, site)
+		if !ok {
+			return nil
+		}
+		l.URL, l.Base = u, b
+		return fn(tree.Other, l)
+	})
+}
+
 // read reads the links of src of kind k, retrieved from docURL.
 func (r *Reader) read(src io.Reader, k tree.Kind, docURL string, site linkfilter.Site, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
 	var o extract.Options

@@ -263,3 +263,20 @@ func ExampleReader_Stream() {
 	// html https://cdn.example/v2/logo.png (base https://cdn.example/v2/, embedded)
 	// 1 <nil>
 }
+
+func TestHeader(t *testing.T) {
+	r := &harvest.Reader{Spec: resolve.WHATWG, Filter: linkfilter.Filter{Scope: linkfilter.Internal}}
+	var got []found
+	err := r.Header([]string{`<x.js>; rel=modulepreload, </a,b.css>; rel=preload`, `<https://cdn.example/f.woff2>; rel=preload`},
+		"https://example.org/dir/page", func(k tree.Kind, l link.Link) error {
+			assert.Equal(t, tree.Other, k)
+			assert.Equal(t, base.Retrieval, l.Base.Source)
+			got = append(got, found{k, l.URL, l.Base.URL})
+			return nil
+		})
+	require.NoError(t, err)
+	assert.Equal(t, []found{
+		{tree.Other, "https://example.org/dir/x.js", "https://example.org/dir/page"},
+		{tree.Other, "https://example.org/a,b.css", "https://example.org/dir/page"},
+	}, got, "against the response URL; the CDN is another origin")
+}

@@ -18,7 +18,6 @@ import (
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/linkfilter"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -119,21 +118,12 @@ func runFetch(args []string, s stdio) int {
 		lw := newLinkWriter(ordered.Direct(linkOut(w, s, ff.unique)), doc.URL, *format == "text")
 		// The page stands at its URL after redirects.
 		site := linkfilter.Site{Document: doc.URL}
+		hv := harvest.Reader{Spec: *spec, Filter: filter}
 		// RFC 8288 §3.1: Link header targets against the response URL.
-		hb := base.Result{URL: doc.URL, Source: base.Retrieval, Detail: "response URL"}
-		if err := mime.HeaderLinks(doc.Header.Values("Link"), *spec, doc.URL, func(l htmlrewrite.Link) error {
-			u, ok := filter.Apply(l.Kind, l.URL, site)
-			if !ok {
-				return nil
-			}
-			l.URL, l.Base = u, hb
-			record(&lw.rec, &l, doc.URL)
-			return lw.add(&lw.rec)
-		}); err != nil {
+		if err := hv.Header(doc.Header.Values("Link"), doc.URL, lw.link); err != nil {
 			s.errorf("fetch: %v", err)
 			return exitFailure
 		}
-		hv := harvest.Reader{Filter: filter}
 		r := hv.Document(bytes.NewReader(doc.Body), tree.HTML, extract.Options{HTML: hopts}, site, lw.link)
 		if werr := w.Flush(); werr != nil {
 			s.errorf("fetch: %v", werr)
