@@ -42,6 +42,10 @@ var openCases = []string{
 	"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: message/rfc822\nnot a field\nContent-Type: text/html\n\n<a href=p>\n--b--\n",
 	"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: message/rfc822\nFrom x@y Mon\nContent-Type: text/html\nContent-Location: http://f.example/\n\n<a href=p>\n--b\nContent-Type: message/http\nHTTP/1.1 200 OK\nContent-Type: text/html\n\n<a href=q>\n--b\nContent-Type: message/http\n--b\nContent-Type: message/rfc822\nFrom x\n--b--\n",
 	"Content-Type: message/rfc822\nFrom a\nFrom b\nContent-Type: message/http\nGET / HTTP/1.1\n\n",
+	// Body lines longer than the header pass's buffer that start like a
+	// delimiter: only one that is a delimiter and padding so far may
+	// still be one.
+	"Content-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\n\n--b" + strings.Repeat("x<a href=l>", 7000) + "\n--" + strings.Repeat("<a href=m>", 7000) + "\r\n--b--\n",
 }
 
 // TestOpenAgreesWithRead: a message opened (headers read, bodies skipped
@@ -71,6 +75,11 @@ func TestOpenAgreesWithRead(t *testing.T) {
 			t.Errorf("%d: read whole (%v): %.80q", i, err, in)
 		}
 	}
+	padded := "Content-Type: multipart/related; boundary=b\n\n--b\n\n--b" + strings.Repeat(" ", 70000) + "\n--b--\n"
+	if _, _, err := skeleton(strings.NewReader(padded), int64(len(padded)), Limits{}.withDefaults()); err != errWhole {
+		t.Errorf("a delimiter with 70,000 bytes of padding: %v, want read whole", err)
+	}
+	inputs = append(inputs, padded)
 	for i, in := range inputs {
 		for _, spec := range []resolve.Spec{resolve.RFC3986, resolve.WHATWG} {
 			opts := Options{Spec: spec, Local: LocalCID}

@@ -208,7 +208,7 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 			// A line longer than the buffer: a body line, unless it could
 			// be a delimiter or a header line.
 			long = true
-			if header || bytes.HasPrefix(line, []byte("--")) {
+			if header || mayDelimit(line, delims) {
 				return nil, nil, errWhole
 			}
 			line = nil
@@ -315,6 +315,20 @@ func skeleton(r io.Reader, size int64, lim Limits) ([]byte, []seg, error) {
 	flush()
 	segs = append(segs, seg{int64(len(skel)), size})
 	return skel, segs, nil
+}
+
+// mayDelimit reports whether a line whose first bytes are head (a line
+// longer than the reader's buffer) may still be a delimiter of one of
+// delims: only a delimiter followed by transport padding (RFC 2046
+// §5.1.1) as long as the buffer is.
+func mayDelimit(head []byte, delims [][]byte) bool {
+	head = bytes.TrimSuffix(head, []byte("\r"))
+	for _, d := range delims {
+		if isDelimiter(head, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // opens reports whether line is a delimiter, not a close delimiter, of
