@@ -71,32 +71,33 @@ func onceDocs() map[string]string {
 	meta := `<meta http-equiv=refresh content="5; url=next.html">`
 	style := `<style>p{background:url(bg.png)}</style><p style="background:url('s.png')">`
 	return map[string]string{
-		"none":                     links + pad + links,
-		"early":                    `<!doctype html><html><head><base href="https://cdn.example/app/">` + links + `</head><body>` + pad + links,
-		"early after links":        `<html><head>` + meta + links + `<base href="https://cdn.example/app/">` + style + pad + links,
-		"late":                     links + pad + `<base href="https://cdn.example/late/">` + links,
-		"late, no link first":      `<p>` + pad + `<base href="https://cdn.example/late/">` + links,
-		"late, relative":           links + pad + `<base href="sub/dir/">` + links,
-		"late foreign":             links + `<svg>` + pad + `<base href="https://svg.example/">` + `</svg>` + links,
-		"late template":            links + `<template>` + pad + `<base href="https://tpl.example/">` + `</template>` + links,
-		"late noscript":            links + `<noscript>` + pad + `<base href="https://ns.example/">` + `</noscript>` + links,
-		"several late":             links + pad + `<base target=_top><base href="https://one.example/"><base href="https://two.example/">` + links,
-		"several early":            `<base href="https://one.example/"><base href="https://two.example/">` + links + pad + `<base href="https://three.example/">`,
-		"comment only":             links + pad + `<!-- <base href="https://comment.example/"> -->` + links,
-		"script only":              links + pad + `<script>document.write('<BASE href="https://js.example/">')</script>` + links,
-		"early comment, late base": `<!-- <base> -->` + links + pad + `<base href="https://cdn.example/x/">` + links,
-		"split at read":            strings.Repeat("x", readSize-3) + `<base href="https://split.example/">` + links,
-		"split at 4":               links + strings.Repeat("y", readSize+readSize-2) + `<BASE href="https://split.example/">` + links,
-		"legacy":                   `<meta charset="windows-1252"><a href="caf` + "\xe9" + `.html">` + pad + `<base href="https://caf` + "\xe9" + `.example/d/">` + links,
-		"unusable late":            links + pad + `<base href="http://[::1">` + links,
-		"unusable early":           `<base href="http://[::1">` + links + pad,
-		"empty href":               links + pad + `<base href="">` + links,
-		"refresh before late base": meta + pad + `<base href="https://cdn.example/r/">` + meta + links,
-		"srcdoc":                   `<iframe srcdoc="&lt;a href=x.html&gt;&lt;base href=https://inner.example/&gt;"></iframe>` + pad + `<base href="https://outer.example/">` + links,
-		"modules":                  `<script type=importmap>{"imports":{"a":"./a.js"}}</script><script type=module>import "./m.js"</script>` + pad + `<base href="https://mod.example/">`,
-		"strict head":              `<head><base href="https://head.example/"></head><body>` + links + pad + `<base href="https://body.example/">`,
-		"empty":                    ``,
-		"short":                    `<base href=x>`,
+		"none":                      links + pad + links,
+		"early":                     `<!doctype html><html><head><base href="https://cdn.example/app/">` + links + `</head><body>` + pad + links,
+		"early after links":         `<html><head>` + meta + links + `<base href="https://cdn.example/app/">` + style + pad + links,
+		"late":                      links + pad + `<base href="https://cdn.example/late/">` + links,
+		"late, no link first":       `<p>` + pad + `<base href="https://cdn.example/late/">` + links,
+		"late, relative":            links + pad + `<base href="sub/dir/">` + links,
+		"late foreign":              links + `<svg>` + pad + `<base href="https://svg.example/">` + `</svg>` + links,
+		"late template":             links + `<template>` + pad + `<base href="https://tpl.example/">` + `</template>` + links,
+		"late noscript":             links + `<noscript>` + pad + `<base href="https://ns.example/">` + `</noscript>` + links,
+		"several late":              links + pad + `<base target=_top><base href="https://one.example/"><base href="https://two.example/">` + links,
+		"several early":             `<base href="https://one.example/"><base href="https://two.example/">` + links + pad + `<base href="https://three.example/">`,
+		"comment only":              links + pad + `<!-- <base href="https://comment.example/"> -->` + links,
+		"script only":               links + pad + `<script>document.write('<BASE href="https://js.example/">')</script>` + links,
+		"early comment, late base":  `<!-- <base> -->` + links + pad + `<base href="https://cdn.example/x/">` + links,
+		"split at read":             strings.Repeat("x", readSize-3) + `<base href="https://split.example/">` + links,
+		"split at 4":                links + strings.Repeat("y", readSize+readSize-2) + `<BASE href="https://split.example/">` + links,
+		"legacy":                    `<meta charset="windows-1252"><a href="caf` + "\xe9" + `.html">` + pad + `<base href="https://caf` + "\xe9" + `.example/d/">` + links,
+		"unusable late":             links + pad + `<base href="http://[::1">` + links,
+		"unusable early":            `<base href="http://[::1">` + links + pad,
+		"empty href":                links + pad + `<base href="">` + links,
+		"refresh before late base":  meta + pad + `<base href="https://cdn.example/r/">` + meta + links,
+		"srcdoc":                    `<iframe srcdoc="&lt;a href=x.html&gt;&lt;base href=https://inner.example/&gt;"></iframe>` + pad + `<base href="https://outer.example/">` + links,
+		"modules":                   `<script type=importmap>{"imports":{"a":"./a.js"}}</script><script type=module>import "./m.js"</script>` + pad + `<base href="https://mod.example/">`,
+		"strict head":               `<head><base href="https://head.example/"></head><body>` + links + pad + `<base href="https://body.example/">`,
+		"long tag before late base": links + `<a href="x" title="` + strings.Repeat("t", 200) + `">` + pad + `<base href="https://long.example/">` + links,
+		"empty":                     ``,
+		"short":                     `<base href=x>`,
 	}
 }
 
@@ -127,7 +128,11 @@ func onceOptions() []Options {
 	noscript.Scripting = true
 	mapped := all[1]
 	mapped.Map = func(l Link) (string, bool) { return l.URL + "?m", true }
-	return append(all, noscript, mapped)
+	// A tag longer than MaxToken: the rest is copied unchanged, read
+	// through the watch all the same (IncompleteError).
+	short := all[2]
+	short.MaxToken = 90
+	return append(all, noscript, mapped, short)
 }
 
 // lookahead rewrites doc the scan-first way (the output is no Rewinder).
