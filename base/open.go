@@ -9,7 +9,6 @@ import (
 	"mime"
 	"strings"
 
-	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
@@ -271,26 +270,17 @@ func KindOfType(contentType string) Kind {
 // 1024 bytes (prefix) and its Content-Type, and says which layer decided
 // (HTML Standard §13.2.3.1, "determining the character encoding"): a
 // "byte order mark", the "Content-Type" charset, the "<meta>" prescan,
-// else the "default". It decides as charset.DetermineEncoding does,
+// else the "default" (the <meta> layer only when the prescan found a
+// declaration). It decides as charset.DetermineEncoding does,
 // except that a document declaring nothing whose first bytes are ASCII
 // is read as UTF-8 instead of the locale guess windows-1252: a guess must
 // not turn UTF-8 links into mojibake. The encoding is the Encoding
 // Standard's own (nil for UTF-8), without charset.Lookup's fallback that
 // writes what it lacks as character references.
 func Encoding(prefix []byte, contentType string) (enc encoding.Encoding, name, source string) {
-	_, name, certain := charset.DetermineEncoding(prefix, contentType)
-	switch {
-	case bytes.HasPrefix(prefix, []byte{0xEF, 0xBB, 0xBF}) || utf16BOM(prefix):
-		source = ByBOM
-	case certain:
-		source = ByContentType
-	case metaDeclared(prefix):
-		source = ByMeta
-	default:
-		source = ByDefault
-		if name == "windows-1252" && isASCIIBytes(prefix) {
-			name = "utf-8"
-		}
+	name, source = determineEncoding(prefix, contentType)
+	if source == ByDefault && name == "windows-1252" && isASCIIBytes(prefix) {
+		name = "utf-8"
 	}
 	if name == "utf-8" {
 		return nil, name, source
@@ -299,17 +289,6 @@ func Encoding(prefix []byte, contentType string) (enc encoding.Encoding, name, s
 		enc = e
 	}
 	return enc, name, source
-}
-
-// metaDeclared reports whether a <meta> charset declaration in prefix
-// decided the encoding: the prescan, unlike the UTF-8 guess, ignores UTF-8
-// characters appended to the prefix.
-func metaDeclared(prefix []byte) bool {
-	n := min(len(prefix), 1020)
-	// Two: DetermineEncoding drops the last multi-byte rune as partial.
-	probe := append(prefix[:n:n], "\u00e9\u00e9"...)
-	_, name, _ := charset.DetermineEncoding(probe, "")
-	return name != "utf-8"
 }
 
 func isASCIIBytes(b []byte) bool {
