@@ -9,6 +9,7 @@ package ordered
 import (
 	"iter"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultWindow is the output a file not yet at the head may buffer.
@@ -44,7 +45,11 @@ func newBudget(size int) *budget {
 // for use by several goroutines.
 type Sink struct {
 	b      *budget
-	head   bool // output goes straight to out; guarded by b.mu
+	// head: output goes straight to out. Set once, under b.mu, after
+	// the buffered records went out; read without the lock by the
+	// sink's worker, whose records then skip the lock (with -j 2 every
+	// link record of relurl links took the one lock of the run).
+	head   atomic.Bool
 	out    Out
 	window int
 	err    error // out's first error: the run stops
@@ -66,19 +71,26 @@ func (s *Sink) Write(p []byte) (int, error) {
 // and its buffer, or what all items not at the head buffer, is full. The
 // record's bytes are not kept after it returns.
 func (s *Sink) Record(key string, record []byte) error {
+	if s.head.Load() {
+		// Only this sink's worker writes to out while it is the head
+		// (promote wrote its buffer before), so out runs unlocked and
+		// the other workers buffer meanwhile.
+		if s.err == nil {
+			s.err = s.out(key, record)
+		}
+		return s.err
+	}
 	b := s.b
 	b.mu.Lock()
-	for !s.head && s.err == nil && (len(s.buf) >= s.window || b.used+len(record) > b.size && b.used > 0) {
+	for !s.head.Load() && s.err == nil && (len(s.buf) >= s.window || b.used+len(record) > b.size && b.used > 0) {
 		b.cond.Wait()
 	}
 	if s.err != nil {
 		b.mu.Unlock()
 		return s.err
 	}
-	if s.head {
-		// Only this sink's worker writes to out while it is the head
-		// (promote wrote its buffer before), so out runs unlocked and
-		// the other workers buffer meanwhile.
+	if s.head.Load() {
+		// Made the head while it waited.
 		b.mu.Unlock()
 		s.err = s.out(key, record)
 		return s.err
@@ -111,9 +123,12 @@ func (s *Sink) promote() error {
 	}
 	b.used -= len(s.buf)
 	s.release()
-	s.head = true
+	// From the Store on, s.err is the worker's (Record's lock-free
+	// path): read it before.
+	err := s.err
+	s.head.Store(true)
 	b.cond.Broadcast()
-	return s.err
+	return err
 }
 
 // fail ends a sink that will never be the head.
@@ -251,5 +266,7 @@ var errStopped error = stopped{}
 // Direct returns a sink at the head from the start: for output that is
 // the only one, written straight to out.
 func Direct(out Out) *Sink {
-	return &Sink{b: newBudget(0), out: out, head: true}
+	s := &Sink{b: newBudget(0), out: out}
+	s.head.Store(true)
+	return s
 }

@@ -262,3 +262,30 @@ func TestRunOne(t *testing.T) {
 		t.Errorf("out's error: err %v after %d items, want boom after 1", err, worked)
 	}
 }
+
+// TestHeadRecordsWithoutLock: the sink at the head writes its records
+// without the run's lock, which the sinks that buffer take (with -j 2
+// every link record of relurl links took it, and the two workers
+// contended for it): a head writes while another holds the lock.
+func TestHeadRecordsWithoutLock(t *testing.T) {
+	var out bytes.Buffer
+	s := Direct(func(_ string, rec []byte) error {
+		out.Write(rec)
+		return nil
+	})
+	s.b.mu.Lock()
+	done := make(chan error)
+	go func() { done <- s.Record("", []byte("x")) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the head's Record waited for the run's lock")
+	}
+	s.b.mu.Unlock()
+	if out.String() != "x" {
+		t.Errorf("output %q", out.String())
+	}
+}
