@@ -44,7 +44,7 @@ func newBudget(size int) *budget {
 // Sink is where a worker writes the output of one item. It is not safe
 // for use by several goroutines.
 type Sink struct {
-	b      *budget
+	b *budget
 	// head: output goes straight to out. Set once, under b.mu, after
 	// the buffered records went out; read without the lock by the
 	// sink's worker, whose records then skip the lock (with -j 2 every
