@@ -186,3 +186,37 @@ func TestOpen(t *testing.T) {
 		}
 	}
 }
+
+// FuzzOpen: whatever the bytes, Open over a reader that seeks and over a
+// pipe decides the same encoding and gives the reader every byte: the
+// same links (or the same error) either way, for each kind whose
+// encoding Open decides.
+func FuzzOpen(f *testing.F) {
+	for _, s := range []string{"", "a{b:url(x)}", "@charset \"koi8-r\"; a{b:url(\xe9)}", "\xff\xfea\x00", `<?xml version="1.0" encoding="koi8-r"?><svg xmlns="http://www.w3.org/2000/svg"><image href="a.png"/></svg>`, "<\x00s\x00", `<meta charset=koi8-r><base href=/b/><a href=x>`} {
+		for k := range 3 {
+			f.Add([]byte(s), uint8(k))
+		}
+	}
+	kinds := []base.Kind{base.CSS, base.XML, base.HTML}
+	f.Fuzz(func(t *testing.T, doc []byte, k uint8) {
+		kind := kinds[int(k)%len(kinds)]
+		read := func(r io.Reader) (string, string) {
+			d, err := Open(r, kind, options("http://h.example/d/doc"))
+			if err != nil {
+				return "", "open: " + err.Error()
+			}
+			defer d.Close()
+			var b strings.Builder
+			_, err = d.Links(func(l link.Link) error { fmt.Fprintf(&b, "%s %d|", l.URL, l.Offset); return nil })
+			if err != nil {
+				fmt.Fprintf(&b, "error: %v", err)
+			}
+			return d.Charset(), b.String()
+		}
+		cs1, l1 := read(strings.NewReader(string(doc)))
+		cs2, l2 := read(struct{ io.Reader }{strings.NewReader(string(doc))})
+		if cs1 != cs2 || l1 != l2 {
+			t.Fatalf("%v: seekable %q %q, pipe %q %q", kind, cs1, l1, cs2, l2)
+		}
+	})
+}
