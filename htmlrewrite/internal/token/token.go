@@ -151,6 +151,9 @@ type Tokenizer struct {
 	// to passFn (see Pass); passEnd == 0: none.
 	passStart, passEnd int
 	passFn             func([]byte)
+	// scanned counts the bytes skip looked at (tests: the tokenizer's
+	// scanning stays linear in the input).
+	scanned int
 }
 
 // resumeState is the token a split one continues as.
@@ -1281,7 +1284,7 @@ func (z *Tokenizer) readTagAttrVal() {
 	case '\'', '"':
 		z.pendingAttr[1].start = z.raw.end
 		for {
-			if z.skipTo(quote); z.err != nil {
+			if z.skipInTag(quote); z.err != nil {
 				z.pendingAttr[1].end = z.raw.end
 				return
 			}
@@ -1531,8 +1534,21 @@ func (z *Tokenizer) ReadBuffer() []byte {
 
 // skipTo moves past the buffered bytes before the next c, as readByte
 // would one at a time: up to c, the end of the buffer, or the maxBuf limit
-// (which then sets ErrBufferExceeded where readByte would).
+// (which then sets ErrBufferExceeded where readByte would). In a token
+// SetChunk may split, it also stops where a split may come.
 func (z *Tokenizer) skipTo(c byte) {
+	z.skip(c, true)
+}
+
+// skipInTag is skipTo inside a tag (a quoted attribute value): a tag is
+// never split, so no chunk stop applies. With one, every byte of a value
+// longer than the chunk size cost a scan to the buffer's end (quadratic:
+// a 1 MiB value 1.6 s, one of MaxToken's 16 MiB several minutes).
+func (z *Tokenizer) skipInTag(c byte) {
+	z.skip(c, false)
+}
+
+func (z *Tokenizer) skip(c byte, split bool) {
 	if z.err != nil || z.raw.end >= len(z.buf) || z.buf[z.raw.end] == c {
 		// At c already: a token (the next "<" after a text token, a
 		// closing quote) often starts or ends right there. No limit can
@@ -1543,7 +1559,8 @@ func (z *Tokenizer) skipTo(c byte) {
 	if i := bytes.IndexByte(z.buf[z.raw.end:], c); i >= 0 {
 		end = z.raw.end + i
 	}
-	if z.chunk > 0 && !z.hold && end-z.raw.start > z.chunk+z.reach {
+	z.scanned += end - z.raw.end
+	if split && z.chunk > 0 && !z.hold && end-z.raw.start > z.chunk+z.reach {
 		// Stop where a split may come, not at the buffer's end.
 		end = max(z.raw.end, z.raw.start+z.chunk+z.reach)
 	}

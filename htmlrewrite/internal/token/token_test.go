@@ -318,3 +318,34 @@ func TestHoldRawText(t *testing.T) {
 		t.Fatalf("text after <p> held: %d bytes", len(z.Raw()))
 	}
 }
+
+// TestLongQuotedValueLinear: a quoted attribute value longer than the
+// chunk size is scanned once, not once per byte. A tag is never split,
+// but skipTo's chunk stop applied inside it too, so each byte past the
+// chunk size cost a scan to the buffer's end (a 1 MiB value 1.6 s of
+// IndexByte, 16 MiB — MaxToken — minutes); what is read is unchanged.
+func TestLongQuotedValueLinear(t *testing.T) {
+	for _, q := range []string{`"`, `'`} {
+		value := strings.Repeat("a", 1<<20)
+		doc := "<p>text</p><a title=" + q + value + q + " href=x>y</a>"
+		z := NewTokenizerSize(strings.NewReader(doc), 32<<10)
+		z.SetChunk(64 << 10)
+		var got []string
+		for {
+			tt := z.Next()
+			if tt == ErrorToken {
+				break
+			}
+			got = append(got, string(z.Raw()))
+		}
+		if z.Err() != io.EOF {
+			t.Fatalf("%s: error %v", q, z.Err())
+		}
+		if strings.Join(got, "") != doc || len(got) != 6 || got[3] != "<a title="+q+value+q+" href=x>" {
+			t.Fatalf("%s: tokens %d, not the input's", q, len(got))
+		}
+		if z.scanned > 2*len(doc) {
+			t.Errorf("%s: scanned %d bytes for a %d-byte document: quadratic", q, z.scanned, len(doc))
+		}
+	}
+}
