@@ -432,10 +432,22 @@ func (e *encodingError) Unwrap() error { return ErrEncoding }
 // the document URL). The <base href> itself is not a link: it is the
 // returned base.
 //
+// A seekable src is read once, its links held (a bounded number) until
+// no <base> can change them, unless a <base> decides late (see
+// linksonce.go); [Document.Links] reads it twice, as [Open] promises the
+// base first.
+//
 // A Link's strings and its Rel slice are its own, but the links of a
 // document share the memory they are carved from, in blocks of 1 KiB: a
 // link kept alone keeps its block alive.
 func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+	if rs, ok := src.(io.ReadSeeker); ok {
+		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			if res, done, err := linksOnce(rs, start, opts, fn); done {
+				return res, err
+			}
+		}
+	}
 	d, err := Open(src, opts)
 	if err != nil {
 		return base.Result{}, err

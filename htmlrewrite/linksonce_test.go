@@ -1,0 +1,209 @@
+package htmlrewrite
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/base"
+)
+
+// linksLookahead is Links the look-ahead way (Open, then Document.Links:
+// the whole document searched for "<base" first). stop > 0 makes fn fail
+// at the stop-th link.
+func linksLookahead(doc string, o Options, stop int) ([]Link, base.Result, error) {
+	d, err := Open(bytes.NewReader([]byte(doc)), o)
+	if err != nil {
+		return nil, base.Result{}, err
+	}
+	defer d.Close()
+	var got []Link
+	res, err := d.Links(collectUntil(&got, stop))
+	return got, res, err
+}
+
+var errStop = errors.New("stop")
+
+func collectUntil(got *[]Link, stop int) func(Link) error {
+	return func(l Link) error {
+		*got = append(*got, l)
+		if len(*got) == stop {
+			return errStop
+		}
+		return nil
+	}
+}
+
+// sameLinks checks that Links of doc over a seekable source (with or
+// without ReadAt, read in small pieces or not) gives the look-ahead's
+// links, base and error, and returns the bytes it read.
+func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop int) int64 {
+	t.Helper()
+	want, wantRes, wantErr := linksLookahead(doc, o, stop)
+	src := &countingSource{r: bytes.NewReader([]byte(doc))}
+	var r io.Reader = src
+	if !readerAt {
+		r = seekOnly{src}
+	}
+	var got []Link
+	res, err := Links(r, o, collectUntil(&got, stop))
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Errorf("%s: error %v, look-ahead %v", name, err, wantErr)
+	}
+	if !reflect.DeepEqual(res, wantRes) {
+		t.Errorf("%s: base %+v, look-ahead %+v", name, res, wantRes)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: %d links, look-ahead %d", name, len(got), len(want))
+		for i := range min(len(got), len(want)) {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Errorf("%s: link %d: %+v, look-ahead %+v", name, i, got[i], want[i])
+				break
+			}
+		}
+	}
+	return src.read
+}
+
+// withBound runs f with the hold's bound set to n links (and bytes).
+func withBound(n, size int, f func()) {
+	l, b := holdLinks, holdBytes
+	holdLinks, holdBytes = n, size
+	defer func() { holdLinks, holdBytes = l, b }()
+	f()
+}
+
+// bounds are the hold's bounds the differential runs with: the default
+// (every test document under it), one link (over it at once), three
+// links, and 200 bytes of strings.
+var bounds = []struct{ links, bytes int }{{4096, 1 << 20}, {1, 1 << 20}, {3, 1 << 20}, {4096, 200}}
+
+// TestLinksOnceAgrees: Links over a seekable document reads it once and
+// holds its links, and gives what the look-ahead gives, for <base> early,
+// late, in foreign content, in <template>, several, none, in UTF-16,
+// under and over the hold's bound, with fn failing.
+func TestLinksOnceAgrees(t *testing.T) {
+	docs := onceDocs()
+	many := strings.Repeat(`<a href="m.html">m</a>`, 5000)
+	docs["many then late base"] = many + `<base href="https://many.example/">` + many
+	docs["many, no base"] = many + many
+	docs["many, base in comment"] = many + `<!--<base href="https://c.example/">-->` + many
+	for name, doc := range onceDocs() {
+		if len(doc) < 60000 {
+			docs["utf-16 "+name] = utf16Doc(doc)
+		}
+	}
+	opts := onceOptions()
+	for bi, b := range bounds {
+		withBound(b.links, b.bytes, func() {
+			for name, doc := range docs {
+				for i, o := range opts {
+					if bi > 0 && i%3 != bi%3 {
+						continue // every option set under the default bound, a third under each other
+					}
+					stop := 2 * (i % 2)
+					sameLinks(t, fmt.Sprintf("%s (bound %v, options %d, stop %d)", name, b, i, stop), doc, o, (i+bi)%2 == 0, stop)
+					if t.Failed() {
+						return
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLinksOnceReads: a file without "<base" is read once (the look-ahead
+// read it twice); with "<base" (a comment's), the pass and the deciding
+// element's scan; a late deciding <base> over held links costs a third
+// read (as the look-ahead's three).
+func TestLinksOnceReads(t *testing.T) {
+	docs := onceDocs()
+	o := onceOptions()[3]
+	for _, c := range []struct {
+		name string
+		max  float64 // bytes read / document size
+	}{
+		{"none", 1}, {"comment only", 2}, {"script only", 2}, {"late", 3},
+	} {
+		doc := docs[c.name]
+		if read := sameLinks(t, c.name, doc, o, true, 0); float64(read) > c.max*float64(len(doc)) || read < int64(len(doc)) {
+			t.Errorf("%s: %d bytes read of %d (at most %.2fx)", c.name, read, len(doc), c.max)
+		}
+	}
+	// Over the bound: the rest is searched once, the pass goes on.
+	withBound(1, 1<<20, func() {
+		doc := docs["none"]
+		if read := sameLinks(t, "none over the bound", doc, o, false, 0); read > 2*int64(len(doc)) {
+			t.Errorf("none over the bound: %d bytes read of %d", read, len(doc))
+		}
+	})
+}
+
+// TestLinksOnceCorpus: the same on every page of corpus A, when
+// RELURL_CORPUS_A names it.
+func TestLinksOnceCorpus(t *testing.T) {
+	dir := os.Getenv("RELURL_CORPUS_A")
+	if dir == "" {
+		t.Skip("RELURL_CORPUS_A not set")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
+	opts := onceOptions()
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []Options{opts[0], opts[3], opts[i%len(opts)]} {
+			sameLinks(t, filepath.Base(f), string(data), o, i%2 == 0, 0)
+		}
+		withBound(5, 1<<20, func() { sameLinks(t, filepath.Base(f)+" (bound 5)", string(data), opts[i%len(opts)], true, 0) })
+	}
+}
+
+// TestLinksOnceGenerated: random documents of the pieces that decide a
+// base, under random bounds.
+func TestLinksOnceGenerated(t *testing.T) {
+	parts := []string{
+		`<a href="x/y.html">`, `<img src=../i.png>`, `<base href="https://g1.example/a/">`, `<base href="rel/">`,
+		`<BASE HREF='https://g2.example/'>`, `<base>`, `<svg>`, `</svg>`, `<template>`, `</template>`, `<noscript>`,
+		`</noscript>`, `<head>`, `</head>`, `<body>`, `<!-- <base href="https://c.example/"> -->`,
+		`<script>"<base href=s>"</script>`, `<meta http-equiv=refresh content="0;url=r.html">`,
+		`<p style="background:url(p.png)">`, `<iframe srcdoc="<a href=z>">`, strings.Repeat("filler text ", 400),
+	}
+	rng := rand.New(rand.NewSource(21))
+	opts := onceOptions()
+	for i := range 600 {
+		var b strings.Builder
+		for k := rng.Intn(12); k >= 0; k-- {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		doc := b.String()
+		bound := bounds[rng.Intn(len(bounds))]
+		withBound(bound.links, bound.bytes, func() {
+			sameLinks(t, fmt.Sprintf("doc %d %.60q", i, doc), doc, opts[rng.Intn(len(opts))], rng.Intn(2) == 0, rng.Intn(3))
+		})
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// FuzzLinksOnce: the single pass and the look-ahead agree on any
+// document, with a small bound.
+func FuzzLinksOnce(f *testing.F) {
+	f.Add(`<a href=x><base href="https://f.example/">`, uint8(3))
+	f.Add(`<a href=x><a href=y><svg><base href=a></svg><base href=c>`, uint8(1))
+	opts := onceOptions()
+	f.Fuzz(func(t *testing.T, doc string, o uint8) {
+		withBound(int(o%4)+1, 1<<20, func() {
+			sameLinks(t, "fuzz", doc, opts[int(o)%len(opts)], o%2 == 0, int(o%3))
+		})
+	})
+}
