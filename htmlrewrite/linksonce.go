@@ -11,18 +11,20 @@ import (
 // A seekable document's links are found in one pass, where the
 // look-ahead of [Open] reads it twice (once for "<base", once for the
 // links): the links are found with the fallback base and HELD, a bounded
-// number of them, while the input is watched for "<base" as it is read
-// (as Rewrite's single pass does, once.go). A document that ends, or
-// whose held links reach the bound, without a "<base" in what was read
-// hands them to fn in order; at the bound the rest of the document is
-// first searched for "<base" from where the reading is (what the
-// look-ahead does for the whole document), so that fn never gets a link
-// whose base could still change. When the deciding <base> (base.ScanHTML
-// over the whole document, the look-ahead's decision) says otherwise
-// than the fallback base while the links are held, they are dropped and
-// the document is read again from its start with the decided base. The
-// links, their order and the returned base are in every case the
-// look-ahead's (TestLinksOnceAgrees).
+// number of them. The first start tag named "base" the pass meets (in
+// any namespace, template or noscript) calls for the look-ahead's own
+// decision, base.ScanHTML over the whole document; a document without
+// one has no <base> element for that scan to find, and its held links
+// go to fn, in order, at its end. When the held links reach the bound
+// first, or the pass stops early (a tag too long), or the document is
+// longer than base.ScanHTML's token bound (where its scan could fail
+// with a warning), the look-ahead's search is done as it does it
+// ("<base" anywhere, then its scan) before any link is handed on, so fn
+// never gets a link whose base could still change. When the deciding
+// <base> says otherwise than the fallback base while links are held,
+// they are dropped and the document is read again from its start with
+// the decided base. The links, their order and the returned base are
+// in every case the look-ahead's (TestLinksOnceAgrees, FuzzLinksOnce).
 
 // The bound on held links: their number, and the bytes of their strings.
 var (
@@ -126,15 +128,16 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	if err != nil {
 		return base.Result{}, true, err
 	}
-	var decided *prepared // the look-ahead's decision, once "<base" is seen
-	watch := &baseWatch{r: io.MultiReader(&byteReader{b: first}, rs)}
-	watch.on = func() error {
+	var decided *prepared // the look-ahead's decision, once a <base> tag is met
+	seen := false         // decided, or known to have no "<base"
+	decide := func() error {
+		seen = true
 		q := p
 		q.scan(scanFrom(rs, start), &opts)
 		decided = &q
 		switch {
-		case s.off == 0 && len(h.links) == 0 && !h.direct:
-			// Nothing found yet: the scanner goes on with the decided
+		case len(h.links) == 0 && !h.direct:
+			// No link found yet: the scanner goes on with the decided
 			// base, as if made with it.
 			s.p.elem, s.p.base = q.elem, q.base
 			s.stats.Base = q.base
@@ -145,37 +148,35 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		}
 		return errRedo
 	}
-	// rest looks for "<base" in what the pass has not read yet.
-	rest := func() error {
-		if watch.seen {
-			return nil // decided already, as assumed
+	s.onBase = decide
+	// whole does the look-ahead's search: "<base" anywhere in the
+	// document, and then its decision.
+	whole := func() error {
+		if seen {
+			return nil
 		}
-		at, err := rs.Seek(0, io.SeekCurrent)
-		if err != nil {
-			return err
-		}
+		seen = true
+		s.onBase = nil
 		buf := readBuffer()[:readSize]
-		found, err := mentionsBase(scanFrom(rs, at), &watch.f, buf)
+		found, err := mentionsBase(scanFrom(rs, start), &baseFinder{}, buf)
 		freeReadBuffer(buf)
-		if err != nil {
+		if err != nil || !found {
 			return err
 		}
-		watch.seen = true
-		if found {
-			return watch.on()
-		}
-		return nil
+		return decide()
 	}
-	h.full = rest
-	err = s.run(watch)
+	h.full = whole
+	src := &countReader{r: io.MultiReader(&byteReader{b: first}, rs)}
+	err = s.run(src)
 	if err == nil && s.err != nil {
 		err = s.err
 	}
-	if err != nil && !errors.Is(err, errRedo) && !h.direct {
-		// Stopped early (a tag too long): the links before it go to fn
-		// with the base the look-ahead would have given them.
-		if rerr := rest(); rerr != nil {
-			err = rerr
+	// Without a <base> tag met, the look-ahead's search is still needed
+	// when the pass stopped early (a tag too long) or when the document
+	// is longer than base.ScanHTML's token bound (its scan could fail).
+	if !seen && !h.direct && (err != nil && !errors.Is(err, errRedo) || src.n > base.MaxToken) {
+		if werr := whole(); werr != nil {
+			err = werr
 		}
 	}
 	if !errors.Is(err, errRedo) {
@@ -199,4 +200,16 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	}
 	err = s.run(rs)
 	return s.stats.Base, true, err
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -139,6 +139,9 @@ type scanner struct {
 	blocks  blocks // where they are kept
 	rel     []string
 	err     error // from fn
+	// onBase is called at the first start tag named "base" (Links'
+	// single pass, linksonce.go); an error stops the pass.
+	onBase func() error
 
 	// A UTF-16 document (see utf16.go): the writer that encodes the
 	// output back, and the offsets of links in the document's own bytes.
@@ -560,6 +563,13 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	var nameSpan [2]int
 	nameSpan, s.spans = s.z.Tag(s.spans[:0])
 	tagOf(raw, nameSpan, s.spans, t)
+	if t.id == tagBase && s.onBase != nil {
+		on := s.onBase
+		s.onBase = nil
+		if err := on(); err != nil {
+			return err
+		}
+	}
 	var name []byte
 	if t.nameLen >= 0 {
 		name = t.name[:t.nameLen]
