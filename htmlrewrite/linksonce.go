@@ -49,6 +49,13 @@ func (h *hold) add(l Link) error {
 	if h.direct {
 		return h.fn(l)
 	}
+	*h.slot() = l
+	return h.added()
+}
+
+// slot returns a new zero Link at the end of the held ones, for the
+// caller to fill and then call added.
+func (h *hold) slot() *Link {
 	if h.links == nil {
 		select {
 		case h.links = <-holds:
@@ -56,7 +63,14 @@ func (h *hold) add(l Link) error {
 			h.links = make([]Link, 0, 256)
 		}
 	}
-	h.links = append(h.links, l)
+	h.links = append(h.links, Link{})
+	return &h.links[len(h.links)-1]
+}
+
+// added counts the link last filled in, and passes the held links on
+// at the bound.
+func (h *hold) added() error {
+	l := &h.links[len(h.links)-1]
 	h.size += len(l.Raw) + len(l.URL)
 	if len(h.links) < holdLinks && h.size < holdBytes {
 		return nil
@@ -128,6 +142,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	if err != nil {
 		return base.Result{}, true, err
 	}
+	s.hold = h
 	var decided *prepared // the look-ahead's decision, once a <base> tag is met
 	seen := false         // decided, or known to have no "<base"
 	decide := func() error {

@@ -142,6 +142,7 @@ type scanner struct {
 	// onBase is called at the first start tag named "base" (Links'
 	// single pass, linksonce.go); an error stops the pass.
 	onBase func() error
+	hold   *hold // Links' single pass holds links here (emit), else nil
 
 	// A UTF-16 document (see utf16.go): the writer that encodes the
 	// output back, and the offsets of links in the document's own bytes.
@@ -1151,6 +1152,12 @@ func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, 
 
 func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 	if s.err != nil {
+		return
+	}
+	if h := s.hold; h != nil && !h.direct {
+		// Links' single pass: filled in the hold's own slot.
+		s.link(h.slot(), at, d0, raw, u, err)
+		s.err = h.added()
 		return
 	}
 	var l Link
