@@ -3,6 +3,7 @@ package htmlrewrite
 import (
 	"bytes"
 	"io"
+	"net/textproto"
 	"strings"
 	"testing"
 
@@ -37,6 +38,9 @@ func TestOpenDecisionAgrees(t *testing.T) {
 		// with the lossless utf16Reader (BOM kept as 3 bytes): the
 		// Element's Offset differs by 3 (difference 2).
 		{"utf16le-bom", utf16le("\ufeff<base href=/u16/>"), "", false},
+		// A Content-Type only in Context.Header: base.Open takes its
+		// charset, htmlrewrite reads only Options.ContentType (difference 4).
+		{"header-charset", `<base href="/caf` + "\xe9" + `/">`, "header:text/html; charset=iso-8859-2", false},
 	}
 	ctx := base.Context{Retrieval: "http://r.example/dir/page.html"}
 	for _, c := range cases {
@@ -49,11 +53,17 @@ func TestOpenDecisionAgrees(t *testing.T) {
 					}
 					return io.MultiReader(strings.NewReader(c.doc))
 				}
-				o, err := base.Open(src(), base.Input{Kind: base.HTML, ContentType: c.ct, Context: withSpec(ctx)})
+				ct, bctx := c.ct, withSpec(ctx)
+				if h, ok := strings.CutPrefix(ct, "header:"); ok {
+					ct, bctx.Header = "", textproto.MIMEHeader{"Content-Type": {h}}
+				}
+				o, err := base.Open(src(), base.Input{Kind: base.HTML, ContentType: ct, Context: bctx})
 				if err != nil {
 					t.Fatalf("base.Open: %v", err)
 				}
-				d, err := Open(src(), Options{Spec: resolve.RFC3986, ContentType: c.ct, Context: ctx})
+				hctx := ctx
+				hctx.Header = bctx.Header
+				d, err := Open(src(), Options{Spec: resolve.RFC3986, ContentType: ct, Context: hctx})
 				if err != nil {
 					t.Fatalf("Open: %v", err)
 				}
