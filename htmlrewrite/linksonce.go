@@ -154,9 +154,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		case len(h.links) == 0 && !h.direct:
 			// No link found yet: the scanner goes on with the decided
 			// base, as if made with it.
-			s.p.elem, s.p.base = q.elem, q.base
-			s.stats.Base = q.base
-			s.res, s.docRes = s.resolver(q.base.URL), nil
+			s.adopt(q)
 			return nil
 		case !q.elem.Found && reflect.DeepEqual(q.base, fallback):
 			return nil // the look-ahead decides what the pass assumed

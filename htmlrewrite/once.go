@@ -102,9 +102,7 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 		case s.off == 0:
 			// No token is rewritten yet: the scanner starts again
 			// with the decided base, as if made with it.
-			s.p.elem, s.p.base = q.elem, q.base
-			s.stats.Base = q.base
-			s.res, s.docRes = s.resolver(q.base.URL), nil
+			s.adopt(q)
 			return nil
 		case !q.elem.Found && reflect.DeepEqual(q.base, fallback):
 			return nil // the look-ahead decides what the pass assumed
@@ -213,4 +211,12 @@ func (w *baseWatch) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// adopt makes the scanner go on with the base q decided, as if it had
+// been made with it: nothing resolved so far depended on the fallback.
+func (s *scanner) adopt(q prepared) {
+	s.p.elem, s.p.base = q.elem, q.base
+	s.stats.Base = q.base
+	s.res, s.docRes = s.resolver(q.base.URL), nil
 }
