@@ -54,6 +54,7 @@ import (
 	"golang.org/x/text/encoding"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
@@ -369,7 +370,7 @@ const writeSize = 32 << 10
 
 // writers holds Rewrite's output buffers between documents, as
 // readBuffers holds the tokenizers' (see there).
-var writers = make(chan *bufio.Writer, spareBuffers)
+var writers = spare.New[*bufio.Writer](spareBuffers)
 
 // pooledWriter returns a buffered writer to dst (dst itself when it is
 // one large enough, as bufio.NewWriterSize does) and the function that
@@ -378,19 +379,15 @@ func pooledWriter(dst io.Writer) (*bufio.Writer, func()) {
 	if b, ok := dst.(*bufio.Writer); ok && b.Size() >= writeSize {
 		return b, func() {}
 	}
-	var b *bufio.Writer
-	select {
-	case b = <-writers:
+	b, ok := writers.Get()
+	if ok {
 		b.Reset(dst)
-	default:
+	} else {
 		b = newWriter(dst)
 	}
 	return b, func() {
 		b.Reset(nil)
-		select {
-		case writers <- b:
-		default:
-		}
+		writers.Put(b)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/spare"
 )
 
 // A seekable document's links are found in one pass, where the
@@ -33,7 +34,7 @@ var (
 )
 
 // holds keeps the hold's slice between documents (as readBuffers does).
-var holds = make(chan []Link, spareBuffers)
+var holds = spare.New[[]Link](spareBuffers)
 
 // hold is the fn of a single pass: it keeps links until full says they
 // can go, then passes them and every later one to fn.
@@ -57,9 +58,8 @@ func (h *hold) add(l Link) error {
 // caller to fill and then call added.
 func (h *hold) slot() *Link {
 	if h.links == nil {
-		select {
-		case h.links = <-holds:
-		default:
+		var ok bool
+		if h.links, ok = holds.Get(); !ok {
 			h.links = make([]Link, 0, 256)
 		}
 	}
@@ -100,10 +100,7 @@ func (h *hold) drop() {
 		return
 	}
 	clear(h.links)
-	select {
-	case holds <- h.links[:0]:
-	default:
-	}
+	holds.Put(h.links[:0])
 	h.links, h.size = nil, 0
 }
 

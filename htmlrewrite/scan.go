@@ -15,6 +15,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite/internal/token"
 	"github.com/relurl/relurl/internal/htmltree"
+	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -27,32 +28,23 @@ const readSize = 32 << 10
 // tree of small pages allocated (and the collector cleared) one per page,
 // a sixth of what relurl rewrite -o allocated on corpus A (profile).
 // Nothing a pass returns aliases the buffer (strings that outlive a token
-// are copied: see str), so it is reused as soon as the pass ends. A
-// channel, not a sync.Pool: what it keeps does not depend on when the
-// collector runs, and a few buffers (one per document read at once) are
-// all it holds.
-var readBuffers = make(chan []byte, spareBuffers)
+// are copied: see str), so it is reused as soon as the pass ends.
+var readBuffers = spare.New[[]byte](spareBuffers)
 
 // readBuffer returns an empty buffer of capacity readSize.
 func readBuffer() []byte {
-	select {
-	case b := <-readBuffers:
+	if b, ok := readBuffers.Get(); ok {
 		return b
-	default:
-		return make([]byte, 0, readSize)
 	}
+	return make([]byte, 0, readSize)
 }
 
 // freeReadBuffer keeps b for a later readBuffer, unless it is not one
 // (a tokenizer grew it) or enough are kept. No byte of b may be used
 // after it.
 func freeReadBuffer(b []byte) {
-	if cap(b) != readSize {
-		return
-	}
-	select {
-	case readBuffers <- b[:0]:
-	default:
+	if cap(b) == readSize {
+		readBuffers.Put(b[:0])
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/relurl/relurl/internal/spare"
 )
 
 // Errors of the writer for a file it will not write. Each comes wrapped in
@@ -665,10 +667,7 @@ func stream(old *os.File, create func() (*temp, error), write func(io.Writer) er
 	l := &lazyTemp{old: old, create: create}
 	defer func() {
 		if l.buf != nil {
-			select {
-			case compareBuffers <- l.buf:
-			default:
-			}
+			compareBuffers.Put(l.buf)
 		}
 	}()
 	var rw rewindable
@@ -677,19 +676,15 @@ func stream(old *os.File, create func() (*temp, error), write func(io.Writer) er
 		defer bh.close()
 		rw = rewindable{w: bh, drop: bh.discard, l: l}
 	} else {
-		var b *bufio.Writer
-		select {
-		case b = <-streamWriters:
+		b, ok := streamWriters.Get()
+		if ok {
 			b.Reset(l)
-		default:
+		} else {
 			b = bufio.NewWriterSize(l, streamBuffer)
 		}
 		defer func() {
 			b.Reset(nil)
-			select {
-			case streamWriters <- b:
-			default:
-			}
+			streamWriters.Put(b)
 		}()
 		rw = rewindable{w: b, drop: func() error { b.Reset(l); return nil }, l: l}
 	}
@@ -743,11 +738,10 @@ func (r rewindable) Rewind() error {
 // streamWriters and compareBuffers are stream's buffers, reused from file
 // to file: a tree of small pages allocated a 64 KiB buffer or two per
 // page, a third of what relurl rewrite -o allocated on corpus A
-// (profile). Channels, not sync.Pools: they keep a few buffers (one per
-// file written at once) whenever the collector runs.
+// (profile).
 var (
-	streamWriters  = make(chan *bufio.Writer, spareBuffers)
-	compareBuffers = make(chan []byte, spareBuffers)
+	streamWriters  = spare.New[*bufio.Writer](spareBuffers)
+	compareBuffers = spare.New[[]byte](spareBuffers)
 )
 
 const (
@@ -804,9 +798,8 @@ func (l *lazyTemp) holds(p []byte) bool {
 		return false
 	}
 	if l.buf == nil {
-		select {
-		case l.buf = <-compareBuffers:
-		default:
+		var ok bool
+		if l.buf, ok = compareBuffers.Get(); !ok {
 			l.buf = make([]byte, streamBuffer)
 		}
 	}

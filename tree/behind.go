@@ -3,6 +3,8 @@ package tree
 import (
 	"io"
 	"sync"
+
+	"github.com/relurl/relurl/internal/spare"
 )
 
 // behind is a buffered writer that writes each full buffer to w on a
@@ -26,7 +28,7 @@ type behind struct {
 const behindDepth = 2
 
 // behindBuffers are behind's buffers between files (see streamWriters).
-var behindBuffers = make(chan []byte, 2*spareBuffers)
+var behindBuffers = spare.New[[]byte](2 * spareBuffers)
 
 func newBehind(w io.Writer) *behind {
 	b := &behind{w: w, cur: behindBuffer(), queue: make(chan []byte, behindDepth), done: make(chan struct{})}
@@ -35,21 +37,15 @@ func newBehind(w io.Writer) *behind {
 }
 
 func behindBuffer() []byte {
-	select {
-	case p := <-behindBuffers:
+	if p, ok := behindBuffers.Get(); ok {
 		return p
-	default:
-		return make([]byte, 0, streamBuffer)
 	}
+	return make([]byte, 0, streamBuffer)
 }
 
 func freeBehindBuffer(p []byte) {
-	if cap(p) != streamBuffer {
-		return
-	}
-	select {
-	case behindBuffers <- p[:0]:
-	default:
+	if cap(p) == streamBuffer {
+		behindBuffers.Put(p[:0])
 	}
 }
 
