@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/corpus"
 )
 
 // linksLookahead is Links the look-ahead way (Open, then Document.Links:
@@ -159,21 +158,12 @@ func TestLinksOnceReads(t *testing.T) {
 // TestLinksOnceCorpus: the same on every page of corpus A, when
 // RELURL_CORPUS_A names it.
 func TestLinksOnceCorpus(t *testing.T) {
-	dir := os.Getenv("RELURL_CORPUS_A")
-	if dir == "" {
-		t.Skip("RELURL_CORPUS_A not set")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
 	opts := onceOptions()
-	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, p := range corpus.PagesA(t) {
 		for _, o := range []Options{opts[0], opts[3], opts[i%len(opts)]} {
-			sameLinks(t, filepath.Base(f), string(data), o, i%2 == 0, 0)
+			sameLinks(t, p.Name, string(p.Data), o, i%2 == 0, 0)
 		}
-		withBound(5, 1<<20, func() { sameLinks(t, filepath.Base(f)+" (bound 5)", string(data), opts[i%len(opts)], true, 0) })
+		withBound(5, 1<<20, func() { sameLinks(t, p.Name+" (bound 5)", string(p.Data), opts[i%len(opts)], true, 0) })
 	}
 }
 

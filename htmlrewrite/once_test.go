@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/corpus"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -276,19 +275,10 @@ func TestRewriteOnceGenerated(t *testing.T) {
 // TestRewriteOnceCorpus: the same on every page of corpus A, when
 // RELURL_CORPUS_A names it.
 func TestRewriteOnceCorpus(t *testing.T) {
-	dir := os.Getenv("RELURL_CORPUS_A")
-	if dir == "" {
-		t.Skip("RELURL_CORPUS_A not set")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
 	opts := onceOptions()
-	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, p := range corpus.PagesA(t) {
 		for _, o := range []Options{opts[0], opts[i%len(opts)]} {
-			sameRewrite(t, filepath.Base(f), string(data), o, true)
+			sameRewrite(t, p.Name, string(p.Data), o, true)
 		}
 	}
 }
