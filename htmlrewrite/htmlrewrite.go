@@ -513,7 +513,7 @@ func prepare(src io.Reader, opts *Options, known *encodingDecision) (prepared, e
 }
 
 // prepareSeekable decides rs's encoding and base, and seeks back to
-// start: one read through rs looks for "<base" (mentionsBase), its first
+// start: one read through rs looks for "<base" (base.MentionsBase), its first
 // bytes giving the encoding, and only a document holding it is scanned
 // for its <base> element. utf16 says the document is UTF-16, which is
 // read as a decoded stream instead (rs is then back at start and p is
@@ -537,11 +537,10 @@ func (p *prepared) prepareSeekable(rs io.ReadSeeker, start int64, opts *Options)
 		return false, d.err
 	}
 	p.enc, p.encName = d.enc, d.name // not d: its prefix is the pooled buffer's
-	var f baseFinder
-	_, ferr := f.Write(first)
-	found := ferr == errFound
+	var f base.Finder
+	found := f.Find(first)
 	if !found && !whole {
-		if found, err = mentionsBase(rs, &f, first[:cap(first)]); err != nil {
+		if found, err = base.MentionsBase(rs, &f, first[:cap(first)]); err != nil {
 			return false, err
 		}
 	}
@@ -584,69 +583,6 @@ func (p *prepared) context(opts *Options) *base.Context {
 		c.Options.QueryEncoding = p.enc
 	}
 	return &c
-}
-
-// mentionsBase reports whether r holds "<base" in any case, after what
-// f was given: only then can the document have a <base> element, and
-// only then is it worth tokenizing twice. It reads r to the end through
-// buf, in constant memory.
-func mentionsBase(r io.Reader, f *baseFinder, buf []byte) (bool, error) {
-	for {
-		n, err := r.Read(buf)
-		if _, ferr := f.Write(buf[:n]); ferr == errFound {
-			return true, nil
-		}
-		if err == io.EOF {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-	}
-}
-
-var errFound = errors.New("found")
-
-// baseFinder is a writer that fails with errFound once "<base" has been
-// written to it.
-type baseFinder struct {
-	tail [8]byte // the last bytes written, for a "<base" split between writes
-	n    int
-}
-
-func (f *baseFinder) Write(p []byte) (int, error) {
-	if f.n > 0 {
-		var seam [12]byte
-		k := copy(seam[:], f.tail[:f.n])
-		k += copy(seam[k:], p[:min(len(p), 4)])
-		if containsBase(seam[:k]) {
-			return 0, errFound
-		}
-	}
-	if containsBase(p) {
-		return 0, errFound
-	}
-	if len(p) >= 4 {
-		f.n = copy(f.tail[:], p[len(p)-4:])
-	} else {
-		t := append(f.tail[:f.n:f.n], p...)
-		f.n = copy(f.tail[:], t[max(0, len(t)-4):])
-	}
-	return len(p), nil
-}
-
-// containsBase reports whether b holds "<base", ASCII case-insensitively.
-func containsBase(b []byte) bool {
-	for {
-		i := bytes.IndexByte(b, '<')
-		if i < 0 || len(b)-i < 5 {
-			return false
-		}
-		if b[i+1]|0x20 == 'b' && b[i+2]|0x20 == 'a' && b[i+3]|0x20 == 's' && b[i+4]|0x20 == 'e' {
-			return true
-		}
-		b = b[i+1:]
-	}
 }
 
 // seekable reports whether rs really seeks: os.Stdin is an io.ReadSeeker

@@ -168,7 +168,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		seen = true
 		s.onBase = nil
 		buf := readBuffer()[:readSize]
-		found, err := mentionsBase(scanFrom(rs, start), &baseFinder{}, buf)
+		found, err := base.MentionsBase(scanFrom(rs, start), &base.Finder{}, buf)
 		freeReadBuffer(buf)
 		if err != nil || !found {
 			return err

@@ -195,7 +195,7 @@ func (r *byteReader) Read(p []byte) (int, error) {
 // a <base> element. An error from on ends the reading.
 type baseWatch struct {
 	r    io.Reader
-	f    baseFinder
+	f    base.Finder
 	seen bool
 	on   func() error
 }
@@ -203,7 +203,7 @@ type baseWatch struct {
 func (w *baseWatch) Read(p []byte) (int, error) {
 	n, err := w.r.Read(p)
 	if !w.seen && n > 0 {
-		if _, found := w.f.Write(p[:n]); found == errFound {
+		if w.f.Find(p[:n]) {
 			w.seen = true
 			if oerr := w.on(); oerr != nil {
 				return 0, oerr

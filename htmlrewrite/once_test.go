@@ -204,7 +204,7 @@ func TestRewriteOnceAgrees(t *testing.T) {
 }
 
 // TestRewriteOnceReads: the single pass reads a document without <base>
-// once (the look-ahead read it twice: mentionsBase, then the rewrite), a
+// once (the look-ahead read it twice: base.MentionsBase, then the rewrite), a
 // document whose <base> comes early once plus the bytes up to it (no
 // second pass), and rewinds only for a deciding <base> after links.
 func TestRewriteOnceReads(t *testing.T) {
