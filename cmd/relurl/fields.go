@@ -13,6 +13,7 @@ import (
 // is left out when empty, and how its value is read and written.
 type recordField struct {
 	name      string
+	key       string // name as a JSON string and ':', written once here, not per record
 	omitEmpty bool
 	codec     fieldCodec
 }
@@ -34,6 +35,29 @@ func stringCodec(get func(r *linkRecord) string) fieldCodec {
 		zero: func(r *linkRecord) bool { return get(r) == "" },
 		json: func(b []byte, r *linkRecord) []byte { return appendJSONString(b, get(r)) },
 		tsv:  func(b []byte, r *linkRecord) []byte { return appendTSV(b, get(r)) },
+	}
+}
+
+// cachedCodec is stringCodec for a field that stays the same across a
+// document's records (its file, its base): written through the record's
+// cache, it is escaped once per document, or once per base change, not
+// once per link (that escaping was 18 % of relurl links' instructions on
+// corpus A).
+func cachedCodec(get func(r *linkRecord) string, slot func(c *recordCache) *escaped) fieldCodec {
+	return fieldCodec{
+		zero: func(r *linkRecord) bool { return get(r) == "" },
+		json: func(b []byte, r *linkRecord) []byte {
+			if r.cache == nil {
+				return appendJSONString(b, get(r))
+			}
+			return slot(r.cache).json(b, get(r))
+		},
+		tsv: func(b []byte, r *linkRecord) []byte {
+			if r.cache == nil {
+				return appendTSV(b, get(r))
+			}
+			return slot(r.cache).tsv(b, get(r))
+		},
 	}
 }
 
@@ -135,14 +159,14 @@ var linkCodecs = map[string]fieldCodec{
 	"Line":         intCodec(func(r *linkRecord) int64 { return int64(r.Line) }),
 	"Column":       intCodec(func(r *linkRecord) int64 { return int64(r.Column) }),
 	"Offset":       intCodec(func(r *linkRecord) int64 { return r.Offset }),
-	"File":         stringCodec(func(r *linkRecord) string { return r.File }),
+	"File":         cachedCodec(func(r *linkRecord) string { return r.File }, func(c *recordCache) *escaped { return &c.file }),
 	"FileEncoding": stringCodec(func(r *linkRecord) string { return r.FileEncoding }),
 	"Part":         stringPtrCodec(func(r *linkRecord) *string { return r.Part }),
 	"TargetPart":   stringCodec(func(r *linkRecord) string { return r.TargetPart }),
 	"Record":       intPtrCodec(func(r *linkRecord) *int64 { return r.Record }),
 	"Target":       stringCodec(func(r *linkRecord) string { return r.Target }),
-	"Base":         stringCodec(func(r *linkRecord) string { return r.Base }),
-	"BaseSource":   stringCodec(func(r *linkRecord) string { return r.BaseSource }),
+	"Base":         cachedCodec(func(r *linkRecord) string { return r.Base }, func(c *recordCache) *escaped { return &c.base }),
+	"BaseSource":   cachedCodec(func(r *linkRecord) string { return r.BaseSource }, func(c *recordCache) *escaped { return &c.baseSource }),
 	"Inert":        boolCodec(func(r *linkRecord) bool { return r.Inert }),
 }
 
@@ -161,7 +185,8 @@ var linkFields = func() []recordField {
 		if !ok {
 			panic("relurl: linkRecord." + t.Field(i).Name + " has no entry in linkCodecs")
 		}
-		fields = append(fields, recordField{name: name, omitEmpty: strings.Contains(opts, "omitempty"), codec: c})
+		key := string(appendJSONString(nil, name)) + ":"
+		fields = append(fields, recordField{name: name, key: key, omitEmpty: strings.Contains(opts, "omitempty"), codec: c})
 	}
 	return fields
 }()
@@ -206,6 +231,9 @@ type recordFormat struct {
 func (f recordFormat) append(b []byte, r *linkRecord) []byte {
 	fields := f.fields
 	if fields == nil {
+		if !f.tsv {
+			return appendRecordJSON(b, r)
+		}
 		fields = linkFields
 	}
 	if f.tsv {
@@ -229,11 +257,130 @@ func (f recordFormat) append(b []byte, r *linkRecord) []byte {
 			b = append(b, ',')
 		}
 		n++
-		b = appendJSONString(b, fl.name)
-		b = append(b, ':')
+		b = append(b, fl.key...)
 		b = fl.codec.json(b, r)
 	}
 	return append(b, "}\n"...)
+}
+
+// appendRecordJSON appends r's line with every field: what the field
+// codecs write (TestLinkRecordJSON, FuzzLinkRecordJSON), written out
+// field by field, the way almost every record is written. Through the
+// codecs, each field cost two indirect calls, each calling its getter.
+func appendRecordJSON(b []byte, r *linkRecord) []byte {
+	b = append(b, `{"raw":`...)
+	b = appendJSONString(b, r.Raw)
+	if r.URL != "" {
+		b = append(b, `,"url":`...)
+		b = appendJSONString(b, r.URL)
+	}
+	if r.Error != "" {
+		b = append(b, `,"error":`...)
+		b = appendJSONString(b, r.Error)
+	}
+	b = append(b, `,"tag":`...)
+	b = appendJSONString(b, r.Tag)
+	b = append(b, `,"attr":`...)
+	b = appendJSONString(b, r.Attr)
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, r.Kind)
+	b = append(b, `,"rel":`...)
+	if r.Rel == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, s := range r.Rel {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, s)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = append(b, `,"column":`...)
+	b = strconv.AppendInt(b, int64(r.Column), 10)
+	b = append(b, `,"offset":`...)
+	b = strconv.AppendInt(b, r.Offset, 10)
+	c := r.cache
+	if c == nil {
+		c = new(recordCache)
+	}
+	b = append(b, `,"file":`...)
+	b = c.file.json(b, r.File)
+	if r.FileEncoding != "" {
+		b = append(b, `,"file_encoding":`...)
+		b = appendJSONString(b, r.FileEncoding)
+	}
+	if r.Part != nil {
+		b = append(b, `,"part":`...)
+		b = appendJSONString(b, *r.Part)
+	}
+	if r.TargetPart != "" {
+		b = append(b, `,"target_part":`...)
+		b = appendJSONString(b, r.TargetPart)
+	}
+	if r.Record != nil {
+		b = append(b, `,"record":`...)
+		b = strconv.AppendInt(b, *r.Record, 10)
+	}
+	if r.Target != "" {
+		b = append(b, `,"target":`...)
+		b = appendJSONString(b, r.Target)
+	}
+	b = append(b, `,"base":`...)
+	b = c.base.json(b, r.Base)
+	b = append(b, `,"base_source":`...)
+	b = c.baseSource.json(b, r.BaseSource)
+	if r.Inert {
+		b = append(b, `,"inert":true`...)
+	}
+	return append(b, "}\n"...)
+}
+
+// A recordCache holds the encodings of the fields that stay the same
+// across the records of a document: its file name, and its base and the
+// base's source, which change only where a document's base does (an
+// archive's parts and records).
+type recordCache struct {
+	file, base, baseSource escaped
+}
+
+// escaped is a string and its JSON and TSV encodings, each made when
+// first asked for.
+type escaped struct {
+	s         string
+	enc, tsvs []byte
+	jsonOK    bool
+	tsvOK     bool
+	misses    int // encodings made (TestRecordEscapesOncePerDocument)
+}
+
+func (e *escaped) set(s string) {
+	if s != e.s {
+		e.s, e.jsonOK, e.tsvOK = s, false, false
+	}
+}
+
+// json appends s as appendJSONString does.
+func (e *escaped) json(b []byte, s string) []byte {
+	e.set(s)
+	if !e.jsonOK {
+		e.enc, e.jsonOK = appendJSONString(e.enc[:0], s), true
+		e.misses++
+	}
+	return append(b, e.enc...)
+}
+
+// tsv appends s as appendTSV does.
+func (e *escaped) tsv(b []byte, s string) []byte {
+	e.set(s)
+	if !e.tsvOK {
+		e.tsvs, e.tsvOK = appendTSV(e.tsvs[:0], s), true
+		e.misses++
+	}
+	return append(b, e.tsvs...)
 }
 
 // appendTSV appends s as a TSV column: backslash, tab, newline and

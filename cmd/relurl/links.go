@@ -56,6 +56,10 @@ type linkRecord struct {
 	// Inert: the link is in the inert contents of an HTML <template>
 	// (htmlrewrite.Link.Inert); absent otherwise.
 	Inert bool `json:"inert,omitempty"`
+
+	// cache holds the encodings of File, Base and BaseSource, which stay
+	// the same across a document's records; nil: none.
+	cache *recordCache
 }
 
 // docResult is what reading one document's links left to say: its
@@ -244,17 +248,26 @@ type linkWriter struct {
 	mode outputMode   // --fields, --format tsv, --status
 	st   inputStatus  // what was read and written
 	rec  linkRecord   // the record being written, reused (one allocation a link was most of what relurl links allocated)
+	// name and nameEncoding are file as the records name it
+	// (tree.JSONName), found once for all of them.
+	name, nameEncoding string
+	cache              recordCache
 }
 
 func newLinkWriter(sink *ordered.Sink, file string, text bool) *linkWriter {
-	return &linkWriter{sink: sink, file: file, text: text}
+	e := &linkWriter{sink: sink, file: file, text: text, name: file}
+	if name, escaped := tree.JSONName(file); escaped {
+		e.name, e.nameEncoding = name, tree.PercentEncoded
+	}
+	return e
 }
 
 // link writes the record of the link l of a document of kind k: with its
 // part in MHTML, its record in WARC.
 func (e *linkWriter) link(k tree.Kind, l link.Link) error {
 	r := &e.rec
-	record(r, &l, e.file)
+	record(r, &l, e.name, e.nameEncoding)
+	r.cache = &e.cache
 	switch k {
 	case tree.MHTML:
 		part := l.Part
@@ -290,17 +303,15 @@ func (e *linkWriter) add(r *linkRecord) error {
 	return e.sink.Record(r.URL, b)
 }
 
-// record fills r with the JSON record of l, found in file; the MHTML and WARC
-// fields are the caller's to set (mhtml, warc).
-func record(r *linkRecord, l *link.Link, file string) {
+// record fills r with the JSON record of l, found in the file the records
+// name name (tree.JSONName: nameEncoding is its file_encoding); the MHTML
+// and WARC fields are the caller's to set (mhtml, warc).
+func record(r *linkRecord, l *link.Link, name, nameEncoding string) {
 	b := &l.Base
 	*r = linkRecord{
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
-		Line: l.Line, Column: l.Column, Offset: l.Offset, File: file,
+		Line: l.Line, Column: l.Column, Offset: l.Offset, File: name, FileEncoding: nameEncoding,
 		Base: b.URL, BaseSource: b.Source.String(), Inert: l.Inert,
-	}
-	if name, escaped := tree.JSONName(file); escaped {
-		r.File, r.FileEncoding = name, tree.PercentEncoded
 	}
 	if l.Err != nil {
 		r.Error = userMessage(l.Err.Error()) // data, in the user's terms too
