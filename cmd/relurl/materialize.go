@@ -1,13 +1,12 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"os"
 	"runtime/debug"
 	"strings"
 
 	"github.com/relurl/relurl/internal/progress"
+	"github.com/relurl/relurl/internal/summary"
 	"github.com/relurl/relurl/materialize"
 )
 
@@ -79,22 +78,14 @@ func runMaterialize(args []string, s stdio) int {
 		s.errorf("%v", err)
 		return exitFailure
 	}
+	m := summary.Materialize{Summary: sum, Dir: *dir}
 	switch {
 	case *asJSON:
-		enc := json.NewEncoder(s.out)
-		enc.Encode(struct {
-			materialize.Summary
-			Dir string `json:"dir"`
-		}{sum, *dir})
+		m.WriteJSON(s.out)
 	case !*quiet:
-		stale := ""
-		if sum.Stale > 0 {
-			stale = fmt.Sprintf("; %d stale files of an earlier run, %d removed", sum.Stale, sum.Removed)
-		}
-		fmt.Fprintf(s.err, "relurl: materialize: %d pages, %d resources, %d redirects, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems%s; into %s\n",
-			sum.Pages, sum.Resources, sum.Redirects, sum.Uncaptured, sum.URLs, sum.Captures, sum.Inputs, sum.Links, sum.Local, sum.Warnings, sum.Problems, stale, *dir)
+		m.WriteLine(s.err)
 	}
-	if sum.Problems > 0 || sum.Inputs == 0 {
+	if m.Failed() {
 		return exitFailure
 	}
 	return exitOK

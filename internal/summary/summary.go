@@ -1,8 +1,9 @@
-// Package summary keeps the counts of a `relurl rewrite` run, file by file
-// as the results come, and prints them: the summary line on standard
-// error or the --json object (its fields are part of the command's
-// contract, docs/output.md). It is the command's accounting, kept apart
-// from the library, which reports what each file did (tree.RewriteResult)
+// Package summary keeps the counts of a `relurl rewrite`, `check` or
+// `materialize` run, file by file as the results come, and prints them:
+// the summary lines on standard error or the --json object (their fields
+// are part of the command's contract, docs/output.md). It is the
+// command's accounting, kept apart from the library, which reports what
+// each file did (tree.RewriteResult, tree.FileResult, materialize.Summary)
 // and counts nothing across files.
 package summary
 
