@@ -105,7 +105,7 @@ func runFetch(args []string, s stdio) int {
 		return exitFailure
 	}
 	ct := doc.Header.Get("Content-Type")
-	if !isHTMLResponse(ct, doc.Body) {
+	if !isPage(ct, doc.Body) {
 		s.errorf("fetch: %s: not an HTML page (Content-Type %q)", doc.URL, ct)
 		return exitFailure
 	}
@@ -194,18 +194,21 @@ func networkMessage(err error) (string, bool) {
 	return "", false
 }
 
-// isHTMLResponse reports whether a response is an HTML page: its
-// Content-Type says text/html or application/xhtml+xml, or, without one,
-// its bytes sniff as HTML (WHATWG MIME Sniffing §7.1).
-func isHTMLResponse(contentType string, body []byte) bool {
-	mt, _, _ := strings.Cut(strings.ToLower(contentType), ";")
-	switch strings.TrimSpace(mt) {
-	case "text/html", "application/xhtml+xml":
-		return true
+// isPage reports whether a response is a page fetch reads, by package
+// base's kind rules: the kind its Content-Type names (base.KindOfType),
+// or, when it names no media type, the kind its bytes sniff as (base.KindOf
+// without a name: MIME Sniffing §7.1). XHTML served as
+// application/xhtml+xml, which base calls XML, is read as HTML, as the
+// readers of captured responses (MHTML parts, WARC records) read it.
+func isPage(contentType string, body []byte) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	switch mt = strings.ToLower(strings.TrimSpace(mt)); mt {
 	case "":
-		return tree.KindOf("", body) == tree.HTML
+		return base.KindOf("", body) == base.HTML
+	case "application/xhtml+xml":
+		return true
 	}
-	return false
+	return base.KindOfType(contentType) == base.HTML
 }
 
 // hasScheme says whether u starts with a scheme ("http:", "ftp:"), not

@@ -107,6 +107,17 @@ func testSite() http.Handler {
 	mux.Handle("/badlink", page(html, `<a href="//[bad/x">x</a> <a href="y.html">y</a>`))
 	mux.Handle("/big", page(html, strings.Repeat("<p>filler</p>\n", 1000)))
 	mux.Handle("/image.png", page("image/png", "\x89PNG\r\n\x1a\n"))
+	// The kind of a page is base's: by its Content-Type, else by its bytes.
+	mux.Handle("/page.xhtml", page("application/xhtml+xml", `<html xmlns="http://www.w3.org/1999/xhtml"><a href="x.html">x</a></html>`))
+	mux.Handle("/sheet.css", page("text/css", `a { background: url(x.png) }`))
+	untyped := func(body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Content-Type"] = nil // net/http would sniff one
+			fmt.Fprint(w, body)
+		}
+	}
+	mux.Handle("/untyped-page", untyped(`<!DOCTYPE html><a href="x.html">x</a>`))
+	mux.Handle("/untyped-text", untyped(`just text, <a href="x.html">not a page</a>`))
 	// Brotli, then gzip over it (issue 19: fetch printed the bytes).
 	mux.HandleFunc("/br", func(w http.ResponseWriter, r *http.Request) {
 		var b1, b2 bytes.Buffer
