@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -137,16 +135,8 @@ func runCheck(args []string, s stdio) int {
 	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value,
 		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType, Scripting: scripting}
 	if *gram != "" {
-		if err := grammar.Validate(*gram, ""); errors.Is(err, grammar.ErrUnknownGrammar) {
+		if c.Grammar, err = tree.Grammar(*gram); err != nil {
 			return usageErr("%v", err)
-		}
-		name := *gram
-		c.Grammar = func(raw string) error {
-			err := grammar.Validate(name, raw)
-			if ge, ok := errors.AsType[*grammar.Error](err); ok {
-				return fmt.Errorf("invalid under %s: offset %d: %s", ge.Grammar, ge.Offset, ge.Reason())
-			}
-			return err
 		}
 	}
 	if err := c.Prepare(); err != nil {
@@ -192,41 +182,10 @@ func runCheck(args []string, s stdio) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	var (
-		sum     summary.Check
-		prints  report.Fingerprints
-		failed  = 0
-		fixed   = 0
-		files   = 0
-		targets summary.Targets
-	)
-	// show passes one finding on to the report, or counts what is not
-	// listed: links broken before the move (with --to, unless --all) and
-	// findings in the baseline.
-	show := func(f tree.Finding) error {
-		if f.Before && !*all {
-			sum.Before++
-			return nil
-		}
-		rf := report.Finding{Finding: f, Fingerprint: prints.Next(f)}
-		if baseline != nil {
-			rf.BaselineState = baseline.State(rf.Fingerprint)
-			if rf.BaselineState == "unchanged" {
-				sum.Known++
-				if *format != "sarif" {
-					return nil
-				}
-			}
-		}
-		if rf.BaselineState != "unchanged" {
-			sum.Add(f.Problem)
-		}
-		if *unique {
-			targets.Add(f)
-			return nil
-		}
-		return w.Finding(rf)
-	}
+	// Each finding is listed, or counted as not listed: links broken
+	// before the move (with --to, unless --all), findings in the baseline.
+	list := &summary.Listing{Report: w, All: *all, Baseline: baseline, ListKnown: *format == "sarif", Unique: *unique}
+	failed, fixed, files := 0, 0, 0
 	emit := func(wk inputs.Item, r tree.FileResult) error {
 		bar.Add(1)
 		if r.Err != nil {
@@ -237,14 +196,14 @@ func runCheck(args []string, s stdio) int {
 		}
 		if r.Read {
 			w.File(wk.File.Path)
-			sum.Files++
+			list.Sum.Files++
 		}
 		if r.Fixed > 0 {
 			fixed += r.Fixed
 			files++
 		}
 		for _, f := range r.Findings {
-			if err := show(f); err != nil {
+			if err := list.Show(f); err != nil {
 				return err
 			}
 		}
@@ -257,14 +216,14 @@ func runCheck(args []string, s stdio) int {
 	if err == nil {
 		// Fragments into other files, once every file has been read.
 		for _, f := range c.Finish() {
-			if err = show(f); err != nil {
+			if err = list.Show(f); err != nil {
 				break
 			}
 		}
 	}
 	warn()
 	if err == nil && *unique {
-		err = targets.Write(out, *format)
+		err = list.Targets.Write(out, *format)
 	}
 	if err == nil {
 		err = w.Close()
@@ -279,10 +238,10 @@ func runCheck(args []string, s stdio) int {
 	if *fix {
 		s.errorf("check: fixed %s in %s", summary.Plural(fixed, "link"), summary.Plural(files, "file"))
 	}
-	for _, line := range sum.Lines(baseline) {
+	for _, line := range list.Sum.Lines(baseline) {
 		s.errorf("%s", line)
 	}
-	if sum.Total > 0 || failed > 0 {
+	if list.Sum.Total > 0 || failed > 0 {
 		return exitFailure
 	}
 	return exitOK

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"os"
 	"runtime"
 
@@ -137,7 +136,7 @@ func runRewrite(args []string, s stdio) int {
 	// behind its rewriting, on a goroutine of its own.
 	rw.Writer.Behind = t.jobs < runtime.GOMAXPROCS(0)
 	if *outDir != "" && fs.NArg() > 1 {
-		items = claimed(rw, items)
+		items = inputs.Claimed(items, rw.Claim)
 	}
 	work := func(w inputs.Item, sink *ordered.Sink) tree.RewriteResult {
 		if w.Err != nil {
@@ -215,22 +214,6 @@ func failedLinks(s stdio, name string, links, failed int, lister string) {
 		link = "link"
 	}
 	s.errorf("%s: %d of %d %s could not be resolved, left as written (%s lists them with the reason)", name, failed, links, link, lister)
-}
-
-// claimed makes a file bound for a place in the mirror that an earlier
-// input already takes (tree.Rewriter.Claim) an error of that file, so
-// that no output silently replaces another.
-func claimed(rw *tree.Rewriter, items iter.Seq[inputs.Item]) iter.Seq[inputs.Item] {
-	return func(yield func(inputs.Item) bool) {
-		for w := range items {
-			if w.Err == nil {
-				w.Err = rw.Claim(w.File)
-			}
-			if !yield(w) {
-				return
-			}
-		}
-	}
 }
 
 // staleReporter reports each stale temporary file a walk removes.

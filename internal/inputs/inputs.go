@@ -164,3 +164,20 @@ func Counted(bar *progress.Bar, items iter.Seq[Item], args []string, listed bool
 		bar.SetTotal(n)
 	}, cancel
 }
+
+// Claimed makes claim's error the error of each item that had none: for
+// `rewrite -o` with several inputs, a file bound for a place in the
+// mirror that an earlier input already takes (tree.Rewriter.Claim), so
+// that no output silently replaces another.
+func Claimed(items iter.Seq[Item], claim func(tree.File) error) iter.Seq[Item] {
+	return func(yield func(Item) bool) {
+		for w := range items {
+			if w.Err == nil {
+				w.Err = claim(w.File)
+			}
+			if !yield(w) {
+				return
+			}
+		}
+	}
+}

@@ -85,3 +85,31 @@ func TestOpen(t *testing.T) {
 	_, _, err = Open(tree.Walker{}, nil, List{Path: filepath.Join(dir, "no-list")})
 	assert.Error(t, err)
 }
+
+func TestClaimed(t *testing.T) {
+	taken := errors.New("taken")
+	items := func(yield func(Item) bool) {
+		for _, it := range []Item{{File: tree.File{Rel: "a"}}, {File: tree.File{Rel: "b"}, Err: io.EOF}, {File: tree.File{Rel: "c"}}, {File: tree.File{Rel: "d"}}} {
+			if !yield(it) {
+				return
+			}
+		}
+	}
+	var claims []string
+	claim := func(f tree.File) error {
+		claims = append(claims, f.Rel)
+		if f.Rel == "c" {
+			return taken
+		}
+		return nil
+	}
+	var errs []error
+	for it := range Claimed(items, claim) {
+		errs = append(errs, it.Err)
+		if it.File.Rel == "c" {
+			break // stopping stops the claims
+		}
+	}
+	assert.Equal(t, []error{nil, io.EOF, taken}, errs, "an item's own error stays; a claim's error becomes its error")
+	assert.Equal(t, []string{"a", "c"}, claims, "an item in error is not claimed; none after the stop")
+}
