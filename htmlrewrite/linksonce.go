@@ -148,9 +148,10 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		q.scan(scanFrom(rs, start), &opts)
 		decided = &q
 		switch {
-		case len(h.links) == 0 && !h.direct:
-			// No link found yet: the scanner goes on with the decided
-			// base, as if made with it.
+		case s.untouched():
+			// No link found yet (none held or handed on), no warning:
+			// the scanner goes on with the decided base, as if made
+			// with it.
 			s.adopt(q)
 			return nil
 		case !q.elem.Found && reflect.DeepEqual(q.base, fallback):

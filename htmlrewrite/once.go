@@ -12,19 +12,23 @@ import (
 // A document that can be read again (an io.ReadSeeker) into an output
 // that can be taken back (a Rewinder) is rewritten in one pass, where
 // the look-ahead of [Open] would read it twice (once for "<base", once to
-// rewrite it): the rewrite starts with the fallback base, and the input
-// is watched for "<base" as it is read. Most documents have none, and are
-// read once. A document whose first "<base" comes in the tokenizer's
-// first read, before any token is rewritten (a <base> early in <head>,
-// the usual case), gets the base the look-ahead would have decided
-// before its first token, and needs no second pass either (only the
-// bytes up to the deciding element are read again, by base.ScanHTML).
-// Only when a "<base" comes after tokens were rewritten with the
-// fallback base, and the deciding element then says otherwise, are the
-// output rewound and the document rewritten from its start with the
-// decided base. The decision is in every case the one the look-ahead
-// makes, base.ScanHTML over the whole document, so the output is the
-// same byte for byte (TestRewriteOnceAgrees).
+// rewrite it): the rewrite starts with the fallback base, and the first
+// start tag named "base" the pass meets (in any namespace, template or
+// noscript) calls for the look-ahead's own decision, base.ScanHTML over
+// the whole document (only the bytes up to the deciding element are read
+// again). A document without one has no <base> element for that scan to
+// find, and is read once: its bytes are not searched for "<base" a second
+// time (the tokenizer meets every start tag). When nothing written so far
+// depended on the fallback base (no link yet, the usual <base> early in
+// <head>), the pass goes on with the decided base. Only when links were
+// rewritten with the fallback base and the deciding element then says
+// otherwise are the output rewound and the document rewritten from its
+// start with the decided base. When the pass stops early (a tag too
+// long, the rest copied as it is) or the document is longer than
+// base.ScanHTML's token bound, the look-ahead's search is done as it does
+// it ("<base" anywhere, then its scan). The decision is in every case the
+// one the look-ahead makes, so the output is the same byte for byte
+// (TestRewriteOnceAgrees).
 
 // Rewinder is an output that can take back what was written to it: a
 // temporary file not yet renamed into place (tree.Writer's streamed
@@ -92,16 +96,17 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 	if err != nil {
 		return Stats{}, true, err
 	}
-	var decided *prepared // the look-ahead's decision, once "<base" is seen
-	watch := &baseWatch{r: io.MultiReader(&byteReader{b: first}, rs)}
-	watch.on = func() error {
+	var decided *prepared // the look-ahead's decision, once a <base> tag is met
+	seen := false         // decided, or known to have no "<base"
+	decide := func() error {
+		seen = true
 		q := p
 		q.scan(scanFrom(rs, start), &opts)
 		decided = &q
 		switch {
-		case s.off == 0:
-			// No token is rewritten yet: the scanner starts again
-			// with the decided base, as if made with it.
+		case s.untouched():
+			// Nothing written so far depends on the fallback base: the
+			// scanner goes on with the decided base, as if made with it.
 			s.adopt(q)
 			return nil
 		case !q.elem.Found && reflect.DeepEqual(q.base, fallback):
@@ -109,7 +114,28 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 		}
 		return errRedo
 	}
-	st, err = rewriteWith(s, dst, watch)
+	s.onBase = decide
+	src := &countReader{r: io.MultiReader(&byteReader{b: first}, rs)}
+	st, err = rewriteWith(s, dst, src)
+	// Without a <base> tag met, the look-ahead's search is still needed
+	// when the pass stopped early (a tag too long: the rest is copied as
+	// it is) or when the document is longer than base.ScanHTML's token
+	// bound (its scan could fail).
+	if !seen && (err != nil && !errors.Is(err, errRedo) || src.n > base.MaxToken) {
+		s.onBase = nil
+		buf := readBuffer()[:readSize]
+		found, ferr := base.MentionsBase(scanFrom(rs, start), &base.Finder{}, buf)
+		freeReadBuffer(buf)
+		switch {
+		case ferr != nil:
+			err = ferr
+		case found:
+			if derr := decide(); derr != nil {
+				err = derr
+			}
+			st = s.stats
+		}
+	}
 	if !errors.Is(err, errRedo) {
 		return st, true, err
 	}
@@ -177,8 +203,9 @@ func (r *seekBack) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// byteReader is a bytes.Reader without WriteTo, so that the tokenizer's
-// reads go through baseWatch.
+// byteReader is a bytes.Reader without WriteTo: the single passes read
+// the first bytes through it, and then the rest of the document, always
+// through Read.
 type byteReader struct{ b []byte }
 
 func (r *byteReader) Read(p []byte) (int, error) {
@@ -190,33 +217,20 @@ func (r *byteReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// baseWatch passes on what it reads from r, and calls on the first time
-// "<base" (in any case) goes through: only a document holding it can have
-// a <base> element. An error from on ends the reading.
-type baseWatch struct {
-	r    io.Reader
-	f    base.Finder
-	seen bool
-	on   func() error
-}
-
-func (w *baseWatch) Read(p []byte) (int, error) {
-	n, err := w.r.Read(p)
-	if !w.seen && n > 0 {
-		if w.f.Find(p[:n]) {
-			w.seen = true
-			if oerr := w.on(); oerr != nil {
-				return 0, oerr
-			}
-		}
-	}
-	return n, err
+// untouched reports whether nothing the scanner did so far depends on
+// the base it was made with: no URL value met (each one counts as a
+// link, resolved or not), no resolver for the document's URL made, no
+// warning added (a warning of an import map before <base> must stay in
+// the base's warnings, in order).
+func (s *scanner) untouched() bool {
+	return s.stats.Links == 0 && s.docRes == nil && len(s.stats.Base.Warnings) == s.warn0
 }
 
 // adopt makes the scanner go on with the base q decided, as if it had
-// been made with it: nothing resolved so far depended on the fallback.
+// been made with it: nothing so far depended on the fallback (untouched).
 func (s *scanner) adopt(q prepared) {
 	s.p.elem, s.p.base = q.elem, q.base
 	s.stats.Base = q.base
 	s.res, s.docRes = s.resolver(q.base.URL), nil
+	s.warn0 = len(s.stats.Base.Warnings)
 }

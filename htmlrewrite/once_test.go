@@ -95,6 +95,7 @@ func onceDocs() map[string]string {
 		"modules":                   `<script type=importmap>{"imports":{"a":"./a.js"}}</script><script type=module>import "./m.js"</script>` + pad + `<base href="https://mod.example/">`,
 		"strict head":               `<head><base href="https://head.example/"></head><body>` + links + pad + `<base href="https://body.example/">`,
 		"long tag before late base": links + `<a href="x" title="` + strings.Repeat("t", 200) + `">` + pad + `<base href="https://long.example/">` + links,
+		"warning before base":       `<script type=importmap>{bad json</script><base href="https://warn.example/">` + links + pad,
 		"empty":                     ``,
 		"short":                     `<base href=x>`,
 	}
@@ -203,10 +204,12 @@ func TestRewriteOnceAgrees(t *testing.T) {
 	}
 }
 
-// TestRewriteOnceReads: the single pass reads a document without <base>
-// once (the look-ahead read it twice: base.MentionsBase, then the rewrite), a
-// document whose <base> comes early once plus the bytes up to it (no
-// second pass), and rewinds only for a deciding <base> after links.
+// TestRewriteOnceReads: the single pass reads a document without a
+// <base> tag once (the look-ahead read it twice: base.MentionsBase, then
+// the rewrite), even when "<base" is in a comment or a script (a search for
+// the bytes read it again), a document whose <base> comes before any
+// link once plus the bytes up to it (no second pass), and rewinds only
+// for a deciding <base> after links.
 func TestRewriteOnceReads(t *testing.T) {
 	docs := onceDocs()
 	o := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://www.example.com/dir/page.html"}}
@@ -217,9 +220,10 @@ func TestRewriteOnceReads(t *testing.T) {
 	}{
 		{"none", func(n int64) int64 { return n }, 0},
 		{"early", func(n int64) int64 { return n + readSize }, 0},
-		{"early after links", func(n int64) int64 { return n + readSize }, 0},
-		{"comment only", func(n int64) int64 { return 2 * n }, 0},
-		{"late, no link first", func(n int64) int64 { return 3 * n }, 1},
+		{"early after links", func(n int64) int64 { return 2 * n }, 1},
+		{"comment only", func(n int64) int64 { return n }, 0},
+		{"script only", func(n int64) int64 { return n }, 0},
+		{"late, no link first", func(n int64) int64 { return 2 * n }, 0},
 		{"late", func(n int64) int64 { return 3 * n }, 1},
 	} {
 		doc := docs[c.name]

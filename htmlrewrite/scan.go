@@ -131,9 +131,11 @@ type scanner struct {
 	blocks  blocks // where they are kept
 	rel     []string
 	err     error // from fn
-	// onBase is called at the first start tag named "base" (Links'
-	// single pass, linksonce.go); an error stops the pass.
+	// onBase is called at the first start tag named "base" (the single
+	// passes of Rewrite and Links, once.go, linksonce.go); an error stops
+	// the pass.
 	onBase func() error
+	warn0  int   // the base's warnings before the pass's own (see untouched)
 	hold   *hold // Links' single pass holds links here (emit), else nil
 
 	// A UTF-16 document (see utf16.go): the writer that encodes the
@@ -225,6 +227,7 @@ func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link)
 	s.ropts.QueryEncoding = p.enc // the document's, as decided (nil: UTF-8)
 	s.docURL = opts.Context.Fallback().URL
 	s.res = s.resolver(p.base.URL)
+	s.warn0 = len(s.stats.Base.Warnings)
 	return s, nil
 }
 
