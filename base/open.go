@@ -2,7 +2,6 @@ package base
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +10,6 @@ import (
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/transform"
 )
 
 // Input is what is known around a document's bytes, for [Open].
@@ -144,10 +141,7 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 			c.Retrieval, c.RetrievalDetail = u, fmt.Sprintf("<!-- saved from url=... --> at line %d", line)
 		}
 	}
-	ct := in.ContentType
-	if ct == "" && c.Header != nil {
-		ct = c.Header.Get("Content-Type")
-	}
+	ct := c.ContentType(in.ContentType)
 	switch k {
 	case CSS:
 		d.Encoding, d.Charset, d.CharsetSource = SheetEncoding(head, ct, in.Environment)
@@ -159,58 +153,16 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 		return d, nil
 	}
 
-	d.Encoding, d.Charset, d.CharsetSource = Encoding(head[:min(len(head), 1024)], ct)
-	strict, opts := c.Strict, []ScanOption{Scripting(in.Scripting)}
-	limit := in.ScanLimit
-	if limit == 0 {
-		limit = DefaultScanLimit
+	h, err := DecideHTML(r, ct, c, HTMLPolicy{ScanLimit: in.ScanLimit, Scripting: in.Scripting, raw: true})
+	if err != nil {
+		if e := (*Error)(nil); !errors.As(err, &e) {
+			err = &Error{Op: "open", Err: err}
+		}
+		return nil, err
 	}
-	var e Element
-	var scanErr error
-	if d.Charset == "utf-16le" || d.Charset == "utf-16be" {
-		// A UTF-16 page is scanned as the text it decodes to (UTF-8).
-		endian := unicode.LittleEndian
-		if d.Charset == "utf-16be" {
-			endian = unicode.BigEndian
-		}
-		dec := func(r io.Reader) io.Reader {
-			return transform.NewReader(r, unicode.UTF16(endian, unicode.UseBOM).NewDecoder())
-		}
-		switch {
-		case limit < 0:
-			e, d.Warnings, scanErr = ScanHTML(dec(r), strict, opts...)
-			d.Reader = nil
-		case seekable:
-			e, d.Warnings, scanErr = ScanHTML(dec(rs), strict, opts...)
-			if _, err := rs.Seek(start, io.SeekStart); err != nil {
-				return nil, &Error{Op: "open", Err: err}
-			}
-		default:
-			t := &teeLimit{r: br, limit: limit}
-			e, d.Warnings, scanErr = ScanHTML(dec(t), strict, opts...)
-			d.Reader = io.MultiReader(bytes.NewReader(t.buf), br)
-			if errors.Is(scanErr, ErrPrescanLimit) {
-				e, scanErr, d.Settled = Element{}, nil, false
-			}
-		}
-	} else {
-		if c.Options.QueryEncoding == nil {
-			// <base href> is text in the document's encoding (the WHATWG
-			// mode decodes it with this).
-			c.Options.QueryEncoding = d.Encoding
-		}
-		if limit < 0 {
-			e, d.Warnings, scanErr = ScanHTML(r, strict, opts...)
-			d.Reader = nil
-		} else {
-			e, d.Warnings, d.Reader, d.Settled, scanErr = Lookahead(r, strict, limit, opts...)
-		}
-	}
-	if scanErr != nil {
-		return nil, scanErr
-	}
-	d.Element = e
-	d.Base = c.Decide(e)
+	d.Encoding, d.Charset, d.CharsetSource = h.Encoding, h.Charset, h.CharsetSource
+	d.Element, d.Base, d.Warnings = h.Element, h.Base, h.Warnings
+	d.Settled, d.Reader = h.Settled, h.Reader
 	return d, nil
 }
 
@@ -226,11 +178,7 @@ func (in *Input) kind(head []byte) (Kind, error) {
 		k = KindOf(in.Name, head)
 	}
 	if k == Other {
-		ct := in.ContentType
-		if ct == "" && in.Context.Header != nil {
-			ct = in.Context.Header.Get("Content-Type")
-		}
-		k = KindOfType(ct)
+		k = KindOfType(in.Context.ContentType(in.ContentType))
 	}
 	if k == Other && (in.Name == "" || in.Name == "-") {
 		k, err = SniffKind(head)

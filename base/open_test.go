@@ -115,3 +115,38 @@ func TestOpenErrors(t *testing.T) {
 		t.Errorf("empty with default: %v %v", d, err)
 	}
 }
+
+// TestOpenUTF16Text: a UTF-16 document's <base> is looked for in its
+// text decoded losslessly, the byte order mark kept as U+FEFF (3 bytes),
+// so Element.Offset counts it (x/text's decoder dropped it: 0), as in the
+// text htmlrewrite tokenizes; a lone surrogate in <base href> reads as
+// U+FFFD, as the Encoding Standard's decoder reads it.
+func TestOpenUTF16Text(t *testing.T) {
+	noBOM := func(s string) string { return utf16le(s)[2:] }
+	for _, seek := range []bool{false, true} {
+		for _, c := range []struct {
+			doc, ct string
+			offset  int64
+			href    string
+		}{
+			{utf16le("<base href=/u16/>"), "", 3, "/u16/"},
+			{noBOM("<base href=/u16/>"), "text/html; charset=utf-16le", 0, "/u16/"},
+			{utf16le("<base href=/a") + "\x00\xd8" + noBOM("b/>"), "", 3, "/a\ufffdb/"},
+		} {
+			var r io.Reader = stream{strings.NewReader(c.doc)}
+			if seek {
+				r = strings.NewReader(c.doc)
+			}
+			d, err := Open(r, Input{Kind: HTML, ContentType: c.ct, Context: Context{Spec: resolve.RFC3986, Retrieval: "http://r.example/"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Charset != "utf-16le" || !d.Element.Found || d.Element.Offset != c.offset || d.Element.Href != c.href {
+				t.Errorf("seek %v %q: %s %+v", seek, c.doc, d.Charset, d.Element)
+			}
+			if got, _ := io.ReadAll(d.Reader); string(got) != c.doc {
+				t.Errorf("seek %v: Reader gave %q, want the document's bytes", seek, got)
+			}
+		}
+	}
+}
