@@ -204,6 +204,9 @@ var errUsed = errors.New("extract: a Document is read once")
 // or record. A kind relurl does not read (base.Other) is read as HTML. It
 // stops at the first error fn returns and returns it.
 func Links(r io.Reader, k base.Kind, o Options, fn func(link.Link) error) (Result, error) {
+	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
+		return htmlLinks(rs, o, fn)
+	}
 	d, err := Open(r, k, o)
 	if err != nil {
 		return Result{Records: 1}, err
@@ -239,6 +242,29 @@ func (d *Document) Links(fn func(link.Link) error) (Result, error) {
 		o.Base(d.html.Base())
 	}
 	final, err := d.html.Links(fn)
+	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
+}
+
+// htmlLinks is Links of a seekable HTML document: htmlrewrite.Links,
+// which reads it once (the links held until its base is known), where
+// Open's look-ahead reads it twice; the links and the base are the same
+// (htmlrewrite's TestLinksOnceAgrees; TestLinksSinglePass here). Options.Base
+// is called with the base of the first link before fn gets it, or with
+// the final base when there is none.
+func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error) (Result, error) {
+	first := true
+	final, err := htmlrewrite.Links(rs, o.HTML, func(l link.Link) error {
+		if first {
+			first = false
+			if o.Base != nil {
+				o.Base(l.Base)
+			}
+		}
+		return fn(l)
+	})
+	if first && o.Base != nil {
+		o.Base(final)
+	}
 	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
 }
 

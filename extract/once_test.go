@@ -2,10 +2,14 @@ package extract
 
 import (
 	"bytes"
+	"fmt"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 )
 
 // rewindBuffer is an output that can be taken back (htmlrewrite.Rewinder),
@@ -52,3 +56,80 @@ func TestRewriteReadsOnce(t *testing.T) {
 		t.Errorf("the single pass wrote other bytes (changed %v)", st.Changed)
 	}
 }
+
+// TestLinksReadsOnce: the links of a seekable HTML file (relurl links of
+// a file in a tree) are read in one pass, htmlrewrite.Links', not
+// through Open's look-ahead, which reads the document once for "<base"
+// and once more for the links. Links, results and the base Options.Base
+// is given (before the first link) are the look-ahead's, for documents
+// with and without a <base> before or after their links, and without links.
+func TestLinksReadsOnce(t *testing.T) {
+	body := strings.Repeat(`<p><a href="a/b.html">x</a> text `, 3000)
+	docs := []struct {
+		name, doc string
+		once      bool // read once
+	}{
+		{"no base", body, true},
+		{"no links", strings.Repeat("<p>text ", 5000), true},
+		{"early base", `<head><base href="https://cdn.example/x/"></head>` + body, false},
+		{"late base", body + `<base href="https://cdn.example/x/">`, false},
+		{"base without href", `<base target=_top>` + body, false},
+		{"empty", "", true},
+		{"utf-16", "\xff\xfe<\x00a\x00 \x00h\x00r\x00e\x00f\x00=\x00x\x00>\x00", false},
+	}
+	type result struct {
+		links []link.Link
+		base  []base.Result
+		res   Result
+		err   error
+	}
+	read := func(r io.Reader, lookahead bool) result {
+		var got result
+		o := options("http://h.example/d/doc")
+		o.Base = func(b base.Result) { got.base = append(got.base, b) }
+		fn := func(l link.Link) error {
+			if len(got.base) != 1 {
+				t.Errorf("link %q given with %d bases before it", l.Raw, len(got.base))
+			}
+			got.links = append(got.links, l)
+			return nil
+		}
+		if !lookahead {
+			got.res, got.err = Links(r, base.HTML, o, fn)
+			return got
+		}
+		d, err := Open(r, base.HTML, o)
+		if err != nil {
+			got.err = err
+			return got
+		}
+		defer d.Close()
+		got.res, got.err = d.Links(fn)
+		return got
+	}
+	for _, tc := range docs {
+		t.Run(tc.name, func(t *testing.T) {
+			want := read(strings.NewReader(tc.doc), true)
+			src := &countingFile{r: bytes.NewReader([]byte(tc.doc))}
+			got := read(src, false)
+			if tc.once && src.read != len(tc.doc) {
+				t.Errorf("%d bytes read of a %d-byte document", src.read, len(tc.doc))
+			}
+			if len(got.base) != 1 || len(want.base) != 1 {
+				t.Fatalf("Options.Base called %d times (look-ahead: %d), want once", len(got.base), len(want.base))
+			}
+			gb, wb := got.base[0], want.base[0]
+			if gb.URL != wb.URL || gb.Source != wb.Source || gb.Detail != wb.Detail {
+				t.Errorf("base given %+v, look-ahead %+v", gb, wb)
+			}
+			if !reflect.DeepEqual(got.links, want.links) {
+				t.Errorf("%d links, look-ahead %d; first differences:\n got %+v\nwant %+v", len(got.links), len(want.links), first(got.links), first(want.links))
+			}
+			if !reflect.DeepEqual(got.res, want.res) || fmt.Sprint(got.err) != fmt.Sprint(want.err) {
+				t.Errorf("result %+v, %v; look-ahead %+v, %v", got.res, got.err, want.res, want.err)
+			}
+		})
+	}
+}
+
+func first(l []link.Link) []link.Link { return l[:min(len(l), 2)] }
