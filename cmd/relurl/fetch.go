@@ -16,6 +16,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/linkout"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/tree"
@@ -115,16 +116,18 @@ func runFetch(args []string, s stdio) int {
 
 	if *links {
 		w := bufio.NewWriterSize(s.out, 64<<10)
-		lw := newLinkWriter(ordered.Direct(linkOut(w, s, ff.unique)), doc.URL, *format == "text")
+		m, _ := linkout.NewMode(*format, "")
+		m.Message = userMessage
+		lw := linkout.NewWriter(ordered.Direct(linkOut(w, s, ff.unique)), doc.URL, m)
 		// The page stands at its URL after redirects.
 		site := linkfilter.Site{Document: doc.URL}
 		hv := harvest.Reader{Spec: *spec, Filter: filter}
 		// RFC 8288 §3.1: Link header targets against the response URL.
-		if err := hv.Header(doc.Header.Values("Link"), doc.URL, lw.link); err != nil {
+		if err := hv.Header(doc.Header.Values("Link"), doc.URL, lw.Link); err != nil {
 			s.errorf("fetch: %v", err)
 			return exitFailure
 		}
-		r := hv.Document(bytes.NewReader(doc.Body), tree.HTML, extract.Options{HTML: hopts}, site, lw.link)
+		r := hv.Document(bytes.NewReader(doc.Body), tree.HTML, extract.Options{HTML: hopts}, site, lw.Link)
 		if werr := w.Flush(); werr != nil {
 			s.errorf("fetch: %v", werr)
 			return exitFailure

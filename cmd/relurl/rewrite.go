@@ -239,7 +239,7 @@ func write(w io.Writer) ordered.Out {
 // what is written is flushed whenever the command waits for input.
 func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 	w := bufio.NewWriterSize(s.out, 64<<10)
-	in := bufio.NewReaderSize(flushBeforeRead{s.in, w}, 64<<10)
+	in := bufio.NewReaderSize(inputs.FlushBeforeRead(s.in, w), 64<<10)
 	kind, _ := t.inputKind() // Other: by its first bytes
 	r := t.rewriter().Stream(w, in, kind, t.base.value)
 	err := r.Err

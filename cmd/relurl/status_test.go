@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/relurl/relurl/internal/linkout"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -272,7 +273,7 @@ func TestLinksFieldsTSV(t *testing.T) {
 	tsv, _, code := runRelurl([]byte(html), "links", "--base", "http://x.example/", "--format", "tsv", "--fields", strings.Join(fields, ","), "--status", "-")
 	require.Equal(t, 0, code)
 	require.Len(t, tsv, 4)
-	assert.Equal(t, statusPrefix+okStatus("-", 1, 3, 0), tsv[3])
+	assert.Equal(t, "#status\t"+okStatus("-", 1, 3, 0), tsv[3])
 	for i := range full {
 		var all map[string]any
 		require.NoError(t, json.Unmarshal([]byte(full[i]), &all))
@@ -301,7 +302,7 @@ func TestLinksFieldsTSV(t *testing.T) {
 		cols := strings.Split(tsv[i], "\t")
 		require.Len(t, cols, len(fields), tsv[i])
 		for j, f := range fields {
-			got := unescapeTSV(cols[j])
+			got := linkout.UnescapeTSV(cols[j])
 			switch v := all[f].(type) {
 			case nil:
 				assert.Equal(t, "", got, f)

@@ -10,6 +10,7 @@
 package inputs
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -180,4 +181,23 @@ func Claimed(items iter.Seq[Item], claim func(tree.File) error) iter.Seq[Item] {
 			}
 		}
 	}
+}
+
+// FlushBeforeRead returns r, flushing w each time it must wait for r:
+// the output of a filter reaches its reader while the input is still
+// coming (`relurl links -`, `relurl rewrite -`).
+func FlushBeforeRead(r io.Reader, w *bufio.Writer) io.Reader { return flushBeforeRead{r, w} }
+
+type flushBeforeRead struct {
+	r io.Reader
+	w *bufio.Writer
+}
+
+func (f flushBeforeRead) Read(p []byte) (int, error) {
+	if f.w.Buffered() > 0 {
+		if err := f.w.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	return f.r.Read(p)
 }

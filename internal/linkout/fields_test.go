@@ -1,4 +1,4 @@
-package main
+package linkout
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func FuzzFieldEncoding(f *testing.F) {
 		if bytes.ContainsAny(tsv, "\t\n\r") {
 			t.Fatalf("escaped %q has a tab or line end: %q", s, tsv)
 		}
-		if got := unescapeTSV(string(tsv)); got != s {
+		if got := UnescapeTSV(string(tsv)); got != s {
 			t.Fatalf("unescape(escape(%q)) = %q", s, got)
 		}
 		var want bytes.Buffer
@@ -172,18 +172,17 @@ func TestRecordEscapesOncePerDocument(t *testing.T) {
 				got.Write(rec)
 				return nil
 			})
-			lw := newLinkWriter(sink, "dir/caf\xe9 \"x\"\t.html", false)
-			lw.mode.format = tc.format
+			lw := NewWriter(sink, "dir/caf\xe9 \"x\"\t.html", Mode{format: tc.format})
 			for _, b := range bases {
 				for i := range 50 {
 					l := link.Link{Raw: fmt.Sprintf("p%d.html", i), URL: fmt.Sprintf("%sp%d.html", b.URL, i),
 						Tag: "a", Attr: "href", Line: i + 1, Column: 3, Offset: int64(10 * i), Base: b}
-					if err := lw.link(tree.HTML, l); err != nil {
+					if err := lw.Link(tree.HTML, l); err != nil {
 						t.Fatal(err)
 					}
 					var r linkRecord // as written without the cache
 					name, _ := tree.JSONName(lw.file)
-					record(&r, &l, name, tree.PercentEncoded)
+					record(&r, &l, name, tree.PercentEncoded, &lw.mode)
 					r.Rel = []string{}
 					want.Write(tc.format.append(nil, &r))
 				}

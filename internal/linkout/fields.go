@@ -1,4 +1,4 @@
-package main
+package linkout
 
 import (
 	"bytes"
@@ -183,7 +183,7 @@ var linkFields = func() []recordField {
 		}
 		c, ok := linkCodecs[t.Field(i).Name]
 		if !ok {
-			panic("relurl: linkRecord." + t.Field(i).Name + " has no entry in linkCodecs")
+			panic("linkout: linkRecord." + t.Field(i).Name + " has no entry in linkCodecs")
 		}
 		key := string(appendJSONString(nil, name)) + ":"
 		fields = append(fields, recordField{name: name, key: key, omitEmpty: strings.Contains(opts, "omitempty"), codec: c})
@@ -404,8 +404,9 @@ func appendTSV(b []byte, s string) []byte {
 	return b
 }
 
-// unescapeTSV inverts escapeTSV.
-func unescapeTSV(s string) string {
+// UnescapeTSV returns the value of a TSV column, inverting the escapes
+// of the tsv output (\\, \t, \n, \r).
+func UnescapeTSV(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
