@@ -46,7 +46,8 @@ func runLinks(args []string, s stdio) int {
 	if *format != "jsonl" && *format != "text" && *format != "tsv" {
 		return usageErr(`--format is "jsonl", "text" or "tsv", not %q`, *format)
 	}
-	if _, err := sf.mode(*format, s); err != nil {
+	mode, err := sf.mode(*format)
+	if err != nil {
 		return usageErr("%v", err)
 	}
 	filter, err := ff.filter()
@@ -63,7 +64,7 @@ func runLinks(args []string, s stdio) int {
 		bar, s = startProgress(s, false, "links")
 		defer bar.Finish()
 	}
-	mode, _ := sf.mode(*format, s) // its lines go round the progress display
+	mode.Stderr = linkout.NewStderr(s.err, s.errorf) // round the progress display
 	forced, _ := sf.kind()
 	w := bufio.NewWriterSize(s.out, 64<<10)
 	defer w.Flush()
@@ -105,7 +106,7 @@ func runLinks(args []string, s stdio) int {
 	hv := t.harvester(forced, filter)
 	work := func(wk inputs.Item, sink *ordered.Sink) linkout.Result {
 		if wk.Err != nil {
-			return linkout.Result{Err: wk.Err, Status: linkout.Status{File: wk.Name, Err: wk.Err}}
+			return linkout.Failed(wk.Name, wk.Err)
 		}
 		lw := linkout.NewWriter(sink, wk.Name, mode)
 		return lw.Result(hv.File(wk.File, lw.Link, lw.RecordError))

@@ -33,8 +33,9 @@ func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 }
 
 // mode validates the flags against --format (jsonl, text or tsv) and
-// returns how links and statuses are written.
-func (sf *streamFlags) mode(format string, s stdio) (linkout.Mode, error) {
+// returns how links and statuses are written (its Stderr is the
+// caller's to set).
+func (sf *streamFlags) mode(format string) (linkout.Mode, error) {
 	switch sf.inputFormat {
 	case "auto", "html", "mhtml", "warc", "css", "xml", "svg", "atom", "rss", "manifest", "module":
 	default:
@@ -49,8 +50,7 @@ func (sf *streamFlags) mode(format string, s stdio) (linkout.Mode, error) {
 		return linkout.Mode{}, fmt.Errorf(`--on-error is "exit" or "report", not %q`, sf.onError)
 	}
 	m, err := linkout.NewMode(format, sf.fields)
-	m.Status, m.HadoopCounters = sf.status, sf.counters == "hadoop"
-	m.Stderr, m.Message = linkout.NewStderr(s.err, s.errorf), userMessage
+	m.Status, m.HadoopCounters, m.Message = sf.status, sf.counters == "hadoop", userMessage
 	return m, err
 }
 

@@ -176,6 +176,12 @@ type Result struct {
 	Status   Status
 }
 
+// Failed returns the Result of the input named file that could not be
+// read at all: err, and nothing written.
+func Failed(file string, err error) Result {
+	return Result{Err: err, Status: Status{File: file, Err: err}}
+}
+
 // Writer writes one input's link records to its sink, as they are found.
 type Writer struct {
 	sink *ordered.Sink

@@ -153,3 +153,13 @@ func TestOutUnique(t *testing.T) {
 	assert.Equal(t, "a\nb\ns\ns\n", b.String())
 	assert.Equal(t, 0, full)
 }
+
+// TestFailed: an input that could not be read fails with its error and
+// its status line says so.
+func TestFailed(t *testing.T) {
+	err := errors.New("no such file")
+	r := Failed("gone.html", err)
+	assert.True(t, r.Status.Failed())
+	m, _ := NewMode("jsonl", "")
+	assert.Equal(t, `{"status":"error","file":"gone.html","error":"no such file","records":0,"links":0,"record_errors":0}`+"\n", string(m.StatusLine(&r.Status)))
+}
