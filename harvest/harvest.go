@@ -80,6 +80,7 @@ var ErrNotDocument = errors.New("not an HTML, MHTML, WARC, CSS, SVG or feed file
 // reads is skipped when walked in a directory, an error when named
 // alone.
 func (r *Reader) File(f tree.File, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+	defer f.Release() // the walk waits for a page's pass (tree.Referrals.Gather)
 	if r.Kind != tree.Other {
 		f.Kind = r.Kind
 	}
@@ -112,7 +113,17 @@ func (r *Reader) File(f tree.File, fn func(tree.Kind, link.Link) error, onRecord
 		return Result{Err: err}
 	}
 	defer in.Close()
-	return r.read(in, f.Kind, docURL, site, fn, onRecordError)
+	var o extract.Options
+	if r.Options != nil {
+		o = r.Options(docURL)
+	}
+	if f.Kind == tree.HTML {
+		// What the page tells of the tree's other files, for the walk.
+		if ref := f.Referrer(); ref != nil {
+			o.HTML.Referrer = ref
+		}
+	}
+	return r.readWith(in, f.Kind, o, site, fn, onRecordError)
 }
 
 // Stream calls fn for every link of the document src, retrieved from
@@ -167,6 +178,11 @@ func (r *Reader) read(src io.Reader, k tree.Kind, docURL string, site linkfilter
 	if r.Options != nil {
 		o = r.Options(docURL)
 	}
+	return r.readWith(src, k, o, site, fn, onRecordError)
+}
+
+// readWith reads the links of src of kind k with the readers' options o.
+func (r *Reader) readWith(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
 	if k == tree.WARC {
 		o.MIME.Retrieval = "" // each record has its own
 		o.RecordError = onRecordError

@@ -143,6 +143,13 @@ type Options struct {
 	// page's anchors without tokenizing it twice.
 	Anchor func(name string)
 
+	// Referrer, when set, is told, in the pass of Rewrite or Links, what
+	// the document says of the kinds of the files it loads (a module
+	// script, a manifest, a stylesheet): see [Referrer]. A tree walk
+	// gathers this from the pass that rewrites or reads a page instead of
+	// reading the page again.
+	Referrer Referrer
+
 	// ScanLimit bounds how much of a stream that is not an io.ReadSeeker
 	// is held in memory while looking for its <base href>; the zero value
 	// is DefaultScanLimit. See [Rewrite].
@@ -166,6 +173,32 @@ type Options struct {
 	// exceeds it, the rest of the document is copied unchanged and an
 	// *IncompleteError is returned (see [Rewrite]).
 	MaxToken int
+}
+
+// A Referrer learns, from the one pass that rewrites a document or
+// reports its links (Options.Referrer), what the document tells of the
+// files it loads: HTML §8.1.5 (a module script, an import map), §4.6.7
+// (<link rel=modulepreload|manifest|stylesheet>). Its methods are called
+// on the pass's goroutine.
+type Referrer interface {
+	// Load is called, in document order, with each link of kind Import
+	// (module scripts, modulepreload, import map entries, an inline
+	// module's imports) and each link of a <link> element, as Links
+	// reports it (resolved, Rel and Inert set) but without its position
+	// (Line, Column and Offset are zero). A link that cannot be resolved
+	// comes with its Err. The links of an <iframe srcdoc> document read
+	// with Options.Srcdoc come too, Inert when the iframe is.
+	Load(Link)
+	// End is called once the pass has read the document to its end, or
+	// to a token over MaxToken (where Links stops too), with the bare
+	// specifier keys of its import maps ([Document.ImportMap]). A pass
+	// that an error of its output or of Links' fn stops before does not
+	// call it.
+	End(importMap []string)
+	// Restart is called when the pass starts again from the document's
+	// start (its deciding <base> came after links already found): what
+	// Load told before is void.
+	Restart()
 }
 
 // Defaults for the limits in Options.

@@ -202,6 +202,9 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	// they are dropped (none was handed on) and the document is read
 	// again with the decided base.
 	h.drop()
+	if opts.Referrer != nil {
+		opts.Referrer.Restart()
+	}
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
 		return base.Result{}, true, err
 	}

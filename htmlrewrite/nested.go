@@ -74,6 +74,9 @@ func (s *scanner) srcdoc(v string, at *site) {
 	opts.ContentType = "text/html; charset=utf-8"
 	opts.Base = BaseKeep
 	opts.Anchor = nil // another document's
+	if opts.Referrer != nil {
+		opts.Referrer = nestedReferrer{opts.Referrer, s.inert > 0}
+	}
 	var out bytes.Buffer
 	var fn func(Link) error
 	if s.fn != nil {
@@ -111,3 +114,18 @@ func (s *scanner) srcdoc(v string, at *site) {
 		s.subs = append(s.subs, sub{0, len(v), out.String()})
 	}
 }
+
+// nestedReferrer is the Referrer of an <iframe srcdoc> document: its
+// loads are the container's (Inert when the iframe is, as Links reports
+// them), and its end is not the container's.
+type nestedReferrer struct {
+	r     Referrer
+	inert bool
+}
+
+func (n nestedReferrer) Load(l Link) {
+	l.Inert = l.Inert || n.inert
+	n.r.Load(l)
+}
+func (nestedReferrer) End([]string) {}
+func (nestedReferrer) Restart()     {}

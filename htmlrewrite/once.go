@@ -145,6 +145,9 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 	if err := dst.Rewind(); err != nil {
 		return Stats{}, true, err
 	}
+	if opts.Referrer != nil {
+		opts.Referrer.Restart()
+	}
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
 		return Stats{}, true, err
 	}

@@ -301,7 +301,14 @@ func (s *scanner) ran(b []byte) {
 	}
 }
 
-func (s *scanner) run(r io.Reader) error {
+func (s *scanner) run(r io.Reader) (err error) {
+	if s.opts.Referrer != nil && s.depth == 0 {
+		defer func() {
+			if s.err == nil && (err == nil || errors.As(err, new(*IncompleteError))) {
+				s.opts.Referrer.End(s.importKeys)
+			}
+		}()
+	}
 	z := token.NewTokenizerBuffer(r, readBuffer())
 	// After the deferred Flush below: the last run is written.
 	defer func() { freeReadBuffer(z.ReadBuffer()) }()
@@ -1062,6 +1069,10 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 	if ref == "" && at.kind == Form {
 		res = s.documentResolver()
 	}
+	if s.opts.Referrer != nil && (at.kind == Import || tagIDOf(at.name) == tagLink) {
+		u, err := res.Reference(ref)
+		s.refer(at, raw, u, err)
+	}
 	if s.fn != nil {
 		s.emitRef(at, d0, raw, ref, written == ref, t0-d0, res)
 		return
@@ -1107,6 +1118,21 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		s.stats.Mapped++
 	}
 	s.subs = append(s.subs, sub{t0, t1, u})
+}
+
+// refer tells Options.Referrer of the link of the value raw, which
+// resolves to u (or fails with err). Its strings outlive the token
+// (str): they are copies.
+func (s *scanner) refer(at *site, raw, u string, err error) {
+	l := Link{Raw: strings.Clone(raw), URL: strings.Clone(u), Err: err, Tag: elementName(at.name), Attr: at.attr, Kind: at.kind,
+		Inert: s.inert > 0, Base: s.stats.Base}
+	if len(s.rel) > 0 {
+		l.Rel = make([]string, len(s.rel))
+		for i, r := range s.rel {
+			l.Rel[i] = relName(r)
+		}
+	}
+	s.opts.Referrer.Load(l)
 }
 
 // emitRef reports the link of the value raw, whose reference ref is

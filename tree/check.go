@@ -283,6 +283,7 @@ func (c *Checker) warn(format string, args ...any) {
 // other as HTML. Fragment links into other files are checked by Finish,
 // once every file has been read.
 func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
+	defer f.Release()
 	if err := c.Prepare(); err != nil {
 		return nil, err
 	}
@@ -356,6 +357,13 @@ func (c *Checker) read(f File, data []byte) (Document, error) {
 	if !c.NoAnchors && f.Kind != CSS && f.Kind != XML && f.Kind != Manifest && f.Kind != Module {
 		doc.HasAnchors = true
 		o.HTML.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
+	}
+	if f.Kind == HTML {
+		// What the page tells of the tree's other files, for the walk
+		// (Referrals.Gather).
+		if ref := f.Referrer(); ref != nil {
+			o.HTML.Referrer = ref
+		}
 	}
 	d, err := c.open(f, data, o)
 	if err != nil {

@@ -22,6 +22,7 @@ type FileResult struct {
 // when it is of a kind the checker reads. It is the one call per file of
 // a tree's check; Finish comes after the last.
 func (c *Checker) CheckFile(f File) FileResult {
+	defer f.Release()
 	if !c.Reads(f.Kind) {
 		return FileResult{}
 	}
@@ -39,6 +40,7 @@ func (c *Checker) CheckFile(f File) FileResult {
 // A file with nothing to fix is not written. Its findings are those of
 // the fixed file: what the fix could not mend.
 func (c *Checker) FixFile(f File, w Writer) FileResult {
+	defer f.Release()
 	if !c.Reads(f.Kind) {
 		return FileResult{}
 	}

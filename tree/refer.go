@@ -3,7 +3,6 @@ package tree
 import (
 	"bytes"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,7 +26,9 @@ import (
 // for those links, resolved against each file's URL (Mapper) and mapped
 // back to the tree, when it first meets a file they could concern (a
 // candidate, a module, a stylesheet), before yielding it; a tree without
-// one is walked once and no page is read for referrals. Files named on their own and --from-list lines are not
+// one is walked once and no page is read for referrals. With Gather, the
+// run's passes over the pages tell the same instead, and the pages are
+// read once. Files named on their own and --from-list lines are not
 // classified this way (the pages referring to them are not known).
 //
 // The same reading tells each module of the tree (a .js file so
@@ -39,6 +40,20 @@ type Referrals struct {
 	HTML    func(docURL string) htmlrewrite.Options
 	Module  func(docURL string) jsmodule.Options
 	MaxSize int64 // the largest file read; 0 is 256 MiB
+
+	// Gather takes the referrals from the run's own pass over each page
+	// instead of reading the pages before: in a directory walked, a page
+	// is yielded at once, carrying the htmlrewrite.Referrer its pass
+	// reports to (File.Referrer), and the files whose kind, import map or
+	// encoding the pages tell (stylesheets, modules, candidates) are held
+	// back, by name, until every page of the tree yielded before is done
+	// (File.Release), then yielded after them, in walk order, classified.
+	// Every page of a tree is then read once. The consumer of the walk
+	// must Release every page it yields, even when it does not read it
+	// (the walk reads such a page itself); Rewriter, Checker and harvest
+	// do. It may work on several files at once: the walk waits for the
+	// passes, not for the order of their results.
+	Gather bool
 
 	mu       sync.Mutex
 	charsets map[string]string   // stylesheet URL -> its environment encoding
@@ -199,197 +214,60 @@ func (k referred) classify(f File) File {
 	return f
 }
 
-// scan reads the tree under dir for the kinds its documents tell.
+// scan reads the tree under dir for the kinds its documents tell: a walk
+// of its own, then its pages in walk order, then its modules.
 func (r *Referrals) scan(dir string) referred {
 	m := r.Mapper
 	if m == nil {
 		m = &Mapper{}
 	}
-	var pages, modules []File
-	cands := map[string]bool{}
-	mods := map[string]bool{} // the files of kind Module
-	sheets := map[string]bool{}
-	legacy := map[string]string{} // page path -> its encoding, when not UTF-8
+	type pageAt struct {
+		f        File
+		u, env   string
+		urlKnown bool
+	}
+	var pages []pageAt
+	files := newTreeFiles()
+	legacy := false
 	for f, err := range Walk([]string{dir}) {
 		if err != nil {
 			continue
 		}
 		switch {
 		case f.Kind == HTML:
-			pages = append(pages, f)
+			pg := pageAt{f: f}
 			if u, err := m.URL(f); err == nil {
+				pg.u, pg.urlKnown = u, true
 				// The encoding the page is read in (htmlrewrite.Encoding:
 				// BOM, Content-Type, <meta>; ASCII without one is UTF-8).
 				if _, name, err := htmlrewrite.Encoding(f.Head, r.HTML(u).ContentType); err == nil && name != "utf-8" {
-					legacy[f.Path] = name
+					pg.env = name
+					legacy = true
 				}
 			}
-		case f.Kind == Module:
-			modules = append(modules, f)
-			mods[filepath.Clean(f.Path)] = true
-		case f.Kind == CSS:
-			sheets[filepath.Clean(f.Path)] = true
-		case candidate(f):
-			cands[filepath.Clean(f.Path)] = true
+			pages = append(pages, pg)
+		case f.Kind == Module || f.Kind == CSS || candidate(f):
+			var u urlOf
+			if f.Kind == Module {
+				u.u, u.err = m.URL(f)
+			}
+			files.add(f.Path, f.Kind, candidate(f), u)
 		}
 	}
-	if len(sheets) == 0 || len(legacy) == 0 {
-		sheets = nil // no stylesheet takes an encoding from a page
-	}
-	if len(cands) == 0 && len(mods) == 0 && sheets == nil {
+	if len(files.cands) == 0 && len(files.mods) == 0 && (len(files.sheets) == 0 || !legacy) {
 		return nil
 	}
-	root, err := m.Root(dir)
-	if err != nil {
+	st := newReferState(r, dir)
+	if st == nil {
 		return nil
 	}
-	// target returns the candidate file u names, if any.
-	target := func(u string) (string, bool) {
-		if i := strings.IndexAny(u, "?#"); i >= 0 {
-			u = u[:i]
-		}
-		rest, ok := strings.CutPrefix(u, root)
-		if !ok {
-			return "", false
-		}
-		rel, err := url.PathUnescape(rest)
-		if err != nil || !filepath.IsLocal(filepath.FromSlash(rel)) {
-			return "", false
-		}
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		return p, cands[p] || sheets[p]
-	}
-	// fileAt is the file of the tree at p, as a module.
-	fileAt := func(p string) File {
-		f := File{Path: p, Root: dir, Kind: Module}
-		if rel, err := filepath.Rel(dir, p); err == nil {
-			f.Rel = filepath.ToSlash(rel)
-		}
-		return f
-	}
-	// fileURL is the URL a file's own reading is given.
-	fileURL := func(p string) string {
-		u, _ := m.URL(fileAt(p))
-		return u
-	}
-	found := referred{}
-	var queue []File
-	mark := func(p string, k Kind) {
-		if _, done := found[p]; done {
-			return
-		}
-		found[p] = k
-		if k == Module {
-			queue = append(queue, fileAt(p))
+	modules := len(files.cands) > 0 || len(files.mods) > 0
+	for i, pg := range pages {
+		if pg.urlKnown {
+			st.readPage(pg.f, i, pg.u, pg.env, modules)
 		}
 	}
-	// inherit gives the module at p the import map keys; a module read
-	// before it had them is read again, to pass them on.
-	read := map[string]bool{}
-	anyKeys := false
-	inherit := func(p string, keys []string) {
-		if !r.setImportMap(fileURL(p), keys) {
-			return
-		}
-		anyKeys = true
-		if read[p] {
-			queue = append(queue, fileAt(p))
-		}
-	}
-	for _, f := range pages {
-		env := legacy[f.Path]
-		if len(cands) == 0 && len(mods) == 0 && env == "" {
-			continue // read for its stylesheets only, and it gives none an encoding
-		}
-		u, err := m.URL(f)
-		if err != nil || !r.small(f) {
-			continue
-		}
-		opts := r.HTML(u)
-		opts.Spool = false
-		src, err := os.Open(f.Path)
-		if err != nil {
-			continue
-		}
-		if env == "" && !mentions(src, referWords) {
-			src.Close()
-			continue // it cannot classify a candidate, and gives no sheet an encoding
-		}
-		if _, err := src.Seek(0, io.SeekStart); err != nil {
-			src.Close()
-			continue
-		}
-		if scanHook != nil {
-			scanHook(f.Path)
-		}
-		var loaded []string // the modules the page loads
-		if d, err := htmlrewrite.Open(src, opts); err == nil {
-			d.Links(func(l htmlrewrite.Link) error {
-				if l.Err != nil || l.Inert {
-					return nil
-				}
-				p, ok := target(l.URL)
-				asModule := l.Kind == htmlrewrite.Import && l.Attr != "importmap:key" && l.Attr != "importmap:scope" && l.Attr != "importmap:integrity"
-				switch {
-				case asModule && mods[p]:
-					loaded = append(loaded, p)
-				case !ok:
-				case sheets[p]:
-					if env != "" && l.Tag == "link" && slices.Contains(l.Rel, "stylesheet") {
-						r.setCharset(fileURL(p), env)
-					}
-				case !cands[p]:
-				case asModule:
-					mark(p, Module)
-					loaded = append(loaded, p)
-				case l.Tag == "link" && slices.Contains(l.Rel, "manifest"):
-					mark(p, Manifest)
-				}
-				return nil
-			})
-			// The document's import map (HTML §8.1.5.3), for the
-			// modules it loads.
-			if keys := d.ImportMap(); len(keys) > 0 {
-				for _, p := range loaded {
-					inherit(p, keys)
-				}
-			}
-			d.Close()
-		}
-		src.Close()
-	}
-	// The modules, transitively: what a module imports is a module, and
-	// has the import map its importer has.
-	if len(cands) > 0 || anyKeys {
-		queue = append(queue, modules...)
-	}
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		read[filepath.Clean(f.Path)] = true
-		u, err := m.URL(f)
-		if err != nil || !r.small(f) {
-			continue
-		}
-		src, err := os.Open(f.Path)
-		if err != nil {
-			continue
-		}
-		keys := r.ImportMap(u)
-		jsmodule.Links(src, r.Module(u), func(l htmlrewrite.Link) error {
-			if l.Err == nil && l.Kind == htmlrewrite.Import {
-				if p, ok := target(l.URL); ok && cands[p] {
-					mark(p, Module)
-					inherit(p, keys)
-				} else if mods[p] {
-					inherit(p, keys)
-				}
-			}
-			return nil
-		})
-		src.Close()
-	}
-	return found
+	return st.finish(files)
 }
 
 // scanHook, when set (by tests), is told of each page scan reads for

@@ -144,6 +144,7 @@ func (r *Rewriter) Claim(f File) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if prev, ok := r.places[dst]; ok {
+		f.Release() // not rewritten: the walk reads it for referrals
 		return fmt.Errorf("not mirrored: %s is already the mirror of %s", dst, prev)
 	}
 	if r.places == nil {
@@ -199,6 +200,7 @@ var errNotDocument = errors.New("not an HTML or MHTML file (by name and content)
 // mirror, or nowhere (a dry run), as the Rewriter says. HTML and MHTML go
 // through as they are read.
 func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
+	defer f.Release()
 	res := RewriteResult{File: f}
 	doc := Rewritable(f.Kind)
 	switch {
@@ -304,6 +306,13 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k Ki
 	var o extract.Options
 	if r.Options != nil {
 		o = r.Options(docURL)
+	}
+	if k == HTML {
+		// What the page tells of the tree's other files, for the walk
+		// (Referrals.Gather).
+		if ref := res.File.Referrer(); ref != nil {
+			o.HTML.Referrer = ref
+		}
 	}
 	whole := k == CSS || k == XML || k == Manifest || k == Module
 	if whole {

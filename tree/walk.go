@@ -27,6 +27,9 @@ type File struct {
 	// info is what the walk saw of the file: the writer checks that the
 	// file it replaces is still this one.
 	info fs.FileInfo
+	// page is set on a page a walk gathering referrals from the run's
+	// passes yielded (Referrals.Gather): see Referrer and Release.
+	page *page
 }
 
 // HeadLen is how many leading bytes Walk reads from each file: enough for
@@ -65,6 +68,9 @@ type Walker struct {
 	// yet: they are read when the walk first meets a file they could
 	// concern (needsReferrals), so a tree without one is walked once.
 	referDir string
+	// gather is the directory's when Refer.Gather: the run's passes
+	// over its pages tell the referrals.
+	gather *gathering
 
 	// count: yield each file without reading it (Count).
 	count bool
@@ -90,7 +96,10 @@ func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 	return func(yield func(File, error) bool) {
 		for _, p := range paths {
 			w := w
-			if w.Refer != nil {
+			switch {
+			case w.Refer != nil && w.Refer.Gather:
+				w.gather = newGathering(w.Refer, p)
+			case w.Refer != nil:
 				w.referDir = p
 			}
 			if !w.walkOne(p, p, "", yield) {
@@ -194,6 +203,16 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 		var f File
 		if err == nil {
 			f, err = describe(path, sub, root, info)
+			if g := w.gather; g != nil && err == nil {
+				switch {
+				case needsReferrals(f):
+					// Yielded once the tree's pages are done.
+					g.hold(f)
+					return nil
+				case f.Kind == HTML:
+					f.page = g.add(f)
+				}
+			}
 			if err == nil && w.referDir != "" && needsReferrals(f) {
 				// The first file the tree's documents could tell
 				// something of: read them now, once, before it is
@@ -211,6 +230,9 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 		}
 		return nil
 	})
+	if w.gather != nil && !stopped && !w.gather.flush(root, yield) {
+		return false
+	}
 	if err != nil && !stopped {
 		return yield(File{Path: p, Root: root}, err)
 	}

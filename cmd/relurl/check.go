@@ -209,7 +209,11 @@ func runCheck(args []string, s stdio) int {
 		}
 		return nil
 	}
-	items, stopCount := inputs.Counted(bar, inputs.Seq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check"), Refer: c.Referrals()}.Walk([]string{dir})), []string{dir}, false)
+	refer := c.Referrals()
+	if refer != nil {
+		refer.Gather = true // CheckFile and FixFile tell it from each page's pass
+	}
+	items, stopCount := inputs.Counted(bar, inputs.Seq(tree.Walker{RemoveStale: *fix, Removed: staleReporter(s, "check"), Refer: refer}.Walk([]string{dir})), []string{dir}, false)
 	defer stopCount()
 	err = ordered.Results(*jobs, items, work, emit)
 	bar.Finish()

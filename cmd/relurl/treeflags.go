@@ -105,7 +105,8 @@ func (t *treeFlags) check() error {
 	t.mapper = m
 	// A .js file a page loads as a module, a manifest.json a page names:
 	// the tree's documents tell their kinds.
-	t.walker.Refer = &tree.Referrals{Mapper: m, HTML: t.htmlOptions, Module: t.moduleOptions, MaxSize: t.maxSize}
+	// The pages' own passes tell it (Gather): each is read once.
+	t.walker.Refer = &tree.Referrals{Mapper: m, HTML: t.htmlOptions, Module: t.moduleOptions, MaxSize: t.maxSize, Gather: true}
 	if t.jobs < 1 {
 		return errors.New("-j must be at least 1")
 	}

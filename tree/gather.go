@@ -1,0 +1,530 @@
+package tree
+
+import (
+	"cmp"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/jsmodule"
+)
+
+// referState is what the pages of one tree (the directory dir, whose URL
+// is root) tell of its other files, gathered page by page in any order
+// and decided as a reading of the pages in walk order decides: for each
+// file, the first page in walk order (and in it the first link) that
+// tells something wins.
+type referState struct {
+	r         *Referrals
+	m         *Mapper
+	dir, root string
+
+	claims map[string]claim     // path -> the first page's word on its kind
+	keys   map[string]firstKeys // path -> the import map of the first page loading it as a module
+	envs   map[string]firstEnv  // path -> the encoding of the first legacy page linking it as a stylesheet
+}
+
+// at is where a page's link stands: the page's place in walk order, the
+// link's in the page.
+type at struct{ page, link int }
+
+func (a at) before(b at) bool {
+	return a.page < b.page || a.page == b.page && a.link < b.link
+}
+
+type claim struct {
+	at   at
+	kind Kind // Module or Manifest
+}
+
+type firstKeys struct {
+	at   at
+	keys []string
+}
+
+type firstEnv struct {
+	at  at
+	env string
+}
+
+// newReferState returns the state of the tree under dir, or nil when its
+// URL is unknown (nothing can be mapped back to it).
+func newReferState(r *Referrals, dir string) *referState {
+	m := r.Mapper
+	if m == nil {
+		m = &Mapper{}
+	}
+	root, err := m.Root(dir)
+	if err != nil {
+		return nil
+	}
+	return &referState{r: r, m: m, dir: dir, root: root,
+		claims: map[string]claim{}, keys: map[string]firstKeys{}, envs: map[string]firstEnv{}}
+}
+
+// path returns the path of the file of the tree the URL u names, or "".
+func (st *referState) path(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	rest, ok := strings.CutPrefix(u, st.root)
+	if !ok {
+		return ""
+	}
+	rel, err := url.PathUnescape(rest)
+	if err != nil || !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return ""
+	}
+	return filepath.Join(st.dir, filepath.FromSlash(rel))
+}
+
+// load is what one link of a page tells of the file at path: loaded as a
+// module, linked as a stylesheet, named as a manifest.
+type load struct {
+	path                    string
+	module, sheet, manifest bool
+}
+
+// loadOf returns what the link l of a page tells, and false when it
+// tells nothing (HTML §8.1.5: only module scripts, modulepreload and
+// import map addresses load modules; a classic <script src> says
+// nothing).
+func (st *referState) loadOf(l htmlrewrite.Link) (load, bool) {
+	if l.Err != nil || l.Inert {
+		return load{}, false
+	}
+	ld := load{
+		module: l.Kind == htmlrewrite.Import && l.Attr != "importmap:key" && l.Attr != "importmap:scope" && l.Attr != "importmap:integrity",
+	}
+	if l.Tag == "link" {
+		ld.sheet = slices.Contains(l.Rel, "stylesheet")
+		ld.manifest = slices.Contains(l.Rel, "manifest")
+	}
+	if !ld.module && !ld.sheet && !ld.manifest {
+		return load{}, false
+	}
+	if ld.path = st.path(l.URL); ld.path == "" {
+		return load{}, false
+	}
+	return ld, true
+}
+
+// page records what the page at place seq in walk order tells: its
+// loads in document order, the bare keys of its import maps, and its
+// encoding env when not UTF-8 (a stylesheet it links takes it).
+func (st *referState) page(seq int, env string, loads []load, keys []string) {
+	for i, ld := range loads {
+		a := at{seq, i}
+		switch {
+		case ld.module:
+			if c, ok := st.claims[ld.path]; !ok || a.before(c.at) {
+				st.claims[ld.path] = claim{a, Module}
+			}
+			if k, ok := st.keys[ld.path]; len(keys) > 0 && (!ok || a.before(k.at)) {
+				st.keys[ld.path] = firstKeys{a, keys}
+			}
+		case ld.manifest:
+			if c, ok := st.claims[ld.path]; !ok || a.before(c.at) {
+				st.claims[ld.path] = claim{a, Manifest}
+			}
+		}
+		if ld.sheet && env != "" {
+			if e, ok := st.envs[ld.path]; !ok || a.before(e.at) {
+				st.envs[ld.path] = firstEnv{a, env}
+			}
+		}
+	}
+}
+
+// pageReport gathers what one page tells from a pass over it: it is the
+// pass's htmlrewrite.Referrer.
+type pageReport struct {
+	st    *referState
+	loads []load
+	keys  []string
+	ended bool
+}
+
+func (p *pageReport) Load(l htmlrewrite.Link) {
+	if ld, ok := p.st.loadOf(l); ok && !p.ended {
+		p.loads = append(p.loads, ld)
+	}
+}
+
+func (p *pageReport) End(keys []string) {
+	if !p.ended {
+		p.keys, p.ended = keys, true
+	}
+}
+
+func (p *pageReport) Restart() { p.loads, p.keys, p.ended = nil, nil, false }
+
+// readPage reads the page f, at place seq in walk order, for what it
+// tells, as a reading of its own (not the run's pass): when a walk does
+// not gather referrals from the run's passes, or a pass did not read the
+// page. u is its URL, env its encoding when not UTF-8; modules says
+// whether the tree has modules or candidates to tell of.
+func (st *referState) readPage(f File, seq int, u, env string, modules bool) {
+	if !modules && env == "" {
+		return // read for its stylesheets only, and it gives none an encoding
+	}
+	if !st.r.small(f) {
+		return
+	}
+	opts := st.r.HTML(u)
+	opts.Spool = false
+	src, err := os.Open(f.Path)
+	if err != nil {
+		return
+	}
+	defer src.Close()
+	if env == "" && !mentions(src, referWords) {
+		return // it cannot classify a candidate, and gives no sheet an encoding
+	}
+	if _, err := src.Seek(0, 0); err != nil {
+		return
+	}
+	if scanHook != nil {
+		scanHook(f.Path)
+	}
+	rep := &pageReport{st: st}
+	opts.Referrer = rep
+	if d, err := htmlrewrite.Open(src, opts); err == nil {
+		d.Links(func(htmlrewrite.Link) error { return nil })
+		d.Close()
+	}
+	if rep.ended {
+		st.page(seq, env, rep.loads, rep.keys)
+	}
+}
+
+// treeFiles are the files of a tree whose kind, import map or encoding
+// its pages may tell.
+type treeFiles struct {
+	cands   map[string]bool // candidates (see candidate)
+	mods    map[string]bool // files of kind Module
+	sheets  map[string]bool // stylesheets
+	modules []string        // the files of kind Module, in walk order
+	// modURL is each module's URL as its walked File gives it (a "saved
+	// from" comment in its head counts), with its error.
+	modURL map[string]urlOf
+}
+
+type urlOf struct {
+	u   string
+	err error
+}
+
+func (t *treeFiles) add(path string, kind Kind, cand bool, u urlOf) {
+	p := filepath.Clean(path)
+	switch {
+	case kind == Module:
+		t.mods[p] = true
+		t.modules = append(t.modules, path)
+		t.modURL[path] = u
+	case kind == CSS:
+		t.sheets[p] = true
+	case cand:
+		t.cands[p] = true
+	}
+}
+
+func newTreeFiles() treeFiles {
+	return treeFiles{cands: map[string]bool{}, mods: map[string]bool{}, sheets: map[string]bool{}, modURL: map[string]urlOf{}}
+}
+
+// finish decides, once every page has told what it tells, the kinds of
+// the candidates, the stylesheets' environment encodings and the
+// modules' import maps, reading the modules transitively for what they
+// import (a module's import is a module, with its importer's import map).
+func (st *referState) finish(t treeFiles) referred {
+	r := st.r
+	found := referred{}
+	// fileAt is the file of the tree at p, as a module.
+	fileAt := func(p string) File {
+		f := File{Path: p, Root: st.dir, Kind: Module}
+		if rel, err := filepath.Rel(st.dir, p); err == nil {
+			f.Rel = filepath.ToSlash(rel)
+		}
+		return f
+	}
+	// fileURL is the URL a file's own reading is given.
+	fileURL := func(p string) string {
+		u, _ := st.m.URL(fileAt(p))
+		return u
+	}
+	// The pages' word, first page first: the candidates they load as
+	// modules are read in that order.
+	// A module read for its imports, with its URL when its walked File
+	// gave it.
+	type item struct {
+		f      File
+		u      urlOf
+		walked bool
+	}
+	var queue []item
+	var marked []string
+	for p, c := range st.claims {
+		if t.cands[p] {
+			found[p] = c.kind
+			if c.kind == Module {
+				marked = append(marked, p)
+			}
+		}
+	}
+	slices.SortFunc(marked, func(a, b string) int {
+		x, y := st.claims[a].at, st.claims[b].at
+		return cmp.Or(cmp.Compare(x.page, y.page), cmp.Compare(x.link, y.link))
+	})
+	for _, p := range marked {
+		queue = append(queue, item{f: fileAt(p)})
+	}
+	for p, e := range st.envs {
+		if t.sheets[p] {
+			r.setCharset(fileURL(p), e.env)
+		}
+	}
+	anyKeys := false
+	for p, k := range st.keys {
+		if (t.mods[p] || t.cands[p]) && r.setImportMap(fileURL(p), k.keys) {
+			anyKeys = true
+		}
+	}
+	if len(found) == 0 && len(t.mods) == 0 && len(t.cands) == 0 {
+		return found
+	}
+	mark := func(p string) {
+		if _, done := found[p]; done {
+			return
+		}
+		found[p] = Module
+		queue = append(queue, item{f: fileAt(p)})
+	}
+	// inherit gives the module at p the import map keys; a module read
+	// before it had them is read again, to pass them on.
+	read := map[string]bool{}
+	inherit := func(p string, keys []string) {
+		if !r.setImportMap(fileURL(p), keys) {
+			return
+		}
+		anyKeys = true
+		if read[p] {
+			queue = append(queue, item{f: fileAt(p)})
+		}
+	}
+	// The modules, transitively: what a module imports is a module, and
+	// has the import map its importer has.
+	if len(t.cands) > 0 || anyKeys {
+		for _, p := range t.modules {
+			queue = append(queue, item{f: fileAt(p), u: t.modURL[p], walked: true})
+		}
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		f := it.f
+		queue = queue[1:]
+		read[filepath.Clean(f.Path)] = true
+		u, err := it.u.u, it.u.err
+		if !it.walked {
+			u, err = st.m.URL(f)
+		}
+		if err != nil || !r.small(f) {
+			continue
+		}
+		src, err := os.Open(f.Path)
+		if err != nil {
+			continue
+		}
+		keys := r.ImportMap(u)
+		jsmodule.Links(src, r.Module(u), func(l htmlrewrite.Link) error {
+			if l.Err == nil && l.Kind == htmlrewrite.Import {
+				if p := st.path(l.URL); t.cands[p] {
+					mark(p)
+					inherit(p, keys)
+				} else if t.mods[p] {
+					inherit(p, keys)
+				}
+			}
+			return nil
+		})
+		src.Close()
+	}
+	return found
+}
+
+// gathering is a walk's state for one tree whose pages the run's own
+// passes read (Referrals.Gather): the pages yielded and not yet done,
+// what the done ones told, and the files held back until then.
+type gathering struct {
+	r  *Referrals
+	st *referState
+
+	mu      sync.Mutex
+	cond    sync.Cond
+	pending int // pages yielded whose pass is not over
+	seq     int // pages yielded
+	unread  []*page
+	held    []heldFile
+	files   treeFiles
+}
+
+// heldFile is a file held back until the tree's pages are done: its name
+// and what the walk saw of it, not its contents (it is described again
+// when yielded).
+type heldFile struct {
+	path, rel string
+	info      fs.FileInfo
+}
+
+func newGathering(r *Referrals, dir string) *gathering {
+	st := newReferState(r, dir)
+	if st == nil {
+		return nil
+	}
+	g := &gathering{r: r, st: st, files: newTreeFiles()}
+	g.cond.L = &g.mu
+	return g
+}
+
+// page is a page a gathering walk yielded: the run's pass over it
+// reports to it (File.Referrer), and File.Release ends it.
+type page struct {
+	g        *gathering
+	seq      int
+	file     File // without its head
+	url, env string
+	skip     bool // not read for referrals (over MaxSize, no URL)
+	report   pageReport
+	released bool
+}
+
+// add registers the page f, yielded next, and returns it.
+func (g *gathering) add(f File) *page {
+	p := &page{g: g, seq: g.seq, report: pageReport{st: g.st}}
+	g.seq++
+	u, err := g.st.m.URL(f)
+	p.url = u
+	p.skip = err != nil || !g.r.small(f)
+	if err == nil {
+		// The encoding the page is read in (htmlrewrite.Encoding: BOM,
+		// Content-Type, <meta>; ASCII without one is UTF-8).
+		if _, name, err := htmlrewrite.Encoding(f.Head, g.r.HTML(u).ContentType); err == nil && name != "utf-8" {
+			p.env = name
+		}
+	}
+	p.file = f
+	p.file.Head, p.file.page = nil, nil
+	g.mu.Lock()
+	g.pending++
+	g.mu.Unlock()
+	return p
+}
+
+// hold holds back the file at path (rel in the tree), of kind kind, until
+// the tree's pages are done.
+func (g *gathering) hold(f File) {
+	g.held = append(g.held, heldFile{f.Path, f.Rel, f.info})
+	var u urlOf
+	if f.Kind == Module {
+		u.u, u.err = g.st.m.URL(f)
+	}
+	g.files.add(f.Path, f.Kind, candidate(f), u)
+}
+
+// release ends the page p: what its pass told is recorded, or, when no
+// pass read it to its end, it is read at the tree's end.
+func (p *page) release() {
+	g := p.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if p.released {
+		return
+	}
+	p.released = true
+	switch {
+	case p.skip:
+	case p.report.ended:
+		g.st.page(p.seq, p.env, p.report.loads, p.report.keys)
+	default:
+		g.unread = append(g.unread, p)
+	}
+	p.report = pageReport{}
+	if g.pending--; g.pending == 0 {
+		g.cond.Broadcast()
+	}
+}
+
+// referrer returns the Referrer of the page's pass, or nil when the page
+// is done or its pass is over.
+func (p *page) referrer() htmlrewrite.Referrer {
+	g := p.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if p.released || p.skip || p.report.ended {
+		return nil
+	}
+	p.report.Restart()
+	return &p.report
+}
+
+// flush waits until every page yielded is done, decides what they tell,
+// and yields the files held back, in walk order, with the kinds the
+// pages tell. It returns false when yield does.
+func (g *gathering) flush(root string, yield func(File, error) bool) bool {
+	g.mu.Lock()
+	for g.pending > 0 {
+		g.cond.Wait()
+	}
+	g.mu.Unlock()
+	var kinds referred
+	if len(g.held) > 0 {
+		modules := len(g.files.cands) > 0 || len(g.files.mods) > 0
+		slices.SortFunc(g.unread, func(a, b *page) int { return cmp.Compare(a.seq, b.seq) })
+		for _, p := range g.unread {
+			g.st.readPage(p.file, p.seq, p.url, p.env, modules)
+		}
+		kinds = g.st.finish(g.files)
+	}
+	g.unread = nil
+	for _, h := range g.held {
+		f, err := describe(h.path, h.rel, root, h.info)
+		if err == nil {
+			f = kinds.classify(f)
+		} else {
+			f = File{Path: h.path, Rel: h.rel, Root: root}
+		}
+		if !yield(f, err) {
+			return false
+		}
+	}
+	return true
+}
+
+// Referrer returns what to set as htmlrewrite.Options.Referrer when the
+// page f is read as HTML, for a walk with Referrals.Gather that yielded f
+// and waits for its pass; nil for any other file (leave the option as it
+// is then). The pass must end with f.Release.
+func (f File) Referrer() htmlrewrite.Referrer {
+	if f.page == nil {
+		return nil
+	}
+	return f.page.referrer()
+}
+
+// Release tells the walk with Referrals.Gather that yielded the page f
+// that its pass is over, whatever its outcome, or that it will not be
+// read: call it once for every page such a walk yields (Rewriter.Rewrite
+// and Claim, Checker.Check, CheckFile and FixFile and harvest's
+// Reader.File do). A page no pass read to its end through its Referrer
+// is read by the walk itself. It does nothing for other files, or when
+// called again.
+func (f File) Release() {
+	if f.page != nil {
+		f.page.release()
+	}
+}
