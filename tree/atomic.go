@@ -102,8 +102,11 @@ type Writer struct {
 	// write each file's content on a goroutine of their own, a buffer
 	// behind the caller, which goes on producing the next one: with a
 	// core to spare (relurl rewrite -j 1 on two), writing the file
-	// overlaps with rewriting it. What is written, when a write fails
-	// and what a failure leaves are the same as without it.
+	// overlaps with rewriting it. While writes are fast (a page cache
+	// copy), the first 256 KiB of a file are written by the caller, so a
+	// file of usual size costs no hand-off; once writes were slow, every
+	// file goes behind from its start. What is written, when a write
+	// fails and what a failure leaves are the same as without it.
 	Behind bool
 }
 
