@@ -8,13 +8,17 @@ import (
 	"syscall"
 )
 
+// euid and egid are this process's, read once (each is a system call; a
+// Go program does not change them while it writes).
+var euid, egid = os.Geteuid(), os.Getegid()
+
 // keepOwner gives tmp the owner and group of the file info describes, when
 // they differ from its own: replaced by root, a file owned by a web
 // server's user would otherwise become root's. Only root may give a file
 // away; for anyone else it is a best effort, as with cp -p.
 func keepOwner(tmp *os.File, info fs.FileInfo) {
 	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok || (int(st.Uid) == os.Geteuid() && int(st.Gid) == os.Getegid()) {
+	if !ok || (int(st.Uid) == euid && int(st.Gid) == egid) {
 		return
 	}
 	tmp.Chown(int(st.Uid), int(st.Gid))

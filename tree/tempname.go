@@ -39,12 +39,18 @@ var hostID = func() string {
 	return hex.EncodeToString(h.Sum(nil))
 }()
 
+// tempWriterName is what the names of this writer's temporary files
+// start with: made once, as os.Getpid is a system call and the rest never
+// changes.
+var tempWriterName = tempPrefix + hostID + "-" + strconv.Itoa(os.Getpid()) + "-" +
+	strconv.FormatInt(runStart.UnixNano(), 16) + "-"
+
 // tempName returns a new name for a temporary file of this writer.
 func tempName() string {
 	var r [4]byte
 	rand.Read(r[:])
-	return tempPrefix + hostID + "-" + strconv.Itoa(os.Getpid()) + "-" +
-		strconv.FormatInt(runStart.UnixNano(), 16) + "-" + hex.EncodeToString(r[:]) + ".tmp"
+	var b [64]byte
+	return string(append(hex.AppendEncode(append(b[:0], tempWriterName...), r[:]), ".tmp"...))
 }
 
 // tempWriter is what a temporary file's name says of its writer.
