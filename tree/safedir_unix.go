@@ -67,7 +67,10 @@ func (d *treeDir) open(name string, flag int, perm uint32) (*os.File, error) {
 	p := filepath.Join(d.path, name)
 	fd, err := unix.Openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
 	if err != nil {
-		if d.isLink(name) {
+		// No entry is no link (O_NOFOLLOW fails on one, dangling or
+		// not, with another error): a file new to a mirror costs no
+		// second look.
+		if err != unix.ENOENT && d.isLink(name) {
 			err = ErrSymlink
 		}
 		return nil, &fs.PathError{Op: "open", Path: p, Err: err}
