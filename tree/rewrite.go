@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/internal/ordered"
@@ -55,6 +56,9 @@ type Rewriter struct {
 
 	mu     sync.Mutex
 	places map[string]string // mirror path -> the input that took it
+	// made: Mirror was made (or found) by this Rewriter; it is not
+	// looked for again for every file.
+	made atomic.Bool
 }
 
 // RewriteResult is what rewriting one file did. Exactly one of Changed,
@@ -356,7 +360,7 @@ func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
 		return
 	}
 	defer src.Close()
-	if err := os.MkdirAll(r.Mirror, 0o755); err != nil {
+	if err := r.makeMirror(); err != nil {
 		res.Err = err
 		return
 	}
@@ -382,8 +386,21 @@ func (r *Rewriter) copyUnchanged(res *RewriteResult) {
 
 // copy copies the file f, as the walk found it, into the mirror.
 func (r *Rewriter) copy(f File) error {
-	if err := os.MkdirAll(r.Mirror, 0o755); err != nil {
+	if err := r.makeMirror(); err != nil {
 		return err
 	}
 	return r.Writer.CopyWalked(r.Mirror, MirrorRel(f), f)
+}
+
+// makeMirror makes the directory Mirror, once: the writer makes the
+// directories below it.
+func (r *Rewriter) makeMirror() error {
+	if r.made.Load() {
+		return nil
+	}
+	if err := os.MkdirAll(r.Mirror, 0o755); err != nil {
+		return err
+	}
+	r.made.Store(true)
+	return nil
 }
