@@ -2,7 +2,12 @@
 
 package tree
 
-import "io/fs"
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+)
 
 // fileID is not known portably here; os.SameFile is used instead.
 func fileID(fs.FileInfo) (dev, ino uint64, ok bool) { return 0, 0, false }
@@ -17,3 +22,18 @@ func processDead(int) bool { return false }
 
 // readFlags: no non-blocking open here.
 const readFlags = 0
+
+// readHead reads the first len(head) bytes of the file at path (fewer if
+// it is shorter) into head.
+func readHead(path string, head []byte) (int, error) {
+	r, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	n, err := io.ReadFull(r, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return n, err
+	}
+	return n, nil
+}

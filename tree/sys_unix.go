@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io/fs"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // fileID returns the device and inode numbers of the file info describes.
@@ -38,3 +40,29 @@ func processDead(pid int) bool {
 // of a regular file ignore the flag; a FIFO fails its read, or its
 // regular-file check, at once.
 const readFlags = syscall.O_NONBLOCK
+
+// readHead reads the first len(head) bytes of the file at path (fewer if
+// it is shorter) into head, through the descriptor alone: an *os.File
+// would try to add it to the network poller (two failed system calls a
+// file) and be closed by a finalizer.
+func readHead(path string, head []byte) (int, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC|readFlags, 0)
+	if err != nil {
+		return 0, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	n := 0
+	for n < len(head) {
+		m, err := unix.Read(fd, head[n:])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return n, &fs.PathError{Op: "read", Path: path, Err: err}
+		case m == 0:
+			return n, nil
+		}
+		n += m
+	}
+	return n, nil
+}

@@ -268,14 +268,9 @@ func describe(path, rel, root string, info fs.FileInfo) (File, error) {
 		describeHook(path)
 	}
 	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size(), info: info}
-	r, err := os.OpenFile(path, os.O_RDONLY|readFlags, 0)
-	if err != nil {
-		return f, err
-	}
-	defer r.Close()
 	head := make([]byte, HeadLen)
-	n, err := io.ReadFull(r, head)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+	n, err := readHead(path, head)
+	if err != nil {
 		return f, err
 	}
 	f.Head = head[:n]
