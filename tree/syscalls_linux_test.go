@@ -1,0 +1,123 @@
+package tree
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/resolve"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSyscallsPerFile counts, with strace, the system calls that
+// mirroring a tree (as relurl rewrite -o does: walk, open as the walk
+// found it, rewrite into a temporary file beside the mirror's, rename)
+// makes per file: a tree of 5 pages and one of 45, the difference
+// divided by 40, so that start-up and the runtime's own calls drop out.
+// Each bound is the count after the cut that made it, one more than
+// before failed it: no getpid/geteuid/getegid per file (a temporary
+// file's name, the owner check), one failed epoll_ctl (the worker's
+// *os.File; the walk's head is read through the descriptor alone), two
+// newfstatat (the walk's lstat and the check for a link before the
+// rename: none for the mirror directory, none for a name not there yet).
+// Skipped without strace.
+func TestSyscallsPerFile(t *testing.T) {
+	if dir := os.Getenv("RELURL_TREE_SYSCALLS_MIRROR"); dir != "" {
+		mirrorForStrace(t, dir)
+		return
+	}
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace not installed")
+	}
+	if testing.Short() {
+		t.Skip("short")
+	}
+	count := func(n int) map[string]int {
+		dir := t.TempDir()
+		in := filepath.Join(dir, "in")
+		for i := range n {
+			p := filepath.Join(in, fmt.Sprintf("d%d", i%3), fmt.Sprintf("p%02d.html", i))
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			page := fmt.Sprintf(`<!DOCTYPE html><title>%d</title><a href="../d0/p00.html">a</a><img src="/x.png">`, i)
+			require.NoError(t, os.WriteFile(p, []byte(page), 0o644))
+		}
+		out := filepath.Join(dir, "strace.txt")
+		cmd := exec.Command(strace, "-f", "-c", "-o", out, os.Args[0], "-test.run", "^TestSyscallsPerFile$", "-test.count", "1")
+		cmd.Env = append(os.Environ(), "RELURL_TREE_SYSCALLS_MIRROR="+dir)
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Skipf("strace cannot trace here: %v: %s", err, b)
+		}
+		return straceCounts(t, out)
+	}
+	few, many := count(5), count(45)
+	per := func(name string) float64 { return float64(many[name]-few[name]) / 40 }
+	var all []string
+	for name := range many {
+		if p := per(name); p >= 0.5 {
+			all = append(all, fmt.Sprintf("%s %.2f", name, p))
+		}
+	}
+	t.Logf("system calls per file: %s", strings.Join(all, ", "))
+	for _, c := range []struct {
+		name string
+		max  float64
+	}{
+		{"getpid", 0.1}, {"geteuid", 0.1}, {"getegid", 0.1},
+		{"epoll_ctl", 1.1},
+		{"newfstatat", 2.1},
+		{"openat", 8.1}, // the source and the mirror: root, subdirectory, file each; the walk's head; the mirror's name; the temporary file
+	} {
+		if p := per(c.name); p > c.max {
+			t.Errorf("%s: %.2f per file, want at most %.1f", c.name, p, c.max)
+		}
+	}
+}
+
+// mirrorForStrace mirrors dir/in into dir/out as relurl rewrite -o -j 1
+// does (the helper process TestSyscallsPerFile traces).
+func mirrorForStrace(t *testing.T, dir string) {
+	m, err := NewMapper("https://example.org/site/")
+	require.NoError(t, err)
+	r := &Rewriter{
+		Mapper: m,
+		Options: func(docURL string) extract.Options {
+			return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG,
+				Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+		},
+		Mirror: filepath.Join(dir, "out"),
+		Writer: Writer{NoSync: true, KeepSame: true, Behind: true},
+	}
+	for res := range r.All(Walk([]string{filepath.Join(dir, "in")}), 1) {
+		require.NoError(t, res.Err)
+		require.True(t, res.Changed, res.File.Path)
+	}
+}
+
+// straceCounts reads the calls column of strace -c's table.
+func straceCounts(t *testing.T, path string) map[string]int {
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	counts := map[string]int{}
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		fields := strings.Fields(s.Text())
+		if len(fields) < 5 || fields[len(fields)-1] == "total" {
+			continue
+		}
+		if n, err := strconv.Atoi(fields[3]); err == nil {
+			counts[fields[len(fields)-1]] = n
+		}
+	}
+	return counts
+}
