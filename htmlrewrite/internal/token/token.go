@@ -120,7 +120,8 @@ type Tokenizer struct {
 	pendingAttr [2]span
 	attr        [][2]span
 	attrNames   map[string]bool
-	attrMap     bool // attrNames holds the names of attr
+	attrMap     bool   // attrNames holds the names of attr
+	keyBits     uint64 // keyBit of each name in attr (see seenKey)
 	// rawTag is the "script" in "</script>" that closes the next token. If
 	// non-empty, the subsequent call to Next will return a raw or RCDATA text
 	// token: one that treats "<p>" as text instead of an element.
@@ -1057,6 +1058,7 @@ func (z *Tokenizer) readStartTag() TokenType {
 // in [A-Za-z].
 func (z *Tokenizer) readTag(saveAttr bool) {
 	z.attr = z.attr[:0]
+	z.keyBits = 0
 	if z.attrMap {
 		clear(z.attrNames)
 		z.attrMap = false
@@ -1065,6 +1067,7 @@ func (z *Tokenizer) readTag(saveAttr bool) {
 		return
 	}
 	z.attr = z.attr[:0]
+	z.keyBits = 0
 	if z.attrMap {
 		clear(z.attrNames)
 		z.attrMap = false
@@ -1184,8 +1187,14 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 			}
 		}
 		z.pendingAttr = [2]span{{k0, k1}, {v0, v1}}
-		if saveAttr && k0 != k1 && !z.seenKey() {
-			z.attr = append(z.attr, z.pendingAttr)
+		if saveAttr && k0 != k1 {
+			// seenKey's first test, in line: most names are new.
+			if bit := keyBit(buf[k0:k1]); len(z.attr) < maxLinearAttrs && z.keyBits&bit == 0 {
+				z.keyBits |= bit
+				z.attr = append(z.attr, z.pendingAttr)
+			} else if !z.seenKey() {
+				z.attr = append(z.attr, z.pendingAttr)
+			}
 		}
 	}
 	z.data = span{nameStart, nameEnd}
@@ -1628,6 +1637,15 @@ const maxLinearAttrs = 16
 func (z *Tokenizer) seenKey() bool {
 	k := z.buf[z.pendingAttr[0].start:z.pendingAttr[0].end]
 	if len(z.attr) < maxLinearAttrs {
+		// Names equal ASCII case-insensitively have the same keyBit: a
+		// name whose bit no saved name has is new, without comparing it
+		// with each (most tags' names differ in length or first or last
+		// letter). This check was a tenth of reading a tag.
+		bit := keyBit(k)
+		if z.keyBits&bit == 0 {
+			z.keyBits |= bit
+			return false
+		}
 		for _, a := range z.attr {
 			if asciiEqualFold(z.buf[a[0].start:a[0].end], k) {
 				return true
@@ -1647,6 +1665,15 @@ func (z *Tokenizer) seenKey() bool {
 	}
 	z.attrNames[key] = true
 	return false
+}
+
+// keyBit returns one of 64 bits for the non-empty attribute name k, from
+// its length and its first and last bytes, the same for names equal ASCII
+// case-insensitively (c|0x20 is the lower-case letter of either case, and
+// any other byte is equal in such names).
+func keyBit(k []byte) uint64 {
+	h := uint(len(k))*13 + uint(k[0]|0x20) + 3*uint(k[len(k)-1]|0x20)
+	return 1 << (h & 63)
 }
 
 func asciiLower(b []byte) []byte {

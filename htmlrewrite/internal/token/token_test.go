@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -348,4 +349,40 @@ func TestLongQuotedValueLinear(t *testing.T) {
 			t.Errorf("%s: scanned %d bytes for a %d-byte document: quadratic", q, z.scanned, len(doc))
 		}
 	}
+}
+
+// TestDuplicateAttrs: only the first of attributes whose names are equal
+// ASCII case-insensitively is kept, as x/net does, whatever their keyBits
+// (equal names share one; different names may too), in tags read whole
+// and a byte at a time, with few attributes and past maxLinearAttrs.
+func TestDuplicateAttrs(t *testing.T) {
+	names := []string{"a", "A", "href", "HREF", "hrEf", "hraf", "src", "SRC", "sRc", "scc", "data-x", "DATA-X", "data-y",
+		"xlink:href", "XLINK:HREF", "xlink:hreF", "x", "y", "z", "\xe9", "\xc9", "=a", "=A", "a-", "A-", "a_"}
+	for _, a := range names {
+		for _, b := range names {
+			if (keyBit([]byte(a)) != keyBit([]byte(b))) && strings.EqualFold(a, b) && isASCII(a) {
+				t.Errorf("keyBit(%q) != keyBit(%q)", a, b)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 300 {
+		var doc strings.Builder
+		n := 1 + r.IntN(24)
+		doc.WriteString("<p")
+		for range n {
+			fmt.Fprintf(&doc, " %s=%d", names[r.IntN(len(names))], r.IntN(9))
+		}
+		doc.WriteString(">x")
+		check(t, fmt.Sprint("duplicates ", i), []byte(doc.String()))
+	}
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
