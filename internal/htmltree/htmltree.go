@@ -155,6 +155,20 @@ func (f *frame) tag() string {
 	return unsafe.String(&f.nm[0], int(f.n))
 }
 
+// named reports whether f's name is name, as f.tag() == name, in line:
+// the common end tag compares a few bytes, where == calls memequal.
+func (f *frame) named(name string) bool {
+	if int(f.n) != len(name) {
+		return false
+	}
+	for i := range len(name) {
+		if f.nm[i] != name[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // Tree is the state of a document's open elements. The zero Tree is a
 // document's start.
 type Tree struct {
@@ -248,7 +262,7 @@ func (t *Tree) foreign(name string) bool {
 	if len(t.stack) == 0 {
 		return false
 	}
-	top := t.stack[len(t.stack)-1]
+	top := &t.stack[len(t.stack)-1]
 	switch {
 	case top.ns == HTML:
 		return false
@@ -288,21 +302,20 @@ var breakoutTags = map[string]bool{
 	"tt": true, "u": true, "ul": true, "var": true,
 }
 
-// afterHeadTags are the start tags that the "after head" insertion mode
-// still puts into the head (HTML §13.2.6.4.6), with html and head, which
-// it ignores.
-var afterHeadTags = map[string]bool{
-	"base": true, "basefont": true, "bgsound": true, "link": true, "meta": true,
-	"noframes": true, "script": true, "style": true, "template": true,
-	"title": true, "html": true, "head": true,
-}
-
-// inHeadTags may appear in the head without ending it (HTML §13.2.6.4.4,
-// "in head" insertion mode, plus html and head themselves).
-var inHeadTags = map[string]bool{
-	"base": true, "basefont": true, "bgsound": true, "link": true, "meta": true,
-	"title": true, "noscript": true, "noframes": true, "style": true,
-	"script": true, "template": true, "head": true, "html": true,
+// inHead reports whether a start tag named name stays in the head: in
+// the "in head" insertion mode (HTML §13.2.6.4.4, plus html and head
+// themselves), or, after, the start tags that the "after head" mode still
+// puts into the head (§13.2.6.4.6, with html and head, which it ignores).
+// A switch: a map lookup per start tag of the head cost more.
+func inHead(name string, after bool) bool {
+	switch name {
+	case "base", "basefont", "bgsound", "link", "meta", "noframes", "script",
+		"style", "template", "title", "html", "head":
+		return true
+	case "noscript":
+		return !after
+	}
+	return false
 }
 
 // scopeEnd reports whether an element ends the default scope (and so
@@ -393,7 +406,7 @@ func (t *Tree) Start(name string, attr Attrs, selfClosing bool) Namespace {
 	// Template contents do not move the head (HTML §13.2.6.4.18).
 	if t.head != HeadEnded && !t.InTemplate() {
 		switch {
-		case t.head == HeadOpen && !inHeadTags[name], t.head == HeadClosed && !afterHeadTags[name]:
+		case t.head == HeadOpen && !inHead(name, false), t.head == HeadClosed && !inHead(name, true):
 			t.head = HeadEnded
 		}
 	}
@@ -504,7 +517,7 @@ func (t *Tree) End(name string) {
 		return
 	}
 	// The common case: the end tag of the current HTML element.
-	if n := len(t.stack); n > 0 && t.stack[n-1].ns == HTML && t.stack[n-1].tag() == name && name != "template" {
+	if n := len(t.stack); n > 0 && t.stack[n-1].ns == HTML && t.stack[n-1].named(name) && name != "template" {
 		t.truncate(n - 1)
 		return
 	}
