@@ -48,19 +48,23 @@ func lower(dst *[maxName]byte, b []byte) int {
 	return len(b)
 }
 
-// tagOf fills t from the start tag raw and the spans the tokenizer found
-// in it, keeping only the attributes attrIDOf knows.
-func tagOf(raw []byte, name [2]int, spans []token.Attr, t *tag) {
+// tagOf fills t from the start tag raw, the current token of z, keeping
+// only the attributes attrIDOf knows. The attributes are read in z (no
+// copy of their spans: most are ruled out by their name's length and
+// first letter).
+func tagOf(raw []byte, z *token.Tokenizer, t *tag) {
 	t.attrs = t.attrs[:0]
 	t.seen = 0
+	name := z.TagName()
 	t.nameLen = lower(&t.name, raw[name[0]:name[1]])
 	t.id = 0
 	if t.nameLen >= 0 {
 		t.id = tagIDOf(t.name[:t.nameLen])
 	}
 	var key [maxName]byte
-	for _, sp := range spans {
-		k := raw[sp.Key[0]:sp.Key[1]]
+	for i := range z.AttrCount() {
+		k0, k1 := z.AttrKey(i)
+		k := raw[k0:k1]
 		if len(k) == 0 || len(k) >= len(attrInitials) || attrInitials[len(k)]&initial(k[0]) == 0 {
 			continue // no known attribute has this length and first letter
 		}
@@ -73,7 +77,8 @@ func tagOf(raw []byte, name [2]int, spans []token.Attr, t *tag) {
 			continue
 		}
 		t.seen.add(id)
-		a := attr{id: id, k0: sp.Key[0], k1: sp.Key[1], v0: sp.Val[0], v1: sp.Val[1]}
+		a := attr{id: id, k0: k0, k1: k1}
+		a.v0, a.v1 = z.AttrVal(i)
 		// An absent value starts where the name ends, and so does an empty
 		// unquoted one ("a=>"); a quoted one is between its quotes.
 		if a.v0 == a.k1 {

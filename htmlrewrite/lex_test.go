@@ -116,7 +116,6 @@ func lexTag(raw []byte, t *tag) {
 // checkTags compares tagOf with lexTag on every start tag of doc.
 func checkTags(t *testing.T, doc string) {
 	z := token.NewTokenizer(strings.NewReader(doc))
-	var spans []token.Attr
 	for {
 		tt := z.Next()
 		if tt == token.ErrorToken {
@@ -126,11 +125,9 @@ func checkTags(t *testing.T, doc string) {
 			continue
 		}
 		raw := z.Raw()
-		var name [2]int
-		name, spans = z.Tag(spans[:0])
 		var want, got tag
 		lexTag(raw, &want)
-		tagOf(raw, name, spans, &got)
+		tagOf(raw, z, &got)
 		require.Equal(t, want, got, "%q", raw)
 	}
 }

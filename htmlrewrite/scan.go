@@ -106,7 +106,6 @@ type scanner struct {
 	cur     cursor
 
 	t        tag
-	spans    []token.Attr
 	tree     htmltree.Tree // foreign content, integration points (package htmltree)
 	attrs    tagAttrs      // the current start tag's, for tree
 	template int
@@ -411,9 +410,6 @@ func (s *scanner) advance(raw []byte) {
 	s.u16cur.i, s.u16cur.u = 0, 0
 }
 
-// nameEnd marks the bytes that end a tag name.
-var nameEnd = [256]bool{' ': true, '\n': true, '\r': true, '\t': true, '\f': true, '/': true, '>': true}
-
 // count moves the line count past b, the bytes that follow those
 // counted so far.
 func (s *scanner) count(b []byte) {
@@ -502,12 +498,9 @@ func (s *scanner) position(raw []byte, i int) (line, col int) {
 }
 
 func (s *scanner) endTag(raw []byte) {
-	i := 2
-	for i < len(raw) && !nameEnd[raw[i]] {
-		i++
-	}
+	n := s.z.TagName() // as far as the tokenizer read it: no second look
 	var buf [maxName]byte
-	name := tagName(&buf, raw[2:i])
+	name := tagName(&buf, raw[n[0]:n[1]])
 	open := s.tree.Templates()
 	s.tree.End(name)
 	if s.tree.Templates() < open && s.template > 0 {
@@ -553,9 +546,11 @@ type tagAttrs struct {
 }
 
 func (a *tagAttrs) Attr(key string) (string, bool) {
-	for _, sp := range a.s.spans {
-		if k := a.raw[sp.Key[0]:sp.Key[1]]; len(k) == len(key) && asciiEqualFold(k, key) {
-			return a.s.decoded(a.raw[sp.Val[0]:sp.Val[1]]), true
+	z := a.s.z
+	for i := range z.AttrCount() {
+		if k0, k1 := z.AttrKey(i); k1-k0 == len(key) && asciiEqualFold(a.raw[k0:k1], key) {
+			v0, v1 := z.AttrVal(i)
+			return a.s.decoded(a.raw[v0:v1]), true
 		}
 	}
 	return "", false
@@ -563,9 +558,7 @@ func (a *tagAttrs) Attr(key string) (string, bool) {
 
 func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	t := &s.t
-	var nameSpan [2]int
-	nameSpan, s.spans = s.z.Tag(s.spans[:0])
-	tagOf(raw, nameSpan, s.spans, t)
+	tagOf(raw, s.z, t)
 	if t.id == tagBase && s.onBase != nil {
 		on := s.onBase
 		s.onBase = nil
@@ -581,7 +574,8 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	if name != nil {
 		tn = unsafe.String(&t.name[0], t.nameLen)
 	} else {
-		tn = string(bytes.ToLower(raw[nameSpan[0]:nameSpan[1]]))
+		n := s.z.TagName()
+		tn = string(bytes.ToLower(raw[n[0]:n[1]]))
 	}
 	s.attrs = tagAttrs{s, raw}
 	ns := s.tree.Start(tn, &s.attrs, selfClosing)
@@ -790,10 +784,11 @@ func (s *scanner) beforeBase() bool {
 // shadow root: a shadowrootmode attribute of "open" or "closed", ASCII
 // case-insensitively (HTML §4.12.3, "declarative shadow roots").
 func (s *scanner) shadowRoot(raw []byte) bool {
-	for _, sp := range s.spans {
-		k := raw[sp.Key[0]:sp.Key[1]]
-		if len(k) == len("shadowrootmode") && strings.EqualFold(string(k), "shadowrootmode") {
-			v := strings.TrimSpace(s.decoded(raw[sp.Val[0]:sp.Val[1]]))
+	for i := range s.z.AttrCount() {
+		k0, k1 := s.z.AttrKey(i)
+		if k := raw[k0:k1]; len(k) == len("shadowrootmode") && strings.EqualFold(string(k), "shadowrootmode") {
+			v0, v1 := s.z.AttrVal(i)
+			v := strings.TrimSpace(s.decoded(raw[v0:v1]))
 			return strings.EqualFold(v, "open") || strings.EqualFold(v, "closed")
 		}
 	}

@@ -28,8 +28,9 @@ func TestAttrInitials(t *testing.T) {
 		}
 		for _, k := range []string{n, strings.ToUpper(n)} {
 			var tg tag
-			raw := []byte("<x " + k + "=v>")
-			tagOf(raw, [2]int{1, 2}, []token.Attr{{Key: [2]int{3, 3 + len(k)}, Val: [2]int{4 + len(k), 5 + len(k)}}}, &tg)
+			z := token.NewTokenizer(strings.NewReader("<x " + k + "=v>"))
+			z.Next()
+			tagOf(z.Raw(), z, &tg)
 			if len(tg.attrs) != 1 || tg.attrs[0].id != attrID(id) {
 				t.Errorf("%s: %+v", k, tg.attrs)
 			}

@@ -1716,18 +1716,45 @@ type Attr struct {
 // Tag returns, for a start or self-closing tag token, its name's offsets
 // in Raw and its attributes (only the first of those with equal names,
 // ASCII case-insensitively, as x/net's TagAttr gives them), appended to
-// dst. It must be called before the next call to Next.
+// dst. It must be called before the next call to Next. AttrCount,
+// AttrKey and AttrVal give the same without a copy.
 func (z *Tokenizer) Tag(dst []Attr) (name [2]int, attrs []Attr) {
 	if z.tt != StartTagToken && z.tt != SelfClosingTagToken {
 		return name, dst
 	}
-	o := z.raw.start
-	name = [2]int{z.data.start - o, z.data.end - o}
-	for _, a := range z.attr {
-		dst = append(dst, Attr{
-			Key: [2]int{a[0].start - o, a[0].end - o},
-			Val: [2]int{a[1].start - o, a[1].end - o},
-		})
+	name = z.TagName()
+	for i := range z.AttrCount() {
+		var a Attr
+		a.Key[0], a.Key[1] = z.AttrKey(i)
+		a.Val[0], a.Val[1] = z.AttrVal(i)
+		dst = append(dst, a)
 	}
 	return name, dst
+}
+
+// TagName returns the offsets in Raw of the name of the current start,
+// self-closing or end tag.
+func (z *Tokenizer) TagName() [2]int {
+	return [2]int{z.data.start - z.raw.start, z.data.end - z.raw.start}
+}
+
+// AttrCount returns the number of attributes Tag gives for the current
+// token: 0 unless it is a start or self-closing tag.
+func (z *Tokenizer) AttrCount() int {
+	if z.tt != StartTagToken && z.tt != SelfClosingTagToken {
+		return 0
+	}
+	return len(z.attr)
+}
+
+// AttrKey returns the offsets in Raw of the name of attribute i < AttrCount().
+func (z *Tokenizer) AttrKey(i int) (int, int) {
+	a := &z.attr[i][0]
+	return a.start - z.raw.start, a.end - z.raw.start
+}
+
+// AttrVal returns the offsets in Raw of the value of attribute i < AttrCount().
+func (z *Tokenizer) AttrVal(i int) (int, int) {
+	a := &z.attr[i][1]
+	return a.start - z.raw.start, a.end - z.raw.start
 }

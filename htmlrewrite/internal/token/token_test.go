@@ -43,6 +43,14 @@ func same(t testing.TB, name string, doc []byte, maxBuf int, wrap func(io.Reader
 			}
 			return
 		}
+		if tx == html.EndTagToken {
+			// The end tag's name as TagName gives it (htmlrewrite's
+			// scanner reads it there, not again from Raw).
+			n := z.TagName()
+			if xn, _ := x.TagName(); lowerNUL(rz[n[0]:n[1]]) != string(xn) || z.AttrCount() != 0 {
+				t.Fatalf("%s: end tag %q: name %q, x/net %q", name, rz, rz[n[0]:n[1]], xn)
+			}
+		}
 		if tx == html.StartTagToken || tx == html.SelfClosingTagToken {
 			nm := sameTag(t, name, x, z)
 			if tx == html.SelfClosingTagToken {
