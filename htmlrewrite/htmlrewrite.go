@@ -44,7 +44,6 @@ package htmlrewrite
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -503,156 +502,90 @@ type prepared struct {
 	limit     int
 	enc       encoding.Encoding
 	encName   string
-	utf16     *utf16Codec       // a UTF-16 document, read decoded (enc is nil)
-	known     *encodingDecision // the encoding decided for the document's prefix, if any
+	utf16     *utf16Codec // a UTF-16 document, read decoded (enc is nil)
 }
 
-// prepare finds src's <base href> and encoding without losing a byte:
-// seeking back when it can, else replaying what it read.
-func prepare(src io.Reader, opts *Options, known *encodingDecision) (prepared, error) {
-	p := prepared{known: known}
-	// A stream: its encoding from its first bytes, then its <base> from
-	// as much of it as the look-ahead allows, read only as far as needed.
+// prepare decides src's encoding and base, from where src stands, with
+// the open sequence every reader of HTML shares (base.DecideHTML) under
+// this package's policy (see policy).
+func prepare(src io.Reader, opts *Options) (prepared, error) {
 	limit := opts.ScanLimit
 	if limit <= 0 {
 		limit = DefaultScanLimit
 	}
-	head := make([]byte, 1024)
-	n, err := io.ReadFull(src, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return p, err
+	buf := readBuffer()[:readSize]
+	defer freeReadBuffer(buf)
+	pol := opts.policy(buf)
+	pol.ScanLimit = int64(limit)
+	pol.Spool, pol.SpoolDir = opts.Spool, opts.SpoolDir
+	d, err := base.DecideHTML(src, opts.ContentType, opts.Context, pol)
+	if err != nil {
+		return prepared{}, err
 	}
-	head = head[:n]
-	if err := p.decideEncoding(head, opts); err != nil {
-		return p, err
-	}
-	stream := io.MultiReader(bytes.NewReader(head), src)
-	elem, warns, rest, settled, err := base.Lookahead(stream, opts.Context.Strict, int64(limit), base.Scripting(opts.Scripting))
-	if !settled && opts.Spool {
-		f, err := base.Spool(rest, opts.SpoolDir)
-		if err != nil {
-			return p, err
-		}
-		p.spool = f
-		// The spool holds what src yields: UTF-8, if src was UTF-16
-		// decoded.
-		_, err = p.prepareSeekable(f, 0, opts)
-		return p, err
-	}
-	p.truncated, p.limit = !settled, limit
-	p.decide(elem, warns, err, opts)
-	p.r = rest
+	p := fromDecision(d)
+	p.r, p.spool = d.Reader, d.Spool
+	p.truncated, p.limit = !d.Settled, limit
 	return p, nil
 }
 
-// prepareSeekable decides rs's encoding and base, and seeks back to
-// start: one read through rs looks for "<base" (base.MentionsBase), its first
-// bytes giving the encoding, and only a document holding it is scanned
-// for its <base> element. utf16 says the document is UTF-16, which is
-// read as a decoded stream instead (rs is then back at start and p is
-// not prepared).
-func (p *prepared) prepareSeekable(rs io.ReadSeeker, start int64, opts *Options) (utf16 bool, err error) {
-	first := readBuffer()[:readSize]
-	defer freeReadBuffer(first)
-	n, err := io.ReadAtLeast(rs, first, 1024)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return false, err
-	}
-	whole := err != nil // the first read reached the end
-	first = first[:n]
-	prefix := first[:min(n, 1024)]
-	d := decideEncoding(prefix, opts.ContentType)
-	if d.name == "utf-16le" || d.name == "utf-16be" {
-		_, err := rs.Seek(start, io.SeekStart)
-		return true, err
-	}
-	if d.err != nil {
-		return false, d.err
-	}
-	p.enc, p.encName = d.enc, d.name // not d: its prefix is the pooled buffer's
-	var f base.Finder
-	found := f.Find(first)
-	if !found && !whole {
-		if found, err = base.MentionsBase(rs, &f, first[:cap(first)]); err != nil {
-			return false, err
-		}
-	}
-	if found {
-		p.scan(scanFrom(rs, start), opts)
-	} else {
-		p.base = opts.Context.Decide(base.Element{})
-	}
-	if _, err := rs.Seek(start, io.SeekStart); err != nil {
-		return false, err
-	}
-	p.r = rs
-	return false, nil
-}
-
-// scan finds the deciding <base href> in r. A document the scan cannot
-// read to its end (a token beyond base.MaxToken, a read error) keeps the
-// fallback base, with a warning: the rewrite then meets the same problem
-// and reports it.
-func (p *prepared) scan(r io.Reader, opts *Options) {
-	elem, warns, err := base.ScanHTML(r, opts.Context.Strict, base.Scripting(opts.Scripting))
-	p.decide(elem, warns, err, opts)
-}
-
-// decide sets the base from the element a scan found.
-func (p *prepared) decide(elem base.Element, warns []string, err error, opts *Options) {
-	p.elem = elem
-	p.base = p.context(opts).Decide(elem)
-	p.base.Warnings = append(slices.Clip(p.base.Warnings), warns...)
-	if err != nil {
-		p.base.Warnings = append(p.base.Warnings, "looking for <base href>: "+err.Error())
+// policy is how this package runs base.DecideHTML, where base.Open
+// differs: a <base> scan that fails is a warning, not an error (the pass
+// meets the same token or read error and reports it: IncompleteError);
+// encodings the tokenizer cannot read are refused before anything else
+// is read; the first bytes are read into buf (a pooled read buffer).
+// The look-ahead bound and the spool are Options' (prepare), a negative
+// ScanLimit being DefaultScanLimit: a rewriter must keep what it scans.
+func (opts *Options) policy(buf []byte) base.HTMLPolicy {
+	return base.HTMLPolicy{
+		Scripting:      opts.Scripting,
+		WarnScanErrors: true,
+		Charset:        refuse,
+		Buffer:         buf,
 	}
 }
 
-// context is opts.Context with the document's encoding, which the
-// WHATWG mode decodes <base href> with and encodes its query in.
-func (p *prepared) context(opts *Options) *base.Context {
-	c := opts.Context
-	if c.Options.QueryEncoding == nil {
-		c.Options.QueryEncoding = p.enc
+// refuse is the error of an encoding the tokenizer cannot read (UTF-16
+// is decoded first).
+func refuse(name string) error {
+	if asciiIncompatible[name] && name != "utf-16le" && name != "utf-16be" {
+		return &encodingError{name}
 	}
-	return &c
-}
-
-// seekable reports whether rs really seeks: os.Stdin is an io.ReadSeeker
-// even when it is a pipe.
-func seekable(rs io.ReadSeeker) bool {
-	_, err := rs.Seek(0, io.SeekCurrent)
-	return err == nil
-}
-
-// decideEncoding sets p's encoding from the document's first bytes and
-// the Content-Type (see [Encoding]).
-func (p *prepared) decideEncoding(prefix []byte, opts *Options) error {
-	d := p.known
-	if d == nil || d.contentType != opts.ContentType || !bytes.Equal(d.prefix, prefix) {
-		d = decideEncoding(prefix, opts.ContentType)
-	}
-	if d.err != nil {
-		return d.err
-	}
-	p.enc, p.encName = d.enc, d.name
 	return nil
 }
 
-// encodingDecision is what Encoding says of a prefix and a Content-Type,
-// kept so that a document's first bytes are examined once: openUTF16
-// and prepare both need it.
-type encodingDecision struct {
-	prefix      []byte
-	contentType string
-	enc         encoding.Encoding
-	name        string
-	err         error
+// fromDecision is what the scanner needs of d: the element, the base with the
+// scan's warnings after the layers', the encoding the tokens are read in.
+func fromDecision(d *base.HTMLDecision) prepared {
+	p := prepared{elem: d.Element, base: d.Base, enc: d.Encoding, encName: d.Charset}
+	p.base.Warnings = append(slices.Clip(p.base.Warnings), d.Warnings...)
+	if d.UTF16() {
+		p.enc = nil // the tokens are its decoded text
+		p.utf16 = &utf16Codec{big: d.Charset == "utf-16be", name: d.Charset, tail: d.OddByte}
+	}
+	return p
 }
 
-func decideEncoding(prefix []byte, contentType string) *encodingDecision {
-	enc, name, err := Encoding(prefix, contentType)
-	return &encodingDecision{prefix, contentType, enc, name, err}
+// decideLate is the decision of the single passes (once.go,
+// linksonce.go), made when the pass meets a <base> tag: the look-ahead's
+// own, base.DecideHTML over the whole document from start, keeping
+// nothing (the pass goes on reading rs).
+func decideLate(rs io.ReadSeeker, start int64, opts *Options) (prepared, error) {
+	buf := readBuffer()
+	defer freeReadBuffer(buf)
+	pol := opts.policy(buf[:1024]) // the scan reads no further than it must
+	pol.ScanLimit = -1
+	d, err := base.DecideHTML(scanFrom(rs, start), opts.ContentType, opts.Context, pol)
+	if err != nil {
+		return prepared{}, err
+	}
+	return fromDecision(d), nil
+}
+
+// decideEncoding is the encoding of a document whose first bytes are
+// prefix, as [Encoding] and the open step decide it (the Content-Type
+// opts.ContentType, else Context.Header's).
+func decideEncoding(prefix []byte, opts *Options) (encoding.Encoding, string, error) {
+	return Encoding(prefix, opts.Context.ContentType(opts.ContentType))
 }
 
 // Encoding decides an HTML document's character encoding from its first

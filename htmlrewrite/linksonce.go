@@ -122,15 +122,15 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		return base.Result{}, true, err
 	}
 	first = first[:n]
-	d := decideEncoding(first[:min(n, 1024)], opts.ContentType)
-	if d.name == "utf-16le" || d.name == "utf-16be" {
+	enc, name, err := decideEncoding(first[:min(n, 1024)], &opts)
+	if name == "utf-16le" || name == "utf-16be" {
 		_, err := rs.Seek(start, io.SeekStart)
 		return base.Result{}, false, err
 	}
-	if d.err != nil {
-		return base.Result{}, true, d.err
+	if err != nil {
+		return base.Result{}, true, err
 	}
-	p := prepared{enc: d.enc, encName: d.name}
+	p := prepared{enc: enc, encName: name}
 	p.base = opts.Context.Decide(base.Element{})
 	fallback := p.base
 	h := &hold{fn: fn}
@@ -144,8 +144,10 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	seen := false         // decided, or known to have no "<base"
 	decide := func() error {
 		seen = true
-		q := p
-		q.scan(scanFrom(rs, start), &opts)
+		q, err := decideLate(rs, start, &opts)
+		if err != nil {
+			return err
+		}
 		decided = &q
 		switch {
 		case s.untouched():

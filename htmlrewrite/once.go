@@ -80,15 +80,15 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 		return Stats{}, true, err
 	}
 	first = first[:n]
-	d := decideEncoding(first[:min(n, 1024)], opts.ContentType)
-	if d.name == "utf-16le" || d.name == "utf-16be" {
+	enc, name, err := decideEncoding(first[:min(n, 1024)], &opts)
+	if name == "utf-16le" || name == "utf-16be" {
 		_, err := rs.Seek(start, io.SeekStart)
 		return Stats{}, false, err
 	}
-	if d.err != nil {
-		return Stats{}, true, d.err
+	if err != nil {
+		return Stats{}, true, err
 	}
-	p := prepared{enc: d.enc, encName: d.name}
+	p := prepared{enc: enc, encName: name}
 	// The look-ahead's decision for a document without "<base".
 	p.base = opts.Context.Decide(base.Element{})
 	fallback := p.base
@@ -100,8 +100,10 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 	seen := false         // decided, or known to have no "<base"
 	decide := func() error {
 		seen = true
-		q := p
-		q.scan(scanFrom(rs, start), &opts)
+		q, err := decideLate(rs, start, &opts)
+		if err != nil {
+			return err
+		}
 		decided = &q
 		switch {
 		case s.untouched():

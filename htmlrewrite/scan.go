@@ -153,34 +153,9 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 	if err := checkSpec(opts); err != nil {
 		return nil, nil, err
 	}
-	if rs, ok := src.(io.ReadSeeker); ok {
-		// A file (os.Stdin is an io.ReadSeeker even when it is a pipe:
-		// it must really seek).
-		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
-			var p prepared
-			utf16, err := p.prepareSeekable(rs, start, &opts)
-			if err != nil {
-				return nil, nil, err
-			}
-			if !utf16 {
-				s, err := newScannerPrepared(p, opts, w, fn)
-				return s, p.r, err
-			}
-		}
-	}
-	src, u16, known, err := openUTF16(src, opts.ContentType)
+	p, err := prepare(src, &opts)
 	if err != nil {
 		return nil, nil, err
-	}
-	if u16 != nil {
-		opts.ContentType = "text/html; charset=utf-8" // what src now is
-	}
-	p, err := prepare(src, &opts, known)
-	if err != nil {
-		return nil, nil, err
-	}
-	if u16 != nil {
-		p.utf16, p.encName = u16, u16.name
 	}
 	s, err := newScannerPrepared(p, opts, w, fn)
 	return s, p.r, err

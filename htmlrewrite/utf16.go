@@ -10,61 +10,20 @@ import (
 // UTF-16 documents (HTML Standard §13.2.3: a BOM or the transport
 // layer's charset says so; a <meta> cannot) are not ASCII-compatible, so
 // their bytes cannot be tokenized as they are. They are decoded to UTF-8
-// on the way in, rewritten as any UTF-8 document, and encoded back on the
-// way out. The round trip is lossless: the BOM is decoded to U+FEFF and
-// encoded back, a lone surrogate (which the Encoding Standard's decoder
+// on the way in (by base.DecideHTML's decoder: HTMLDecision.Reader),
+// rewritten as any UTF-8 document, and encoded back on the way out.
+// The round trip is lossless: the BOM is decoded to U+FEFF and encoded
+// back, a lone surrogate (which the Encoding Standard's decoder
 // would make U+FFFD) travels as its three-byte generalized UTF-8 form,
 // and an odd last byte is kept aside and written back last. So every byte
 // outside the values that change comes out as it went in.
 
-// utf16Codec is the state of one UTF-16 document.
+// utf16Codec is the state of one UTF-16 document: base.DecideHTML
+// decodes it (one lossless decoder, base's), the scanner encodes it back.
 type utf16Codec struct {
-	big  bool   // UTF-16BE
-	name string // "utf-16le" or "utf-16be"
-	tail []byte // an odd last byte of the input, written back last
-}
-
-// openUTF16 returns src decoded to UTF-8 and its codec when the document
-// is UTF-16 by its BOM or its Content-Type (as [Encoding] decides), or src
-// unchanged and nil. It reads no more than the first 1024 bytes to decide,
-// and gives them back.
-func openUTF16(src io.Reader, contentType string) (io.Reader, *utf16Codec, *encodingDecision, error) {
-	head := make([]byte, 1024)
-	var n int
-	var err error
-	rs, seeks := src.(io.ReadSeeker)
-	var start int64
-	if seeks && seekable(rs) {
-		start, _ = rs.Seek(0, io.SeekCurrent)
-	} else {
-		seeks = false
-	}
-	n, err = io.ReadFull(src, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, nil, nil, err
-	}
-	head = head[:n]
-	if seeks {
-		if _, err := rs.Seek(start, io.SeekStart); err != nil {
-			return nil, nil, nil, err
-		}
-	} else {
-		src = io.MultiReader(bytes.NewReader(head), src)
-	}
-	d := decideEncoding(head, contentType)
-	if d.name != "utf-16le" && d.name != "utf-16be" {
-		return src, nil, d, nil
-	}
-	c := &utf16Codec{big: d.name == "utf-16be", name: d.name}
-	return &utf16Reader{c: c, src: src}, c, nil, nil
-}
-
-// unit returns the code unit in b[0:2].
-func (c *utf16Codec) unit(b []byte) uint16 {
-	if c.big {
-		return uint16(b[0])<<8 | uint16(b[1])
-	}
-	return uint16(b[1])<<8 | uint16(b[0])
+	big  bool          // UTF-16BE
+	name string        // "utf-16le" or "utf-16be"
+	tail func() []byte // an odd last byte of the input, written back last
 }
 
 func (c *utf16Codec) appendUnit(dst []byte, u uint16) []byte {
@@ -72,82 +31,6 @@ func (c *utf16Codec) appendUnit(dst []byte, u uint16) []byte {
 		return append(dst, byte(u>>8), byte(u))
 	}
 	return append(dst, byte(u), byte(u>>8))
-}
-
-// utf16Reader decodes a UTF-16 stream to UTF-8.
-type utf16Reader struct {
-	c   *utf16Codec
-	src io.Reader
-	in  []byte // undecoded input
-	out []byte // decoded, not yet read
-	buf []byte
-	eof bool
-	err error
-}
-
-func (r *utf16Reader) Read(p []byte) (int, error) {
-	for len(r.out) == 0 {
-		if r.eof {
-			return 0, r.err
-		}
-		r.fill()
-	}
-	n := copy(p, r.out)
-	r.out = r.out[n:]
-	return n, nil
-}
-
-// fill reads more input and decodes what it can.
-func (r *utf16Reader) fill() {
-	if r.buf == nil {
-		r.buf = make([]byte, 32<<10)
-	}
-	n, err := r.src.Read(r.buf)
-	r.in = append(r.in, r.buf[:n]...)
-	if err != nil {
-		r.eof = true
-		if err != io.EOF {
-			r.err = err
-		} else {
-			r.err = io.EOF
-		}
-	}
-	out := r.out[:0]
-	i := 0
-	for ; i+2 <= len(r.in); i += 2 {
-		u := r.c.unit(r.in[i:])
-		switch {
-		case utf16.IsSurrogate(rune(u)) && u < 0xDC00:
-			if i+4 > len(r.in) && !r.eof {
-				goto done // the low half may follow
-			}
-			if i+4 <= len(r.in) {
-				if lo := r.c.unit(r.in[i+2:]); lo >= 0xDC00 && lo <= 0xDFFF {
-					out = utf8.AppendRune(out, utf16.DecodeRune(rune(u), rune(lo)))
-					i += 2
-					continue
-				}
-			}
-			out = appendSurrogate(out, u)
-		case utf16.IsSurrogate(rune(u)):
-			out = appendSurrogate(out, u)
-		default:
-			out = utf8.AppendRune(out, rune(u))
-		}
-	}
-done:
-	r.in = append(r.in[:0], r.in[i:]...)
-	if r.eof && len(r.in) > 0 {
-		r.c.tail = append(r.c.tail[:0], r.in...)
-		r.in = r.in[:0]
-	}
-	r.out = out
-}
-
-// appendSurrogate appends a lone surrogate in its generalized (three
-// byte) UTF-8 form, which no valid UTF-8 holds.
-func appendSurrogate(dst []byte, u uint16) []byte {
-	return append(dst, 0xE0|byte(u>>12), 0x80|byte(u>>6)&0x3F, 0x80|byte(u)&0x3F)
 }
 
 // utf16Writer encodes the UTF-8 written to it (with lone surrogates in
@@ -195,7 +78,9 @@ func (e *utf16Writer) Close() error {
 		out = e.c.appendUnit(out, utf8.RuneError)
 		e.pending = nil
 	}
-	out = append(out, e.c.tail...)
+	if e.c.tail != nil {
+		out = append(out, e.c.tail()...)
+	}
 	if len(out) == 0 {
 		return nil
 	}
