@@ -69,6 +69,7 @@ type Options struct {
 	// ContentType is the document's Content-Type header, if any; its
 	// charset parameter decides the document's encoding (after a BOM and
 	// before a <meta> declaration, as charset.DetermineEncoding does).
+	// "" takes the Content-Type of Context.Header, as base.Open does.
 	ContentType string
 
 	// SheetEnvironment is, for RewriteCSS and CSSLinks, the encoding
@@ -150,8 +151,10 @@ type Options struct {
 	Referrer Referrer
 
 	// ScanLimit bounds how much of a stream that is not an io.ReadSeeker
-	// is held in memory while looking for its <base href>; the zero value
-	// is DefaultScanLimit. See [Rewrite].
+	// is held in memory while looking for its <base href>; zero or a
+	// negative value is DefaultScanLimit (a rewriter reads the document
+	// after the scan, so it cannot take base.Open's "scan whole, keep
+	// nothing"). See [Rewrite].
 	ScanLimit int
 	// Spool makes a stream whose <base> is not settled within ScanLimit
 	// bytes be copied to a temporary file (in SpoolDir, or the system's
@@ -337,8 +340,8 @@ func (d *Document) Base() base.Result { return d.s.stats.Base }
 // Element returns the <base> element that decided the document's base, as
 // Open found it (Found false when none did), so that a caller that reports
 // it (a link checker: the <base href> is a link too) need not scan the
-// document again. In a UTF-16 document its Line and Column count in the
-// decoded text.
+// document again. In a UTF-16 document its Line, Column and Offset count
+// in the decoded text, the byte order mark included (base.HTMLDecision).
 func (d *Document) Element() base.Element { return d.s.p.elem }
 
 // Charset returns the name of the encoding the document is read in.
