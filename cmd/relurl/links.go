@@ -103,6 +103,7 @@ func runLinks(args []string, s stdio) int {
 	items, stopCount := inputs.Counted(bar, items, fs.Args(), t.fromList != "")
 	defer stopCount()
 	failed := 0
+	mode.NoKeys = !ff.unique // out looks at the keys only for --unique
 	hv := t.harvester(forced, filter)
 	work := func(wk inputs.Item, sink *ordered.Sink) linkout.Result {
 		if wk.Err != nil {

@@ -39,6 +39,10 @@ type Mode struct {
 	// Message gives an error's text in the user's terms (the command
 	// drops its packages' names); nil leaves it as it is.
 	Message func(string) string
+	// NoKeys sends the records to the sink without their URL as key,
+	// for an Out that does not look at it (Out without unique): an
+	// input's buffered records then go out in one call (ordered.Out).
+	NoKeys bool
 }
 
 // NewMode returns the mode of --format format ("jsonl", "text" or "tsv")
@@ -239,6 +243,9 @@ func (e *Writer) add(r *linkRecord) error {
 		b = e.mode.format.append(b, r)
 	}
 	e.line = b
+	if e.mode.NoKeys {
+		return e.sink.Record("", b)
+	}
 	return e.sink.Record(r.URL, b)
 }
 
