@@ -163,3 +163,26 @@ func TestFailed(t *testing.T) {
 	m, _ := NewMode("jsonl", "")
 	assert.Equal(t, `{"status":"error","file":"gone.html","error":"no such file","records":0,"links":0,"record_errors":0}`+"\n", string(m.StatusLine(&r.Status)))
 }
+
+// TestNoKeys: with NoKeys the records go to the sink without their URL
+// as key (so that a buffered input's records are written in one call,
+// ordered.Out), otherwise with it (Out's unique set needs it).
+func TestNoKeys(t *testing.T) {
+	for _, noKeys := range []bool{false, true} {
+		var keys []string
+		sink := ordered.Direct(func(key string, _ []byte) error {
+			keys = append(keys, key)
+			return nil
+		})
+		m, err := NewMode("jsonl", "")
+		require.NoError(t, err)
+		m.NoKeys = noKeys
+		w := NewWriter(sink, "f.html", m)
+		require.NoError(t, w.Link(tree.HTML, link.Link{Raw: "a", URL: "https://x.example/a"}))
+		want := "https://x.example/a"
+		if noKeys {
+			want = ""
+		}
+		assert.Equal(t, []string{want}, keys, "NoKeys %v", noKeys)
+	}
+}

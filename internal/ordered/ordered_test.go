@@ -350,7 +350,7 @@ func bufferAll(t *testing.T, n, records, size, keyEvery int, keep bool) (calls [
 // one: relurl links -j 2 allocated 52 of its 91 MB on corpus B growing
 // the buffers, and their record indexes, of the items not at the head.
 func TestBufferedChunksReused(t *testing.T) {
-	const n, records, size = 20, 1000, 50 // 1 MB buffered, within the budget of two 1 MiB windows
+	const n, records, size = 20, 1000, 50    // 1 MB buffered, within the budget of two 1 MiB windows
 	bufferAll(t, n, records, size, 0, false) // the chunks are made
 	calls, _, allocated := bufferAll(t, n, records, size, 0, false)
 	if want := fmt.Sprint(n * records * size); calls[0] != want {
