@@ -193,10 +193,12 @@ type Referrer interface {
 	Load(Link)
 	// End is called once the pass has read the document to its end, or
 	// to a token over MaxToken (where Links stops too), with the bare
-	// specifier keys of its import maps ([Document.ImportMap]). A pass
+	// specifier keys of its import maps ([Document.ImportMap]) and the
+	// name of the encoding it was read in ([Document.Charset]: a
+	// stylesheet it links takes it as its environment encoding). A pass
 	// that an error of its output or of Links' fn stops before does not
 	// call it.
-	End(importMap []string)
+	End(importMap []string, charset string)
 	// Restart is called when the pass starts again from the document's
 	// start (its deciding <base> came after links already found): what
 	// Load told before is void.

@@ -127,5 +127,5 @@ func (n nestedReferrer) Load(l Link) {
 	l.Inert = l.Inert || n.inert
 	n.r.Load(l)
 }
-func (nestedReferrer) End([]string) {}
+func (nestedReferrer) End([]string, string) {}
 func (nestedReferrer) Restart()     {}

@@ -15,6 +15,7 @@ import (
 type referLog struct {
 	loads    []string
 	keys     []string
+	charset  string
 	ends     int
 	restarts int
 }
@@ -25,8 +26,8 @@ func (r *referLog) Load(l Link) {
 	}
 	r.loads = append(r.loads, loadString(l))
 }
-func (r *referLog) End(keys []string) { r.keys = keys; r.ends++ }
-func (r *referLog) Restart()          { r.loads, r.keys = nil, nil; r.restarts++ }
+func (r *referLog) End(keys []string, charset string) { r.keys, r.charset = keys, charset; r.ends++ }
+func (r *referLog) Restart()                          { r.loads, r.keys = nil, nil; r.restarts++ }
 
 func loadString(l Link) string {
 	return fmt.Sprintf("%s %s %s %s %v %q inert=%v err=%v", l.Tag, l.Attr, l.Kind, l.URL, l.Rel, l.Raw, l.Inert, l.Err != nil)
@@ -49,6 +50,7 @@ func TestReferrer(t *testing.T) {
 			`<script type=module>import "./inline.js"; import "lodash"; import "nope";</script>` +
 			`<template><script type=module src="t.js"></script></template><img src=i.png><a href="//[bad">x</a><link rel=icon href="//[">`,
 		late,
+		"<meta charset=koi8-r><link rel=stylesheet href=\"\xe9.css\">",
 		`<iframe srcdoc="<link rel=stylesheet href=in.css><script type=module src=in.js></script>"></iframe>` +
 			`<template><iframe srcdoc="<script type=module src=inert.js></script>"></iframe></template>`,
 	}
@@ -86,6 +88,9 @@ func TestReferrer(t *testing.T) {
 		check("Links", &log, restarts)
 		if i == 0 && strings.Join(log.keys, " ") != "lodash x" {
 			t.Errorf("keys %q", log.keys)
+		}
+		if want := map[bool]string{false: "utf-8", true: "koi8-r"}[strings.Contains(doc, "koi8-r")]; log.charset != want {
+			t.Errorf("doc %d: charset %q, want %q", i, log.charset, want)
 		}
 		log = referLog{}
 		if _, err := Rewrite(&rewindBuffer{}, strings.NewReader(doc), o); err != nil {

@@ -279,7 +279,7 @@ func (s *scanner) run(r io.Reader) (err error) {
 	if s.opts.Referrer != nil && s.depth == 0 {
 		defer func() {
 			if s.err == nil && (err == nil || errors.As(err, new(*IncompleteError))) {
-				s.opts.Referrer.End(s.importKeys)
+				s.opts.Referrer.End(s.importKeys, s.stats.Charset)
 			}
 		}()
 	}

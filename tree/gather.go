@@ -2,6 +2,7 @@ package tree
 
 import (
 	"cmp"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -144,10 +145,11 @@ func (st *referState) page(seq int, env string, loads []load, keys []string) {
 // pageReport gathers what one page tells from a pass over it: it is the
 // pass's htmlrewrite.Referrer.
 type pageReport struct {
-	st    *referState
-	loads []load
-	keys  []string
-	ended bool
+	st      *referState
+	loads   []load
+	keys    []string
+	charset string
+	ended   bool
 }
 
 func (p *pageReport) Load(l htmlrewrite.Link) {
@@ -156,21 +158,34 @@ func (p *pageReport) Load(l htmlrewrite.Link) {
 	}
 }
 
-func (p *pageReport) End(keys []string) {
+func (p *pageReport) End(keys []string, charset string) {
 	if !p.ended {
-		p.keys, p.ended = keys, true
+		p.keys, p.charset, p.ended = keys, charset, true
 	}
 }
 
-func (p *pageReport) Restart() { p.loads, p.keys, p.ended = nil, nil, false }
+func (p *pageReport) Restart() { p.loads, p.keys, p.charset, p.ended = nil, nil, "", false }
+
+// env is the environment encoding the page gives the stylesheets it
+// links: its own when not UTF-8, as legacyEncoding says (which names no
+// UTF-16 encoding: htmlrewrite.Encoding refuses them, the pass decodes
+// them).
+func (p *pageReport) env() string {
+	switch p.charset {
+	case "utf-8", "utf-16le", "utf-16be":
+		return ""
+	}
+	return p.charset
+}
 
 // readPage reads the page f, at place seq in walk order, for what it
 // tells, as a reading of its own (not the run's pass): when a walk does
 // not gather referrals from the run's passes, or a pass did not read the
-// page. u is its URL, env its encoding when not UTF-8; modules says
-// whether the tree has modules or candidates to tell of.
-func (st *referState) readPage(f File, seq int, u, env string, modules bool) {
-	if !modules && env == "" {
+// page. u is its URL, env its encoding when not UTF-8 (with envKnown;
+// else the page's first bytes tell it); modules says whether the tree
+// has modules or candidates to tell of.
+func (st *referState) readPage(f File, seq int, u, env string, envKnown, modules bool) {
+	if !modules && envKnown && env == "" {
 		return // read for its stylesheets only, and it gives none an encoding
 	}
 	if !st.r.small(f) {
@@ -183,6 +198,17 @@ func (st *referState) readPage(f File, seq int, u, env string, modules bool) {
 		return
 	}
 	defer src.Close()
+	if !envKnown {
+		head := make([]byte, HeadLen)
+		n, _ := io.ReadFull(src, head)
+		env = legacyEncoding(head[:n], opts.ContentType)
+		if !modules && env == "" {
+			return
+		}
+		if _, err := src.Seek(0, 0); err != nil {
+			return
+		}
+	}
 	if env == "" && !mentions(src, referWords) {
 		return // it cannot classify a candidate, and gives no sheet an encoding
 	}
@@ -397,7 +423,7 @@ type page struct {
 	g        *gathering
 	seq      int
 	file     File // without its head
-	url, env string
+	url      string
 	skip     bool // not read for referrals (over MaxSize, no URL)
 	report   pageReport
 	released bool
@@ -410,13 +436,6 @@ func (g *gathering) add(f File) *page {
 	u, err := g.st.m.URL(f)
 	p.url = u
 	p.skip = err != nil || !g.r.small(f)
-	if err == nil {
-		// The encoding the page is read in (htmlrewrite.Encoding: BOM,
-		// Content-Type, <meta>; ASCII without one is UTF-8).
-		if _, name, err := htmlrewrite.Encoding(f.Head, g.r.HTML(u).ContentType); err == nil && name != "utf-8" {
-			p.env = name
-		}
-	}
 	p.file = f
 	p.file.Head, p.file.page = nil, nil
 	g.mu.Lock()
@@ -449,7 +468,9 @@ func (p *page) release() {
 	switch {
 	case p.skip:
 	case p.report.ended:
-		g.st.page(p.seq, p.env, p.report.loads, p.report.keys)
+		// The encoding the pass read the page in is the one the
+		// page's first bytes and Content-Type tell (legacyEncoding).
+		g.st.page(p.seq, p.report.env(), p.report.loads, p.report.keys)
 	default:
 		g.unread = append(g.unread, p)
 	}
@@ -486,7 +507,7 @@ func (g *gathering) flush(root string, yield func(File, error) bool) bool {
 		modules := len(g.files.cands) > 0 || len(g.files.mods) > 0
 		slices.SortFunc(g.unread, func(a, b *page) int { return cmp.Compare(a.seq, b.seq) })
 		for _, p := range g.unread {
-			g.st.readPage(p.file, p.seq, p.url, p.env, modules)
+			g.st.readPage(p.file, p.seq, p.url, "", false, modules)
 		}
 		kinds = g.st.finish(g.files)
 	}
@@ -527,4 +548,15 @@ func (f File) Release() {
 	if f.page != nil {
 		f.page.release()
 	}
+}
+
+// legacyEncoding returns the name of the encoding a page whose first
+// bytes are head is read in (htmlrewrite.Encoding: BOM, Content-Type,
+// <meta>; ASCII without one is UTF-8), or "" for UTF-8 or an encoding
+// that is refused.
+func legacyEncoding(head []byte, contentType string) string {
+	if _, name, err := htmlrewrite.Encoding(head, contentType); err == nil && name != "utf-8" {
+		return name
+	}
+	return ""
 }

@@ -74,6 +74,9 @@ func referSite() map[string]string {
 		"data.json":     `{"src":"i/x.png"}`,
 		"z/last.html":   `<link rel=manifest href="../data.json"><link rel=stylesheet href="../z/s.css">`,
 		"z/s.css":       `b{background:url(z.png)}`,
+		// UTF-16: read decoded, and no stylesheet's environment.
+		"u16.html": "\xff\xfe" + utf16le(`<link rel=stylesheet href="u16.css"><script type=module src="js/e.js"></script>`),
+		"u16.css":  latin1(`b{background:url(ü.gif)}`),
 	}
 	return files
 }
@@ -112,6 +115,7 @@ type gatherRun struct {
 	order  []string          // "rel kind"
 	mirror map[string]string // rel -> bytes in the mirror
 	links  map[string]string // rel -> the links harvest reads, one a line
+	refer  map[string]string // rel -> its environment encoding and import map keys
 }
 
 // rewriteRun rewrites the tree dir into a mirror with jobs workers
@@ -120,10 +124,12 @@ func rewriteRun(t *testing.T, dir string, gather bool, jobs int) gatherRun {
 	refer, opts := newReferrals(t, gather)
 	out := t.TempDir()
 	r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: out, Writer: tree.Writer{NoSync: true}}
-	run := gatherRun{mirror: map[string]string{}, links: map[string]string{}}
+	run := gatherRun{mirror: map[string]string{}, links: map[string]string{}, refer: map[string]string{}}
 	for res := range r.All((tree.Walker{Refer: refer}).Walk([]string{dir}), jobs) {
 		require.NoError(t, res.Err, res.File.Rel)
 		run.order = append(run.order, res.File.Rel+" "+res.File.Kind.String())
+		u := "https://www.example/" + res.File.Rel
+		run.refer[res.File.Rel] = fmt.Sprintf("%q %q", refer.SheetEnvironment(u), refer.ImportMap(u))
 	}
 	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -169,6 +175,7 @@ func TestGatherAgrees(t *testing.T) {
 		got := rewriteRun(t, dir, true, jobs)
 		assert.Equal(t, want.mirror, got.mirror, "jobs %d", jobs)
 		assert.Equal(t, want.links, got.links, "jobs %d", jobs)
+		assert.Equal(t, want.refer, got.refer, "jobs %d", jobs)
 		// The same files, the held-back ones last.
 		assert.ElementsMatch(t, want.order, got.order, "jobs %d", jobs)
 		held := func(s string) bool {
@@ -253,4 +260,13 @@ func TestGatherClaimed(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the walk waits for pages never rewritten")
 	}
+}
+
+// utf16le returns the UTF-16LE bytes of the ASCII text s.
+func utf16le(s string) string {
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		b = append(b, s[i], 0)
+	}
+	return string(b)
 }

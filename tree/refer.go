@@ -240,8 +240,7 @@ func (r *Referrals) scan(dir string) referred {
 				pg.u, pg.urlKnown = u, true
 				// The encoding the page is read in (htmlrewrite.Encoding:
 				// BOM, Content-Type, <meta>; ASCII without one is UTF-8).
-				if _, name, err := htmlrewrite.Encoding(f.Head, r.HTML(u).ContentType); err == nil && name != "utf-8" {
-					pg.env = name
+				if pg.env = legacyEncoding(f.Head, r.HTML(u).ContentType); pg.env != "" {
 					legacy = true
 				}
 			}
@@ -264,7 +263,7 @@ func (r *Referrals) scan(dir string) referred {
 	modules := len(files.cands) > 0 || len(files.mods) > 0
 	for i, pg := range pages {
 		if pg.urlKnown {
-			st.readPage(pg.f, i, pg.u, pg.env, modules)
+			st.readPage(pg.f, i, pg.u, pg.env, true, modules)
 		}
 	}
 	return st.finish(files)
