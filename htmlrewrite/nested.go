@@ -128,4 +128,4 @@ func (n nestedReferrer) Load(l Link) {
 	n.r.Load(l)
 }
 func (nestedReferrer) End([]string, string) {}
-func (nestedReferrer) Restart()     {}
+func (nestedReferrer) Restart()             {}
