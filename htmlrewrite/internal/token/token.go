@@ -588,6 +588,7 @@ scriptDataEscapeStartDash:
 	goto scriptData
 
 scriptDataEscaped:
+	z.skipEscaped()
 	if z.full() {
 		z.script = inScriptDataEscaped
 		return false
@@ -1545,6 +1546,29 @@ func (z *Tokenizer) ReadBuffer() []byte {
 // would one at a time: up to c, the end of the buffer, or the maxBuf limit
 // (which then sets ErrBufferExceeded where readByte would). In a token
 // SetChunk may split, it also stops where a split may come.
+// skipEscaped moves over the bytes of escaped script data ("<!--" in a
+// script) that leave its state as it is: all but "-" and "<". It stops
+// at the buffer's limit and where full would stop the byte loop, so that
+// the byte loop goes on exactly as if it had read them one by one (a
+// call of readByte per byte of such scripts was 2 % of a rewrite).
+func (z *Tokenizer) skipEscaped() {
+	e, stop := z.raw.end, z.lim
+	if z.chunk > 0 && !z.hold {
+		stop = min(stop, z.raw.start+z.chunk+z.reach)
+	}
+	stop = min(stop, len(z.buf))
+	for e < stop && !escapedStop[z.buf[e]] {
+		e++
+	}
+	if e > z.raw.end {
+		z.raw.end = e
+	}
+}
+
+// escapedStop holds the bytes that move escaped script data to another
+// state (HTML §13.2.5.20, script data escaped state).
+var escapedStop = stops("-<")
+
 func (z *Tokenizer) skipTo(c byte) {
 	z.skip(c, true)
 }

@@ -276,7 +276,8 @@ func TestChunk(t *testing.T) {
 		t.Fatalf("only %d inputs", n)
 	}
 	big := []byte("<p>" + strings.Repeat("text ", 1<<16) + "<script>" + strings.Repeat("if (a<b) x--;", 1<<14) +
-		"</script><!--" + strings.Repeat("- -", 1<<14) + "--><a href=x>")
+		"</script><!--" + strings.Repeat("- -", 1<<14) + "--><a href=x>" +
+		"<script><!--" + strings.Repeat("var a = b < c; x-y; s = '</scrip'; ", 1<<12) + "--></script>")
 	checkChunks(t, "big", big)
 }
 
