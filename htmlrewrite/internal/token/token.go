@@ -1437,8 +1437,10 @@ loop:
 			z.tt = z.readStartTag()
 			return z.tt
 		case EndTagToken:
-			c = z.readByte()
-			if z.err != nil {
+			if e := z.raw.end; e < z.lim {
+				c = z.buf[e] // readByte, inlined
+				z.raw.end = e + 1
+			} else if c = z.readByte(); z.err != nil {
 				break loop
 			}
 			if c == '>' {
