@@ -199,6 +199,10 @@ type Writer struct {
 	// (tree.JSONName), found once for all of them.
 	name, nameEncoding string
 	cache              recordCache
+	// part and record are what the record's Part and Record point to
+	// (MHTML, WARC): fields of the writer, not a value escaping per link.
+	part   string
+	record int64
 }
 
 // NewWriter returns the Writer of the input named file (the records'
@@ -219,11 +223,11 @@ func (e *Writer) Link(k tree.Kind, l link.Link) error {
 	r.cache = &e.cache
 	switch k {
 	case tree.MHTML:
-		part := l.Part
-		r.Part, r.TargetPart = &part, l.TargetPart
+		e.part = l.Part
+		r.Part, r.TargetPart = &e.part, l.TargetPart
 	case tree.WARC:
-		rec := l.Record
-		r.Record, r.Target = &rec, l.Target
+		e.record = l.Record
+		r.Record, r.Target = &e.record, l.Target
 	}
 	return e.add(r)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -184,5 +185,22 @@ func TestNoKeys(t *testing.T) {
 			want = ""
 		}
 		assert.Equal(t, []string{want}, keys, "NoKeys %v", noKeys)
+	}
+}
+
+// TestLinkAllocs: writing a link's record allocates nothing, in every
+// kind of input: the record, its MHTML part and WARC record offset are
+// the writer's own (an allocation a link was what an archive's links
+// cost before).
+func TestLinkAllocs(t *testing.T) {
+	m, _ := NewMode("jsonl", "")
+	w := NewWriter(ordered.Direct(Out(io.Discard, false, nil)), "a.mht", m)
+	l := testLink("a.html")
+	l.Part, l.TargetPart, l.Record, l.Target = "index.html", "a.html", 99, "https://t.example/"
+	for _, k := range []tree.Kind{tree.HTML, tree.MHTML, tree.WARC} {
+		w.Link(k, l) // the line buffer grows once
+		if n := testing.AllocsPerRun(100, func() { w.Link(k, l) }); n != 0 {
+			t.Errorf("%v: %.1f allocations a link, want 0", k, n)
+		}
 	}
 }
