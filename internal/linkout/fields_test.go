@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/relurl/relurl/base"
@@ -196,5 +197,55 @@ func TestRecordEscapesOncePerDocument(t *testing.T) {
 					c.file.misses, c.base.misses, c.baseSource.misses, len(bases), len(bases))
 			}
 		})
+	}
+}
+
+// TestPlainWord: plainWord says whether all eight bytes are plain
+// (jsonPlain), for every byte value at every position, beside plain
+// bytes and beside every other byte value below it (the borrows of
+// the word arithmetic run upwards).
+func TestPlainWord(t *testing.T) {
+	for p := range 8 {
+		for v := range 256 {
+			for _, other := range []byte{'a', ' ', '~', 0x1f, '"', '\\', 0x80, 0xff, 0x21, 0x5b, 0x5d} {
+				var w [8]byte
+				for i := range w {
+					w[i] = other
+				}
+				w[p] = byte(v)
+				want := true
+				for _, c := range w {
+					want = want && jsonPlain[c]
+				}
+				if got := plainWord(word(string(w[:]))); got != want {
+					t.Fatalf("plainWord(%q) = %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
+	for a := range 256 {
+		for b := range 256 {
+			w := []byte("abcdefgh")
+			w[3], w[4] = byte(a), byte(b)
+			want := jsonPlain[a] && jsonPlain[b]
+			if got := plainWord(word(string(w))); got != want {
+				t.Fatalf("plainWord(%q) = %v, want %v", w, got, want)
+			}
+		}
+	}
+}
+
+// TestAppendInt: appendInt writes what strconv.AppendInt writes.
+func TestAppendInt(t *testing.T) {
+	for _, n := range []int64{0, 1, 9, 10, 99, 100, 12345, 1e17 - 1, 1e17, 1e18 - 1, 1e18, 1<<63 - 1, -1, -10, -1 << 63} {
+		if got, want := string(appendInt([]byte("x"), n)), "x"+strconv.FormatInt(n, 10); got != want {
+			t.Errorf("appendInt(%d) = %s, want %s", n, got, want)
+		}
+	}
+	for i := range 100000 {
+		n := int64(i) * 7919
+		if got, want := string(appendInt(nil, n)), strconv.FormatInt(n, 10); got != want {
+			t.Fatalf("appendInt(%d) = %s, want %s", n, got, want)
+		}
 	}
 }
