@@ -586,6 +586,33 @@ func decideLate(rs io.ReadSeeker, start int64, opts *Options) (prepared, error) 
 	return fromDecision(d), nil
 }
 
+// startOnce begins a single pass over the seekable document rs, from
+// start (once.go, linksonce.go): the first read, into buf, serves the
+// encoding's prefix and then the tokenizer (first); p is the decision
+// the pass starts with, the encoding and the base of a document without
+// a <base> element (the fallback, what the look-ahead decides when
+// there is no "<base"). utf16 says the document is UTF-16, which goes
+// the open sequence's way (decoded as a stream): rs is then back at
+// start.
+func startOnce(rs io.ReadSeeker, start int64, buf []byte, opts *Options) (first []byte, p prepared, utf16 bool, err error) {
+	n, err := io.ReadAtLeast(rs, buf, min(1024, len(buf)))
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, p, false, err
+	}
+	first = buf[:n]
+	enc, name, err := decideEncoding(first[:min(n, 1024)], opts)
+	if name == "utf-16le" || name == "utf-16be" {
+		_, err := rs.Seek(start, io.SeekStart)
+		return nil, p, true, err
+	}
+	if err != nil {
+		return nil, p, false, err
+	}
+	p = prepared{enc: enc, encName: name}
+	p.base = opts.Context.Decide(base.Element{})
+	return first, p, false, nil
+}
+
 // decideEncoding is the encoding of a document whose first bytes are
 // prefix, as [Encoding] and the open step decide it (the Content-Type
 // opts.ContentType, else Context.Header's).

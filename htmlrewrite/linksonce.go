@@ -115,24 +115,13 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	if err := checkSpec(opts); err != nil {
 		return base.Result{}, true, err
 	}
-	first := readBuffer()[:readSize]
-	defer freeReadBuffer(first)
-	n, err := io.ReadAtLeast(rs, first, min(1024, readSize))
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return base.Result{}, true, err
+	buf := readBuffer()[:readSize]
+	defer freeReadBuffer(buf)
+	first, p, utf16, err := startOnce(rs, start, buf, &opts)
+	if utf16 || err != nil {
+		return base.Result{}, !utf16, err
 	}
-	first = first[:n]
-	enc, name, err := decideEncoding(first[:min(n, 1024)], &opts)
-	if name == "utf-16le" || name == "utf-16be" {
-		_, err := rs.Seek(start, io.SeekStart)
-		return base.Result{}, false, err
-	}
-	if err != nil {
-		return base.Result{}, true, err
-	}
-	p := prepared{enc: enc, encName: name}
-	p.base = opts.Context.Decide(base.Element{})
-	fallback := p.base
+	fallback := p.base // the look-ahead's decision without "<base"
 	h := &hold{fn: fn}
 	defer h.drop()
 	s, err := newScannerPrepared(p, opts, nil, h.add)

@@ -72,26 +72,13 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 	if err := checkSpec(opts); err != nil {
 		return Stats{}, true, err
 	}
-	// The first read serves the encoding's prefix and the tokenizer.
-	first := readBuffer()[:readSize]
-	defer freeReadBuffer(first)
-	n, err := io.ReadAtLeast(rs, first, min(1024, readSize))
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return Stats{}, true, err
+	buf := readBuffer()[:readSize]
+	defer freeReadBuffer(buf)
+	first, p, utf16, err := startOnce(rs, start, buf, &opts)
+	if utf16 || err != nil {
+		return Stats{}, !utf16, err
 	}
-	first = first[:n]
-	enc, name, err := decideEncoding(first[:min(n, 1024)], &opts)
-	if name == "utf-16le" || name == "utf-16be" {
-		_, err := rs.Seek(start, io.SeekStart)
-		return Stats{}, false, err
-	}
-	if err != nil {
-		return Stats{}, true, err
-	}
-	p := prepared{enc: enc, encName: name}
-	// The look-ahead's decision for a document without "<base".
-	p.base = opts.Context.Decide(base.Element{})
-	fallback := p.base
+	fallback := p.base // the look-ahead's decision without "<base"
 	s, err := newScannerPrepared(p, opts, nil, nil)
 	if err != nil {
 		return Stats{}, true, err
