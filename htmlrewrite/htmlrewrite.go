@@ -185,8 +185,12 @@ type Options struct {
 type Referrer interface {
 	// Load is called, in document order, with each link of kind Import
 	// (module scripts, modulepreload, import map entries, an inline
-	// module's imports) and each link of a <link> element, as Links
-	// reports it (resolved, Rel and Inert set) but without its position
+	// module's imports), each link of a <link> element whose rel names
+	// manifest, and, in a document not in UTF-8 or UTF-16, each whose rel
+	// names stylesheet (its encoding is then the sheet's environment
+	// encoding, CSS Syntax §3.2: what such a link tells of the sheet), as
+	// Links reports it (resolved, Rel and Inert set) but without its
+	// position
 	// (Line, Column and Offset are zero). A link that cannot be resolved
 	// comes with its Err. The links of an <iframe srcdoc> document read
 	// with Options.Srcdoc come too, Inert when the iframe is.

@@ -1039,7 +1039,7 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 	if ref == "" && at.kind == Form {
 		res = s.documentResolver()
 	}
-	if s.opts.Referrer != nil && (at.kind == Import || tagIDOf(at.name) == tagLink) {
+	if s.opts.Referrer != nil && s.refers(at) {
 		u, err := res.Reference(ref)
 		s.refer(at, raw, u, err)
 	}
@@ -1088,6 +1088,25 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		s.stats.Mapped++
 	}
 	s.subs = append(s.subs, sub{t0, t1, u})
+}
+
+// refers reports whether the link of at is one Options.Referrer is told
+// of: of kind Import, or of a <link rel=manifest>, or of a <link
+// rel=stylesheet> in a document not in UTF-8 (names and rel tokens are
+// lower-cased; enc is nil for UTF-8, and for UTF-16, which is decoded).
+func (s *scanner) refers(at *site) bool {
+	if at.kind == Import {
+		return true
+	}
+	if string(at.name) != "link" {
+		return false
+	}
+	for _, r := range s.rel {
+		if r == "manifest" || r == "stylesheet" && s.p.enc != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // refer tells Options.Referrer of the link of the value raw, which

@@ -180,7 +180,7 @@ func (s *scanner) importMap(text string, at *site, each func(v string, c0, c1 in
 func (s *scanner) unresolved(at *site, c0 int, v string, err error) {
 	s.stats.Links++
 	s.stats.Failed++
-	if s.opts.Referrer != nil && (at.kind == Import || tagIDOf(at.name) == tagLink) {
+	if s.opts.Referrer != nil && s.refers(at) {
 		s.refer(at, v, "", err)
 	}
 	if s.fn != nil {

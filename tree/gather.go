@@ -70,12 +70,15 @@ func newReferState(r *Referrals, dir string) *referState {
 
 // path returns the path of the file of the tree the URL u names, or "".
 func (st *referState) path(u string) string {
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		u = u[:i]
-	}
 	rest, ok := strings.CutPrefix(u, st.root)
 	if !ok {
 		return ""
+	}
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		rest = rest[:i]
 	}
 	rel, err := url.PathUnescape(rest)
 	if err != nil || !filepath.IsLocal(filepath.FromSlash(rel)) {
