@@ -1379,7 +1379,12 @@ func (z *Tokenizer) Next() TokenType {
 
 loop:
 	for {
-		if z.skipTo('<'); z.err != nil || z.full() {
+		// skipTo, whose first test is in line: after a tag, the next one
+		// often starts right there.
+		if e := z.raw.end; e >= len(z.buf) || z.buf[e] != '<' {
+			z.skipTo('<')
+		}
+		if z.err != nil || z.full() {
 			break loop
 		}
 		var c byte
