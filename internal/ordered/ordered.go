@@ -151,15 +151,26 @@ func (s *Sink) Record(key string, record []byte) error {
 func (s *Sink) promote() error {
 	b := s.b
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, c := range s.chunks {
-		start := 0
-		for i, end := range c.ends {
-			if s.err == nil {
-				s.err = s.out(c.keys[i], c.b[start:end])
-			}
-			start = end
+	// The buffered records are written without the run's lock, so that
+	// the other workers go on buffering meanwhile (with the lock held, a
+	// long backlog stopped them all); what the sink's own worker adds
+	// in the meantime is written next, until nothing is left.
+	for len(s.chunks) > 0 && s.err == nil {
+		cs, n := s.chunks, 0
+		for _, c := range cs {
+			n += len(c.b)
 		}
+		s.chunks = nil
+		b.mu.Unlock()
+		err := writeChunks(s.out, cs)
+		b.mu.Lock()
+		if err != nil {
+			s.err = err
+		}
+		s.buffered -= n
+		b.used -= n
+		putChunks(cs)
+		b.cond.Broadcast()
 	}
 	b.used -= s.buffered
 	s.release()
@@ -168,7 +179,23 @@ func (s *Sink) promote() error {
 	err := s.err
 	s.head.Store(true)
 	b.cond.Broadcast()
+	b.mu.Unlock()
 	return err
+}
+
+// writeChunks writes the records of cs to out, stopping at its first
+// error.
+func writeChunks(out Out, cs []*chunk) error {
+	for _, c := range cs {
+		start := 0
+		for i, end := range c.ends {
+			if err := out(c.keys[i], c.b[start:end]); err != nil {
+				return err
+			}
+			start = end
+		}
+	}
+	return nil
 }
 
 // fail ends a sink that will never be the head.
@@ -184,15 +211,20 @@ func (s *Sink) fail(err error) {
 
 // release drops s's buffered records, keeping its chunks for other sinks.
 func (s *Sink) release() {
-	for _, c := range s.chunks {
+	putChunks(s.chunks)
+	clear(s.chunks)
+	s.chunks, s.buffered = s.chunks[:0], 0
+}
+
+// putChunks keeps the chunks of the usual size for other sinks.
+func putChunks(cs []*chunk) {
+	for _, c := range cs {
 		if cap(c.b) == chunkSize {
 			clear(c.keys)
 			c.b, c.ends, c.keys = c.b[:0], c.ends[:0], c.keys[:0]
 			spareChunks.Put(c)
 		}
 	}
-	clear(s.chunks)
-	s.chunks, s.buffered = s.chunks[:0], 0
 }
 
 // Run calls work for every item on up to workers goroutines, in input

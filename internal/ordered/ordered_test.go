@@ -400,3 +400,41 @@ func TestBufferedRecordsWithoutKey(t *testing.T) {
 		}
 	}
 }
+
+// TestPromoteWritesWithoutLock: while the records an item buffered are
+// written (it has become the head), the other workers go on buffering:
+// the run's lock is not held while out writes them.
+func TestPromoteWritesWithoutLock(t *testing.T) {
+	buffered := make(chan struct{}) // item 1 has buffered its record
+	recorded := make(chan struct{}) // item 2 has buffered one too
+	var blocked atomic.Bool
+	err := Run(2, 0, count(3), func(key string, rec []byte) error {
+		if string(rec) == "1" {
+			// Item 1's backlog, written when it became the head.
+			select {
+			case <-recorded:
+			case <-time.After(2 * time.Second):
+				blocked.Store(true)
+			}
+		}
+		return nil
+	}, func(i int, s *Sink) int {
+		switch i {
+		case 0:
+			<-buffered
+		case 1:
+			s.Record("", []byte("1"))
+			close(buffered)
+		case 2:
+			s.Record("", []byte("2"))
+			close(recorded)
+		}
+		return i
+	}, func(int, int) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blocked.Load() {
+		t.Fatal("an item not at the head could not buffer while the head's backlog was written")
+	}
+}
