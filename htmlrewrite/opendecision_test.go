@@ -182,3 +182,22 @@ func utf16le(s string) string {
 	}
 	return string(b)
 }
+
+// TestUTF16FileScannedWhole: a seekable UTF-16 document is looked at as
+// any file is (its decoded text searched for "<base", then scanned, then
+// read again), not held as a stream up to ScanLimit: its late <base> is
+// found without Spool (it went the stream way, and past ScanLimit the
+// links took the fallback base).
+func TestUTF16FileScannedWhole(t *testing.T) {
+	doc := utf16le("\ufeff" + strings.Repeat("<p>filler</p>\n", 100) + `<a href=x></a><base href="/late/">`)
+	o := Options{Spec: resolve.RFC3986, ScanLimit: 200, Context: base.Context{Retrieval: "http://r.example/d/p"}}
+	var got []string
+	res, err := Links(bytes.NewReader([]byte(doc)), o, func(l Link) error { got = append(got, l.URL); return nil })
+	if err != nil || res.URL != "http://r.example/late/" || len(got) != 1 || got[0] != "http://r.example/late/x" {
+		t.Errorf("Links: %v %+v %q", err, res, got)
+	}
+	var out bytes.Buffer
+	if _, err := Rewrite(&out, bytes.NewReader([]byte(doc)), o); err != nil || !strings.Contains(out.String(), utf16le("http://r.example/late/x")) {
+		t.Errorf("Rewrite: %v", err)
+	}
+}
