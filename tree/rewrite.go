@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
 	"os"
 	"path/filepath"
@@ -59,6 +60,10 @@ type Rewriter struct {
 	// made: Mirror was made (or found) by this Rewriter; it is not
 	// looked for again for every file.
 	made atomic.Bool
+	// fresh: Mirror did not exist before this Rewriter made it, so no
+	// file in it can already hold a document's output (one input per
+	// place, Claim): Writer.KeepSame need not look for one.
+	fresh bool
 }
 
 // RewriteResult is what rewriting one file did. Exactly one of Changed,
@@ -365,7 +370,11 @@ func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
 		return
 	}
 	var rerr error
-	res.UpToDate, res.Err = r.Writer.WriteInStream(r.Mirror, MirrorRel(f), f.Mode, func(dst io.Writer) error {
+	w := r.Writer
+	if r.fresh {
+		w.KeepSame = false // nothing there to keep: no look per file
+	}
+	res.UpToDate, res.Err = w.WriteInStream(r.Mirror, MirrorRel(f), f.Mode, func(dst io.Writer) error {
 		rerr = r.stream(res, dst, src, f.Kind, docURL)
 		return rerr
 	})
@@ -392,15 +401,23 @@ func (r *Rewriter) copy(f File) error {
 	return r.Writer.CopyWalked(r.Mirror, MirrorRel(f), f)
 }
 
-// makeMirror makes the directory Mirror, once: the writer makes the
-// directories below it.
+// makeMirror makes the directory Mirror, once, and notes whether it is
+// new (fresh): the writer makes the directories below it.
 func (r *Rewriter) makeMirror() error {
 	if r.made.Load() {
 		return nil
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.made.Load() {
+		return nil
+	}
+	_, err := os.Lstat(r.Mirror)
+	fresh := errors.Is(err, fs.ErrNotExist)
 	if err := os.MkdirAll(r.Mirror, 0o755); err != nil {
 		return err
 	}
+	r.fresh = fresh
 	r.made.Store(true)
 	return nil
 }
