@@ -2,6 +2,7 @@ package tree_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,8 +127,10 @@ func rewriteRun(t *testing.T, dir string, gather bool, jobs int) gatherRun {
 	r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: out, Writer: tree.Writer{NoSync: true}}
 	run := gatherRun{mirror: map[string]string{}, links: map[string]string{}, refer: map[string]string{}}
 	for res := range r.All((tree.Walker{Refer: refer}).Walk([]string{dir}), jobs) {
-		require.NoError(t, res.Err, res.File.Rel)
 		run.order = append(run.order, res.File.Rel+" "+res.File.Kind.String())
+		if res.Err != nil {
+			run.links[res.File.Rel+" rewrite error"] = res.Err.Error()
+		}
 		u := "https://www.example/" + res.File.Rel
 		run.refer[res.File.Rel] = fmt.Sprintf("%q %q", refer.SheetEnvironment(u), refer.ImportMap(u))
 	}
@@ -149,7 +152,9 @@ func rewriteRun(t *testing.T, dir string, gather bool, jobs int) gatherRun {
 			fmt.Fprintf(&b, "%v %s %s %v\n", k, l.URL, l.Kind, l.Err)
 			return nil
 		}, nil)
-		require.NoError(t, res.Err, f.Rel)
+		if res.Err != nil {
+			fmt.Fprintf(&b, "error: %v\n", res.Err)
+		}
 		run.links[f.Rel] = b.String()
 	}
 	return run
@@ -171,6 +176,9 @@ func TestGatherAgrees(t *testing.T) {
 	require.Contains(t, want.order, "js/classic.js other")
 	require.Contains(t, want.order, "b/g.js other")
 	require.NotEqual(t, referSite()["a/s0.css"], want.mirror["a/s0.css"], "a stylesheet in a legacy page's encoding")
+	for name, err := range want.links {
+		require.NotContains(t, name+err, "error", name)
+	}
 	for _, jobs := range []int{1, 4} {
 		got := rewriteRun(t, dir, true, jobs)
 		assert.Equal(t, want.mirror, got.mirror, "jobs %d", jobs)
@@ -269,4 +277,89 @@ func utf16le(s string) string {
 		b = append(b, s[i], 0)
 	}
 	return string(b)
+}
+
+// TestGatherAgreesGenerated: TestGatherAgrees on generated trees: pages
+// in UTF-8 and windows-1252 (some after the files they name) linking
+// stylesheets, loading modules and candidates, with and without import
+// maps, naming manifests; modules importing each other (cycles too).
+func TestGatherAgreesGenerated(t *testing.T) {
+	told := map[string]int{} // what the pages told, over the seeds
+	for seed := range int64(6) {
+		rnd := rand.New(rand.NewPCG(uint64(seed), 11))
+		dirs := []string{"", "a/", "b/", "z/"}
+		pick := func(s []string) string { return s[rnd.IntN(len(s))] }
+		files := map[string]string{}
+		var targets []string
+		for i := range 12 {
+			name := pick(dirs) + fmt.Sprintf("f%d", i) + pick([]string{".js", ".js", ".mjs", ".css", ".json", ""})
+			targets = append(targets, name)
+		}
+		rel := func(from, to string) string { return strings.Repeat("../", strings.Count(from, "/")) + to }
+		for _, name := range targets {
+			switch {
+			case strings.HasSuffix(name, ".css"):
+				files[name] = "b{background:url(\xe9" + name + ".png)}"
+			case strings.HasSuffix(name, ".json"):
+				files[name] = `{"start_url":"./x.html","icons":[{"src":"i.png"}]}`
+			default:
+				var b strings.Builder
+				for range rnd.IntN(3) {
+					fmt.Fprintf(&b, "import %q;\n", "./"+rel(name, pick(targets)))
+				}
+				fmt.Fprintf(&b, "import %q; import %q;\n", pick([]string{"lodash", "vue", "react"}), "lodash/x")
+				files[name] = b.String()
+			}
+		}
+		for i := range 10 {
+			name := pick(dirs) + fmt.Sprintf("p%d.html", i)
+			var b strings.Builder
+			legacy := rnd.IntN(2) == 0
+			if legacy {
+				b.WriteString("<meta charset=windows-1252>")
+			}
+			if rnd.IntN(3) == 0 {
+				fmt.Fprintf(&b, `<script type=importmap>{"imports":{%q:"/lib.js","lodash/":"/l/"}}</script>`, pick([]string{"lodash", "vue", "react"}))
+			}
+			for range 1 + rnd.IntN(4) {
+				to := rel(name, pick(targets))
+				switch rnd.IntN(5) {
+				case 0:
+					fmt.Fprintf(&b, `<link rel=stylesheet href=%q>`, to)
+				case 1:
+					fmt.Fprintf(&b, `<script type=module src=%q></script>`, to)
+				case 2:
+					fmt.Fprintf(&b, `<link rel=modulepreload href=%q>`, to)
+				case 3:
+					fmt.Fprintf(&b, `<link rel=manifest href=%q>`, to)
+				case 4:
+					fmt.Fprintf(&b, `<script type=module>import %q;</script>`, "./"+to)
+				}
+			}
+			files[name] = b.String() + "<a href=\"caf\xe9.html\">x</a>"
+		}
+		dir := writeTree(t, files)
+		want := rewriteRun(t, dir, false, 1)
+		got := rewriteRun(t, dir, true, 3)
+		assert.Equal(t, want.mirror, got.mirror, "seed %d", seed)
+		assert.Equal(t, want.links, got.links, "seed %d", seed)
+		assert.Equal(t, want.refer, got.refer, "seed %d", seed)
+		assert.ElementsMatch(t, want.order, got.order, "seed %d", seed)
+		for _, o := range want.order {
+			if strings.HasSuffix(o, ".js module") || strings.HasSuffix(o, "json manifest") {
+				told[o[strings.LastIndexByte(o, ' ')+1:]]++
+			}
+		}
+		for _, r := range want.refer {
+			if strings.Contains(r, "windows-1252") {
+				told["env"]++
+			}
+			if strings.Contains(r, "[\"") {
+				told["keys"]++
+			}
+		}
+	}
+	for _, k := range []string{"module", "manifest", "env", "keys"} {
+		assert.NotZero(t, told[k], "the generated trees never tell a %s", k)
+	}
 }
