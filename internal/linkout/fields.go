@@ -304,11 +304,8 @@ func appendRecordJSON(b []byte, r *linkRecord) []byte {
 	b = append(b, `,"offset":`...)
 	b = appendInt(b, r.Offset)
 	c := r.cache
-	if c == nil {
-		c = new(recordCache)
-	}
 	b = append(b, `,"file":`...)
-	b = c.file.json(b, r.File)
+	b = c.fileJSON(b, r.File)
 	if r.FileEncoding != "" {
 		b = append(b, `,"file_encoding":`...)
 		b = appendJSONString(b, r.FileEncoding)
@@ -330,9 +327,9 @@ func appendRecordJSON(b []byte, r *linkRecord) []byte {
 		b = appendJSONString(b, r.Target)
 	}
 	b = append(b, `,"base":`...)
-	b = c.base.json(b, r.Base)
+	b = c.baseJSON(b, r.Base)
 	b = append(b, `,"base_source":`...)
-	b = c.baseSource.json(b, r.BaseSource)
+	b = c.baseSourceJSON(b, r.BaseSource)
 	if r.Inert {
 		b = append(b, `,"inert":true`...)
 	}
@@ -345,6 +342,29 @@ func appendRecordJSON(b []byte, r *linkRecord) []byte {
 // archive's parts and records).
 type recordCache struct {
 	file, base, baseSource escaped
+}
+
+// fileJSON, baseJSON and baseSourceJSON append s as appendJSONString
+// does, through the cache (none when c is nil).
+func (c *recordCache) fileJSON(b []byte, s string) []byte {
+	if c == nil {
+		return appendJSONString(b, s)
+	}
+	return c.file.json(b, s)
+}
+
+func (c *recordCache) baseJSON(b []byte, s string) []byte {
+	if c == nil {
+		return appendJSONString(b, s)
+	}
+	return c.base.json(b, s)
+}
+
+func (c *recordCache) baseSourceJSON(b []byte, s string) []byte {
+	if c == nil {
+		return appendJSONString(b, s)
+	}
+	return c.baseSource.json(b, s)
 }
 
 // escaped is a string and its JSON and TSV encodings, each made when

@@ -141,6 +141,17 @@ func BenchmarkLinkRecord(b *testing.B) {
 			line = recordFormat{}.append(line[:0], r)
 		}
 	})
+	b.Run("append-cached", func(b *testing.B) {
+		// As a Writer writes the records of one document: its file and
+		// base escaped once.
+		var line []byte
+		c := *r
+		c.cache = new(recordCache)
+		b.ReportAllocs()
+		for b.Loop() {
+			line = recordFormat{}.append(line[:0], &c)
+		}
+	})
 }
 
 // TestRecordEscapesOncePerDocument: a document's file name is escaped for
