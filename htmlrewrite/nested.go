@@ -17,7 +17,7 @@ func (s *scanner) styleSheet(raw []byte) error {
 // sheet handles the CSS text raw: a <style> element's when inStyle (for
 // links, tag names the element), or a whole stylesheet's.
 func (s *scanner) sheet(raw, tag []byte, inStyle bool) error {
-	s.subs = s.subs[:0]
+	s.subs, s.urls = s.subs[:0], s.urls[:0]
 	s.rel = s.rel[:0]
 	s.at = site{raw: raw, name: tag, kind: CSS, exact: true}
 	text, m := s.str(raw), []int32(nil)

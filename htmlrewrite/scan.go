@@ -127,6 +127,7 @@ type scanner struct {
 	edits   []edit
 	scratch []byte
 	linkBuf []byte // a link's strings, made (see emitRef)
+	urls    []byte // the URLs of s.subs (see reference)
 	blocks  blocks // where they are kept
 	rel     []string
 	err     error // from fn
@@ -1057,7 +1058,7 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		s.stats.Skipped++
 		return
 	}
-	u, err := res.Reference(ref)
+	u, err := s.reference(res, ref)
 	mapped := false
 	if err == nil && s.opts.Map != nil {
 		// raw may alias the tokenizer's buffer, and so may u (resolve
@@ -1122,6 +1123,24 @@ func (s *scanner) refer(at *site, raw, u string, err error) {
 		}
 	}
 	s.opts.Referrer.Load(l)
+}
+
+// reference resolves ref as res.Reference does, into s.urls instead of a
+// string of its own: a rewrite made a string per rewritten value, a third
+// of its allocations. The result is valid until s.urls is reset, which
+// happens only where s.subs is reset too (value, sheet, script): until
+// then the result is only read (compared, checked, escaped into scratch
+// by apply).
+func (s *scanner) reference(res *resolve.Resolver, ref string) (string, error) {
+	n := len(s.urls)
+	b, err := res.AppendReference(s.urls, ref)
+	if err != nil {
+		return "", err
+	}
+	s.urls = b
+	// Safe: b[n:] is never written again before s.urls is reset (only
+	// appended to), and nothing keeps the string past that (see above).
+	return unsafe.String(unsafe.SliceData(b[n:]), len(b)-n), nil
 }
 
 // emitRef reports the link of the value raw, whose reference ref is
@@ -1219,7 +1238,7 @@ func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resol
 		// Links report where each URL of the value stands.
 		at.m, _ = s.offsets(rv, false)
 	}
-	s.subs = s.subs[:0]
+	s.subs, s.urls = s.subs[:0], s.urls[:0]
 	switch r.syn {
 	case synURL:
 		empty := a.id == attrHref && (s.t.id == tagA || s.t.id == tagArea) || kind == Form

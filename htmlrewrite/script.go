@@ -46,7 +46,7 @@ func (s *scanner) scriptType() scriptKind {
 // escaped for the string it goes in, "<" included, so that it can neither
 // end the element nor open a comment in it.
 func (s *scanner) script(raw []byte, k scriptKind) error {
-	s.subs = s.subs[:0]
+	s.subs, s.urls = s.subs[:0], s.urls[:0]
 	text, m := s.str(raw), []int32(nil)
 	if s.p.enc != nil && !isASCII(raw) {
 		dec, legacy, ok := s.legacyOffsets(raw)
