@@ -374,12 +374,7 @@ func Open(f File) (*os.File, error) {
 	if f.Rel == "" {
 		return os.OpenFile(f.Path, os.O_RDONLY|readFlags, 0)
 	}
-	d, name, err := openParent(f.Root, f.Rel, false)
-	if err != nil {
-		return nil, err
-	}
-	defer d.close()
-	in, err := d.open(name, os.O_RDONLY|readFlags, 0)
+	in, err := openInTree(f.Root, f.Rel)
 	if err != nil {
 		return nil, err
 	}
@@ -390,6 +385,17 @@ func Open(f File) (*os.File, error) {
 		}
 	}
 	return in, nil
+}
+
+// openThroughDirs opens the file rel of the tree at root for reading
+// through its directories, following no link below root.
+func openThroughDirs(root, rel string) (*os.File, error) {
+	d, name, err := openParent(root, rel, false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	return d.open(name, os.O_RDONLY|readFlags, 0)
 }
 
 // ReadWalked reads the file f, opened as Open opens it, as ReadFile

@@ -389,6 +389,30 @@ func TestOpenWalked(t *testing.T) {
 	_, err = ReadWalked(f, 1<<20)
 	assert.ErrorIs(t, err, ErrSymlink)
 
+	// At the top of the tree (opened in one call, O_NOFOLLOW): a link
+	// swapped in for the file is not followed, a dangling one neither;
+	// a root named through a link is the user's choice.
+	dir = t.TempDir()
+	writeTree(t, dir, map[string]string{"a.html": "tree"})
+	f = walkFile(t, dir, "a.html")
+	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), filepath.Join(dir, "a.html")))
+	_, err = ReadWalked(f, 1<<20)
+	assert.ErrorIs(t, err, ErrSymlink)
+	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "none.html"), filepath.Join(dir, "a.html")))
+	_, err = ReadWalked(f, 1<<20)
+	assert.ErrorIs(t, err, ErrSymlink)
+	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
+	_, err = ReadWalked(f, 1<<20)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	linked := filepath.Join(t.TempDir(), "root")
+	require.NoError(t, os.Symlink(outside, linked))
+	f = walkFile(t, linked, "a.html")
+	data, err = ReadWalked(f, 1<<20)
+	require.NoError(t, err)
+	assert.Equal(t, "secret", string(data))
+
 	// Another regular file in its place: not the one the walk saw.
 	dir = t.TempDir()
 	writeTree(t, dir, map[string]string{"a.html": "tree", "b.html": "other"})

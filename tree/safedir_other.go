@@ -93,3 +93,7 @@ func (d *treeDir) sameEntry(name string, info fs.FileInfo) bool {
 	now, err := d.r.Lstat(name)
 	return err == nil && now.Mode().IsRegular() && os.SameFile(info, now)
 }
+
+// openInTree opens the file rel of the tree at root for reading, following
+// no link below root.
+func openInTree(root, rel string) (*os.File, error) { return openThroughDirs(root, rel) }

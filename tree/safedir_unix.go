@@ -119,3 +119,26 @@ func (d *treeDir) sameEntry(name string, info fs.FileInfo) bool {
 	dev, ino, ok := fileID(info)
 	return ok && uint64(st.Dev) == dev && uint64(st.Ino) == ino
 }
+
+// openInTree opens the file rel of the tree at root for reading, following
+// no link below root. A file at the top of the tree is opened by its path
+// in one call, O_NOFOLLOW guarding its name: root's own path is resolved
+// as named, as openRootDir resolves it (not cleaned first: root/a/..
+// is the kernel's, not the lexical parent), and there is no directory
+// between. Deeper files go through their directories (openThroughDirs).
+func openInTree(root, rel string) (*os.File, error) {
+	c, err := components(rel)
+	if err != nil || len(c) != 1 {
+		return openThroughDirs(root, rel)
+	}
+	p := filepath.Join(root, c[0])
+	fd, err := unix.Open(root+string(filepath.Separator)+c[0], unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|readFlags, 0)
+	if err != nil {
+		var st unix.Stat_t
+		if err != unix.ENOENT && unix.Lstat(root+string(filepath.Separator)+c[0], &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			err = ErrSymlink
+		}
+		return nil, &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+	return os.NewFile(uintptr(fd), p), nil
+}
