@@ -303,9 +303,12 @@ func appendRecordJSON(b []byte, r *linkRecord) []byte {
 	b = appendInt(b, int64(r.Column))
 	b = append(b, `,"offset":`...)
 	b = appendInt(b, r.Offset)
-	c := r.cache
+	var file, base, source *escaped // nil: no cache (a record alone)
+	if c := r.cache; c != nil {
+		file, base, source = &c.file, &c.base, &c.baseSource
+	}
 	b = append(b, `,"file":`...)
-	b = c.fileJSON(b, r.File)
+	b = file.json(b, r.File)
 	if r.FileEncoding != "" {
 		b = append(b, `,"file_encoding":`...)
 		b = appendJSONString(b, r.FileEncoding)
@@ -327,9 +330,9 @@ func appendRecordJSON(b []byte, r *linkRecord) []byte {
 		b = appendJSONString(b, r.Target)
 	}
 	b = append(b, `,"base":`...)
-	b = c.baseJSON(b, r.Base)
+	b = base.json(b, r.Base)
 	b = append(b, `,"base_source":`...)
-	b = c.baseSourceJSON(b, r.BaseSource)
+	b = source.json(b, r.BaseSource)
 	if r.Inert {
 		b = append(b, `,"inert":true`...)
 	}
@@ -342,29 +345,6 @@ func appendRecordJSON(b []byte, r *linkRecord) []byte {
 // archive's parts and records).
 type recordCache struct {
 	file, base, baseSource escaped
-}
-
-// fileJSON, baseJSON and baseSourceJSON append s as appendJSONString
-// does, through the cache (none when c is nil).
-func (c *recordCache) fileJSON(b []byte, s string) []byte {
-	if c == nil {
-		return appendJSONString(b, s)
-	}
-	return c.file.json(b, s)
-}
-
-func (c *recordCache) baseJSON(b []byte, s string) []byte {
-	if c == nil {
-		return appendJSONString(b, s)
-	}
-	return c.base.json(b, s)
-}
-
-func (c *recordCache) baseSourceJSON(b []byte, s string) []byte {
-	if c == nil {
-		return appendJSONString(b, s)
-	}
-	return c.baseSource.json(b, s)
 }
 
 // escaped is a string and its JSON and TSV encodings, each made when
@@ -383,8 +363,12 @@ func (e *escaped) set(s string) {
 	}
 }
 
-// json appends s as appendJSONString does.
+// json appends s as appendJSONString does (through no cache when e is
+// nil).
 func (e *escaped) json(b []byte, s string) []byte {
+	if e == nil {
+		return appendJSONString(b, s)
+	}
 	e.set(s)
 	if !e.jsonOK {
 		e.enc, e.jsonOK = appendJSONString(e.enc[:0], s), true
