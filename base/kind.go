@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -258,4 +259,126 @@ func CheckKind(head []byte, k Kind) error {
 		return errors.New("not a WARC file: it starts with neither \"WARC/\" nor gzip nor zstd (nor ARC's \"filedesc://\")")
 	}
 	return nil
+}
+
+// ContentSniffLen is how many leading bytes of a payload KindOfContent
+// looks at: an XML root after a longer prologue is not found, and the
+// payload is read as its type says.
+const ContentSniffLen = 4096
+
+// The media types whose document is XML of a vocabulary the type does not
+// name (RFC 7303 §4.1, §4.2; RSS 1.0 is served as RDF, RFC 3870): the
+// root element tells whether relurl reads it.
+func genericXML(mt string) bool {
+	return mt == "application/xml" || mt == "text/xml" || mt == "application/rdf+xml"
+}
+
+// KindOfContent returns the kind of a document that came with the media
+// type contentType (a Content-Type value: an MHTML part's, a WARC
+// payload's, an HTTP response's) and whose first bytes are head (at most
+// ContentSniffLen of them are looked at; pass the whole body or more
+// than that). It is the one rule every reader of typed content follows:
+//
+//   - The type names the kind (KindOfType): text/html is HTML, text/css
+//     CSS, image/svg+xml, Atom and RSS XML, and so on; a type relurl does
+//     not read, or no type, is Other (an archive's untyped payload is not
+//     guessed at; fetch sniffs an untyped response with KindOf).
+//   - application/xhtml+xml (RFC 3236) is XML when its root is XHTML's
+//     html, the rule KindOf applies to a .xhtml file: browsers parse it
+//     with the XML parser (HTML Standard §13.2 is for text/html only;
+//     formats.md §3.2: tokenized as XML, HTML's link table), and xmlrewrite
+//     reads it so (no optional end tags, XML entities, CDATA). Without
+//     that root in head (not XML, or another root) it is HTML, best effort
+//     for a page served with the wrong type.
+//   - A generic XML type (application/xml, text/xml, application/rdf+xml:
+//     RFC 7303 §4.1–4.2, where the vocabulary is in the document, not the
+//     type) is XML only when its root in head is one relurl reads (SVG,
+//     XHTML, Atom, RSS; formats.md §9), else Other: another vocabulary.
+//     Only these are sniffed: a type that names a vocabulary
+//     (image/svg+xml, application/atom+xml, ...) is read as declared
+//     however long its prologue.
+//   - A payload whose type says XML but whose bytes are binary (gzip or
+//     zstd data, as an .svgz served as image/svg+xml without its
+//     Content-Encoding, or a NUL byte that no text in an ASCII-compatible
+//     or UTF-16/32 encoding starts like) cannot be what it claims: Other,
+//     with an error naming the type and what the bytes are, for the
+//     caller's warning. It is never read as XML.
+func KindOfContent(contentType string, head []byte) (Kind, error) {
+	if len(head) > ContentSniffLen {
+		head = head[:ContentSniffLen]
+	}
+	mt := mediaType(contentType)
+	var k Kind
+	switch {
+	case mt == "application/xhtml+xml":
+		k = HTML
+		if xhtmlRoot(head) {
+			k = XML
+		}
+	case genericXML(mt):
+		if !linkBearingXML(head, true) {
+			return Other, nil
+		}
+		k = XML
+	default:
+		k = KindOfType(mt)
+	}
+	if k == XML || mt == "application/xhtml+xml" {
+		if what := binaryXML(head); what != "" {
+			return Other, &KindError{Type: mt, Found: what}
+		}
+	}
+	return k, nil
+}
+
+// KindError is KindOfContent's error for a payload that cannot be of the
+// type it came with.
+type KindError struct {
+	Type  string // the media type declared
+	Found string // what the bytes are: "gzip data", "zstd data", "binary data"
+}
+
+func (e *KindError) Error() string {
+	return "declared " + e.Type + " but its bytes are " + e.Found + ", not XML: not read"
+}
+
+// mediaType returns contentType's media type, lower case, without
+// parameters; a value mime.ParseMediaType refuses is cut at its first
+// ";", as KindOfType reads it. (Package mime reads archived headers more
+// leniently and passes the media type it read.)
+func mediaType(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt, _, _ = strings.Cut(contentType, ";")
+		mt = strings.ToLower(strings.TrimSpace(mt))
+	}
+	return mt
+}
+
+// binaryXML says what head is when it cannot start an XML document: "gzip
+// data", "zstd data" or "binary data" (a NUL byte, where XML in an
+// encoding with NUL bytes, UTF-16 or UTF-32, starts with a byte order
+// mark or with "<" beside NUL bytes: XML 1.0 Appendix F); "" for text.
+func binaryXML(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, gzipHead):
+		return "gzip data"
+	case bytes.HasPrefix(head, zstdHead):
+		return "zstd data"
+	case bytes.IndexByte(head, 0) < 0, utf16BOM(head),
+		bytes.HasPrefix(head, []byte{0, 0, 0xFE, 0xFF}),
+		bytes.HasPrefix(head, []byte{0, '<'}), bytes.HasPrefix(head, []byte{'<', 0}),
+		bytes.HasPrefix(head, []byte{0, 0, 0, '<'}):
+		return ""
+	}
+	return "binary data"
+}
+
+// ReadsType reports whether a document of media type contentType may be
+// one relurl reads: KindOfContent returns a kind other than Other for
+// some first bytes. A reader of typed content skips the others without
+// looking at their bytes.
+func ReadsType(contentType string) bool {
+	mt := mediaType(contentType)
+	return KindOfType(mt) != Other || genericXML(mt)
 }

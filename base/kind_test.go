@@ -2,6 +2,7 @@ package base
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -81,6 +82,101 @@ func TestSniffKind(t *testing.T) {
 	for k := Other; k <= Module+1; k++ {
 		if k.String() == "" {
 			t.Errorf("Kind(%d) has no name", k)
+		}
+	}
+}
+
+// TestKindOfContent is the one media type + first bytes rule of MHTML
+// parts, WARC payloads, materialize's captures and fetch's responses.
+func TestKindOfContent(t *testing.T) {
+	const (
+		xhtml    = `<?xml version="1.0"?>` + "\n" + `<html xmlns="http://www.w3.org/1999/xhtml"><body><a href="a">a</a></body></html>`
+		svg      = `<svg xmlns="http://www.w3.org/2000/svg"><a href="x"/></svg>`
+		atom     = `<feed xmlns="http://www.w3.org/2005/Atom"><link href="x"/></feed>`
+		rss      = `<rss version="2.0"><channel><link>x</link></channel></rss>`
+		rdf      = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"/>`
+		sitemap  = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>`
+		pageXHTM = `<!DOCTYPE html><html><body><a href=a>a</a>` // "XHTML" served as such, but HTML
+	)
+	prologue := "<?xml version=\"1.0\"?>\n<!--" + strings.Repeat("x", ContentSniffLen) + "-->\n"
+	gz := "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + "binary"
+	tests := []struct {
+		name, ct, head string
+		want           Kind
+		err            string
+	}{
+		// The type names the kind (formats.md §9's table).
+		{"text/html", "text/html; charset=utf-8", "<p>", HTML, ""},
+		{"HTML upper case", "Text/HTML", "<p>", HTML, ""},
+		{"not a media type", "image/svg+xml charset=utf-8", "<svg", Other, ""},
+		{"HTML with NUL bytes is still HTML", "text/html", "<p>\x00", HTML, ""},
+		{"text/css", "text/css", "a{}", CSS, ""},
+		{"manifest", "application/manifest+json", "{}", Manifest, ""},
+		{"MHTML", "multipart/related; boundary=x", "", MHTML, ""},
+		{"image", "image/png", "\x89PNG", Other, ""},
+		{"no type is not guessed at", "", "<!DOCTYPE html>", Other, ""},
+		{"script is not a document by type", "text/javascript", "import 'x'", Other, ""},
+		// RFC 3236 application/xhtml+xml: XML when its root is XHTML's
+		// html (formats.md §3.2), else HTML.
+		{"XHTML root", "application/xhtml+xml", xhtml, XML, ""},
+		{"XHTML type, HTML page", "application/xhtml+xml; charset=utf-8", pageXHTM, HTML, ""},
+		{"XHTML type, root too late", "application/xhtml+xml", prologue + xhtml, HTML, ""},
+		{"XHTML type, SVG root", "application/xhtml+xml", svg, HTML, ""},
+		// Types that name a vocabulary are read as declared (not sniffed).
+		{"SVG", "image/svg+xml", svg, XML, ""},
+		{"SVG after a long prologue", "image/svg+xml", prologue + svg, XML, ""},
+		{"Atom after a long prologue", "application/atom+xml", prologue + atom, XML, ""},
+		{"RSS after a long prologue", "application/rss+xml", prologue + rss, XML, ""},
+		{"SVG, UTF-16LE without BOM", "image/svg+xml", "<\x00s\x00v\x00g\x00", XML, ""},
+		{"SVG, UTF-16BE with BOM", "image/svg+xml", "\xfe\xff\x00<\x00s", XML, ""},
+		// RFC 7303 §4.1-4.2 generic types: the root decides (formats.md §9).
+		{"application/xml SVG", "application/xml", svg, XML, ""},
+		{"text/xml XHTML", "text/xml", xhtml, XML, ""},
+		{"text/xml Atom", "text/xml", atom, XML, ""},
+		{"application/xml RSS", "application/xml", rss, XML, ""},
+		{"RDF RSS 1.0", "application/rdf+xml", rdf, XML, ""},
+		{"sitemap is another vocabulary", "application/xml", sitemap, Other, ""},
+		{"generic, root too late", "text/xml", prologue + svg, Other, ""},
+		// A payload that cannot be what it claims: an error, never read.
+		{"svgz declared SVG", "image/svg+xml", gz, Other, "declared image/svg+xml but its bytes are gzip data, not XML: not read"},
+		{"zstd declared Atom", "application/atom+xml", "\x28\xb5\x2f\xfd\x00", Other, "declared application/atom+xml but its bytes are zstd data, not XML: not read"},
+		{"NUL declared RSS", "application/rss+xml", "ab\x00cd", Other, "declared application/rss+xml but its bytes are binary data, not XML: not read"},
+		{"gzip declared XHTML", "application/xhtml+xml", gz, Other, "declared application/xhtml+xml but its bytes are gzip data, not XML: not read"},
+		{"gzip declared generic XML: another vocabulary", "application/xml", gz, Other, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k, err := KindOfContent(tt.ct, []byte(tt.head))
+			if k != tt.want {
+				t.Errorf("KindOfContent(%q, %.40q) = %v, want %v", tt.ct, tt.head, k, tt.want)
+			}
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.err != "" && (err == nil || err.Error() != tt.err):
+				t.Errorf("error %v, want %q", err, tt.err)
+			}
+			if err != nil {
+				var ke *KindError
+				if !errors.As(err, &ke) {
+					t.Errorf("error %T, want *KindError", err)
+				}
+			}
+		})
+	}
+}
+
+// TestKindOfContentAgreesWithKindOf: a typed XHTML payload and a .xhtml
+// file are decided alike (one XHTML rule).
+func TestKindOfContentAgreesWithKindOf(t *testing.T) {
+	for _, head := range []string{
+		`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`,
+		`<!DOCTYPE html><html><p>`,
+		`<html xmlns="http://www.w3.org/2000/svg"/>`,
+	} {
+		k, err := KindOfContent("application/xhtml+xml", []byte(head))
+		if err != nil || k != KindOf("page.xhtml", []byte(head)) {
+			t.Errorf("%q: KindOfContent %v, %v; KindOf(.xhtml) %v", head, k, err, KindOf("page.xhtml", []byte(head)))
 		}
 	}
 }

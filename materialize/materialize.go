@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -332,7 +333,7 @@ func (r *run) choose() {
 		switch {
 		case c.location != "":
 			e.redirect, e.kind = true, "redirect"
-		case isHTML(c.ctype):
+		case isPage(c.ctype):
 			e.kind = "page"
 		default:
 			e.kind = "resource"
@@ -478,9 +479,13 @@ func (r *run) progress() {
 	}
 }
 
-func isHTML(ctype string) bool {
+// isPage reports whether a capture is a page (listed in the index with
+// its title) rather than a resource, by its type alone, before its payload
+// is read: a type browsers render as a document, HTML (base.KindOfType)
+// or XHTML (RFC 3236), whichever reader base.KindOfContent then gives it.
+func isPage(ctype string) bool {
 	mt := mediaType(ctype)
-	return mt == "text/html" || mt == "application/xhtml+xml"
+	return base.KindOfType(mt) == base.HTML || mt == "application/xhtml+xml"
 }
 
 func mediaType(ctype string) string {

@@ -140,7 +140,10 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 	e.tried = true
 	data := payload
 	mt := mediaType(e.c.ctype)
-	kind := docKind(mt, payload)
+	kind, err := docKind(mt, payload)
+	if err != nil {
+		r.warn(input, where, e.c.url+": "+err.Error()+", written as captured")
+	}
 	if kind != "" {
 		var o htmlrewrite.Options
 		if mhtml != nil {
@@ -265,33 +268,42 @@ func rewriteEntry(out *bytes.Buffer, payload []byte, kind string, o htmlrewrite.
 }
 
 // docKind says which reader points the links of a document of media type
-// mt at the tree: "html" (HTML and XHTML through htmlrewrite, whose
-// BaseRemove takes out <base>), "css" (its CSS reader), "svg" (xmlrewrite:
-// href, xlink:href, and CSS in style and <style>), "feed" (Atom and RSS
-// through xmlrewrite, also when served as generic XML), "manifest" (web
-// app manifests), "js" (scripts, through jsmodule: see isJavaScript);
-// "" for the kinds copied as captured.
-func docKind(mt string, payload []byte) string {
-	switch mt {
-	case "text/html", "application/xhtml+xml":
-		return "html"
-	case "text/css":
-		return "css"
-	case "image/svg+xml":
-		return "svg"
-	case "application/atom+xml", "application/rss+xml":
-		return "feed"
-	case "application/xml", "text/xml", "application/rdf+xml":
-		if f, ok := xmlrewrite.Sniff(payload[:min(len(payload), 4096)]); ok && (f == xmlrewrite.Atom || f == xmlrewrite.RSS) {
-			return "feed"
+// mt at the tree, by package base's one rule for typed content
+// (base.KindOfContent: the type, the root element of XHTML and generic
+// XML): "html" (HTML through htmlrewrite, whose BaseRemove takes out
+// <base>; also XHTML without XHTML's root), "css" (its CSS reader), "svg"
+// (xmlrewrite with browsers' rules: SVG, and XHTML with its root: href,
+// xlink:href, CSS in style and <style>), "feed" (Atom and RSS through
+// xmlrewrite, also when served as generic XML), "manifest" (web app
+// manifests), "js" (scripts, through jsmodule: see isJavaScript); "" for
+// the kinds copied as captured. A payload that cannot be of its type
+// (gzip bytes declared image/svg+xml) is "" with base's error, for the
+// run's warning: it is written as captured.
+func docKind(mt string, payload []byte) (string, error) {
+	k, err := base.KindOfContent(mt, payload)
+	switch k {
+	case base.HTML:
+		return "html", nil
+	case base.CSS:
+		return "css", nil
+	case base.XML:
+		switch mt {
+		case "application/atom+xml", "application/rss+xml":
+			return "feed", nil
+		case "image/svg+xml", "application/xhtml+xml":
+			return "svg", nil
 		}
-	case "application/manifest+json":
-		return "manifest"
+		if f, ok := xmlrewrite.Sniff(payload[:min(len(payload), base.ContentSniffLen)]); ok && (f == xmlrewrite.Atom || f == xmlrewrite.RSS) {
+			return "feed", nil
+		}
+		return "svg", nil
+	case base.Manifest:
+		return "manifest", nil
 	}
 	if isJavaScript(mt) {
-		return "js"
+		return "js", nil
 	}
-	return ""
+	return "", err
 }
 
 // isJavaScript reports whether mt is a JavaScript MIME type (MIME

@@ -79,7 +79,11 @@ func (m *Message) Links(fn func(Link) error) error {
 		)
 		if m.readsDecoded(p, kind) {
 			rs := m.bodyReader(p)
-			if kind, err = sniffStream(kind, rs); err != nil {
+			if kind, err = sniffStream(kind, p, rs); err != nil {
+				if ke, ok := errors.AsType[*base.KindError](err); ok {
+					p.Warnings = append(p.Warnings, "not read for links: "+ke.Error())
+					continue
+				}
 				return &Error{Op: "links of", Where: partName(p.Path), Err: err}
 			}
 			src = rs
@@ -89,7 +93,10 @@ func (m *Message) Links(fn func(Link) error) error {
 				p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
 				continue
 			}
-			kind = sniffPart(kind, body)
+			if kind, err = sniffPart(kind, p, body); err != nil {
+				p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
+				continue
+			}
 			src = bytes.NewReader(body)
 		}
 		if kind == "" {
@@ -159,38 +166,45 @@ func (m *Message) streams(p *Part) bool {
 	return false
 }
 
-// contentKind says whether a part is read for links: "html", "css",
-// "xml" (SVG, Atom, RSS), "xml?" (an XML type naming no vocabulary: read
-// when its root is SVG, XHTML, Atom or RSS, see sniffPart), "manifest" or "".
+// contentKind says whether a part may be read for links, by its media
+// type alone: "html" (text/html: the type decides, and the part may
+// stream), "?" (a type package base reads by the part's first bytes too:
+// CSS, XHTML, SVG, feeds, generic XML, manifests; see settle) or "" (not
+// read: another type, or a multipart or message part).
 func contentKind(p *Part) string {
-	if len(p.Parts) > 0 || strings.HasPrefix(p.MediaType, "multipart/") || strings.HasPrefix(p.MediaType, "message/") {
+	switch {
+	case len(p.Parts) > 0 || strings.HasPrefix(p.MediaType, "multipart/") || strings.HasPrefix(p.MediaType, "message/"):
 		return ""
-	}
-	switch p.MediaType {
-	case "text/html", "application/xhtml+xml":
+	case !base.ReadsType(p.MediaType):
+		return ""
+	case base.KindOfType(p.MediaType) == base.HTML:
 		return "html"
-	case "text/css":
-		return "css"
-	case "image/svg+xml", "application/atom+xml", "application/rss+xml":
-		return "xml"
-	case "application/xml", "text/xml":
-		return "xml?"
-	case "application/manifest+json":
-		return "manifest"
 	}
-	return ""
+	return "?"
 }
 
-// sniffPart settles an "xml?" kind by the body's root element, as WARC
-// records are read (kindOfType): "xml", or "" for another vocabulary.
-func sniffPart(kind string, body []byte) string {
-	if kind != "xml?" {
-		return kind
+// sniffPart settles a "?" kind from the body's first bytes by package
+// base's one rule for typed content (base.KindOfContent, as WARC payloads
+// and materialize's captures are read): "html", "css", "xml",
+// "manifest", or "" (not read: another XML vocabulary). A body that
+// cannot be of its type (gzip bytes declared image/svg+xml) is "" with a
+// *base.KindError for the part's warning.
+func sniffPart(kind string, p *Part, body []byte) (string, error) {
+	if kind != "?" {
+		return kind, nil
 	}
-	if f, ok := xmlrewrite.Sniff(body[:min(len(body), 4096)]); ok && f != xmlrewrite.XML {
-		return "xml"
+	k, err := base.KindOfContent(p.MediaType, body)
+	switch k {
+	case base.HTML:
+		return "html", nil
+	case base.CSS:
+		return "css", nil
+	case base.XML:
+		return "xml", nil
+	case base.Manifest:
+		return "manifest", nil
 	}
-	return ""
+	return "", err
 }
 
 // htmlOptions gives htmlrewrite the part's layers below its <base>, as
@@ -267,7 +281,11 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
 			continue
 		}
-		if kind = sniffPart(kind, body); kind == "" {
+		if kind, err = sniffPart(kind, p, body); err != nil {
+			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+			continue
+		}
+		if kind == "" {
 			continue
 		}
 		out, hs, err := m.rewritePart(p, kind, body)
@@ -337,7 +355,11 @@ func (m *Message) rewriteStreamed(dst io.Writer, p *Part, _ string, last int, st
 // encoding relurl does not rewrite is left as stored with a warning.
 func (m *Message) rewriteDecoded(dst io.Writer, p *Part, kind string, last int, st *Stats) (changed bool, err error) {
 	src := m.bodyReader(p)
-	if kind, err = sniffStream(kind, src); err != nil || kind == "" {
+	if kind, err = sniffStream(kind, p, src); err != nil || kind == "" {
+		if ke, ok := errors.AsType[*base.KindError](err); ok {
+			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+ke.Error())
+			return false, nil
+		}
 		return false, err
 	}
 	w := &changeWriter{
@@ -376,13 +398,14 @@ func (m *Message) readsDecoded(p *Part, kind string) bool {
 	return m.decodes(p) && (kind == "html" || m.rawSize(p) <= m.lim.DecodedBytes)
 }
 
-// sniffStream settles an "xml?" kind as sniffPart does, from the first
-// bytes of the decoded body, and goes back to its start.
-func sniffStream(kind string, body io.ReadSeeker) (string, error) {
-	if kind != "xml?" {
+// sniffStream settles a "?" kind as sniffPart does, from the first
+// bytes of the decoded body, and goes back to its start. A body that
+// cannot be of its type is "" with a *base.KindError.
+func sniffStream(kind string, p *Part, body io.ReadSeeker) (string, error) {
+	if kind != "?" {
 		return kind, nil
 	}
-	head := make([]byte, 4096)
+	head := make([]byte, base.ContentSniffLen)
 	n, err := io.ReadFull(body, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return "", err
@@ -390,7 +413,7 @@ func sniffStream(kind string, body io.ReadSeeker) (string, error) {
 	if _, err := body.Seek(0, io.SeekStart); err != nil {
 		return "", err
 	}
-	return sniffPart(kind, head[:n]), nil
+	return sniffPart(kind, p, head[:n])
 }
 
 // rewritePart returns the part's decoded body rewritten.

@@ -263,49 +263,31 @@ func (x *warcExtractor) response(rec *Record) error {
 	return x.payload(rec, resp.Header, ct, body)
 }
 
-// payloadKind names the readers of package mime's records by media type.
-type payloadKind int
-
-const (
-	notRead payloadKind = iota
-	htmlPayload
-	cssPayload
-	xmlPayload
-	manifestPayload
-)
-
-// kindOfType says which reader reads a payload of Content-Type ct. XML
-// types that name no vocabulary (application/xml, text/xml) are read
-// when their root element is SVG, XHTML, Atom or RSS (payload sniffed).
-func kindOfType(ct string) payloadKind {
+// readsType reports whether a payload of Content-Type ct may have links
+// read (base.ReadsType): its kind is then settled by its bytes too.
+// The media type is read as this package reads archived headers
+// (ParseMediaType, lenient), as for every payload kind.
+func readsType(ct string) bool {
 	mt, _ := ParseMediaType(ct)
-	switch mt {
-	case "text/html", "application/xhtml+xml":
-		return htmlPayload
-	case "text/css":
-		return cssPayload
-	case "image/svg+xml", "application/atom+xml", "application/rss+xml", "application/xml", "text/xml":
-		return xmlPayload
-	case "application/manifest+json":
-		return manifestPayload
-	}
-	return notRead
+	return base.ReadsType(mt)
 }
-
-// readsType reports whether a payload of Content-Type ct has links read.
-func readsType(ct string) bool { return kindOfType(ct) != notRead }
 
 // payload reads the links of a record's payload by its media type, each
 // against the record's base (the payload's own URL: WARC-Target-URI).
 func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) error {
-	k := kindOfType(ct)
-	if k == htmlPayload {
-		return x.html(rec, h, ct, body)
-	}
-	if k == xmlPayload {
-		if f, ok := xmlrewrite.Sniff(body[:min(len(body), 4096)]); !ok || f == xmlrewrite.XML {
-			return nil // another XML vocabulary
+	// One rule for a typed payload (base.KindOfContent): the type, and
+	// for XHTML and generic XML the root element; a payload that cannot
+	// be of its type is named in a warning, not read.
+	mt, _ := ParseMediaType(ct)
+	k, err := base.KindOfContent(mt, body)
+	if err != nil {
+		if x.stats != nil {
+			x.stats.warn(rec, []string{"payload " + err.Error()})
 		}
+		return nil
+	}
+	if k == base.HTML {
+		return x.html(rec, h, ct, body)
 	}
 	ctx := x.context(rec, h)
 	b := ctx.Fallback()
@@ -316,16 +298,15 @@ func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) e
 		return fnErr
 	}
 	var res base.Result
-	var err error
 	switch k {
-	case cssPayload:
+	case base.CSS:
 		o := x.opts.HTML
 		o.Spec, o.Context, o.ContentType = x.opts.Spec, ctx, strictType(ParseMediaType(ct))
 		res, err = htmlrewrite.CSSLinks(bytes.NewReader(body), o, func(l htmlrewrite.Link) error { return emit(l, b) })
-	case xmlPayload:
+	case base.XML:
 		o := xmlrewrite.Options{Spec: x.opts.Spec, Context: ctx}
 		res, err = xmlrewrite.Links(bytes.NewReader(body), o, func(l xmlrewrite.Link) error { return emit(l, l.Base) })
-	case manifestPayload:
+	case base.Manifest:
 		o := manifest.Options{Spec: x.opts.Spec, Context: ctx}
 		res, err = manifest.Links(bytes.NewReader(body), o, func(l htmlrewrite.Link) error { return emit(l, b) })
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/relurl/relurl/internal/linkout"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/linkfilter"
-	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/xmlrewrite"
 )
 
 const fetchSynopsis = `[--rewrite | --links] [--spec S] [flags] URL
@@ -106,13 +106,19 @@ func runFetch(args []string, s stdio) int {
 		return exitFailure
 	}
 	ct := doc.Header.Get("Content-Type")
-	if !isPage(ct, doc.Body) {
+	kind, err := pageKind(ct, doc.Body)
+	if err != nil {
+		s.errorf("fetch: %s: %v", doc.URL, err)
+		return exitFailure
+	}
+	if kind == base.Other {
 		s.errorf("fetch: %s: not an HTML page (Content-Type %q)", doc.URL, ct)
 		return exitFailure
 	}
 	ctxBase := *doc.Context
 	ctxBase.Spec, ctxBase.Options, ctxBase.ContentLocation = *spec, *opts, *contentLocation
 	hopts := htmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct, Scripting: scripting}
+	xopts := xmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct}
 
 	if *links {
 		w := bufio.NewWriterSize(s.out, 64<<10)
@@ -127,7 +133,7 @@ func runFetch(args []string, s stdio) int {
 			s.errorf("fetch: %v", err)
 			return exitFailure
 		}
-		r := hv.Document(bytes.NewReader(doc.Body), tree.HTML, extract.Options{HTML: hopts}, site, lw.Link)
+		r := hv.Document(bytes.NewReader(doc.Body), kind, extract.Options{HTML: hopts, XML: xopts}, site, lw.Link)
 		if werr := w.Flush(); werr != nil {
 			s.errorf("fetch: %v", werr)
 			return exitFailure
@@ -146,7 +152,12 @@ func runFetch(args []string, s stdio) int {
 		return exitOK
 	}
 	var out bytes.Buffer
-	st, err := htmlrewrite.Rewrite(&out, bytes.NewReader(doc.Body), hopts)
+	var st htmlrewrite.Stats
+	if kind == base.XML {
+		st, err = xmlrewrite.Rewrite(&out, bytes.NewReader(doc.Body), xopts)
+	} else {
+		st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(doc.Body), hopts)
+	}
 	// An incomplete page (a tag over the bound) is still written, best
 	// effort, as rewrite writes it; the exit status says it failed.
 	if err != nil && !errors.Is(err, htmlrewrite.ErrIncomplete) {
@@ -197,21 +208,30 @@ func networkMessage(err error) (string, bool) {
 	return "", false
 }
 
-// isPage reports whether a response is a page fetch reads, by package
-// base's kind rules: the kind its Content-Type names (base.KindOfType),
-// or, when it names no media type, the kind its bytes sniff as (base.KindOf
-// without a name: MIME Sniffing §7.1). XHTML served as
-// application/xhtml+xml, which base calls XML, is read as HTML, as the
-// readers of captured responses (MHTML parts, WARC records) read it.
-func isPage(contentType string, body []byte) bool {
+// pageKind returns how fetch reads a response: as HTML, or as XML for
+// XHTML served as application/xhtml+xml with XHTML's root, by package
+// base's one rule for typed content (base.KindOfContent, as MHTML parts,
+// WARC payloads and materialize's captures are read); when the response
+// names no media type, by what its bytes sniff as (base.KindOf without
+// a name: MIME Sniffing §7.1). Other: not a page (a stylesheet, an
+// image, an SVG or feed); an error (*base.KindError): a body that cannot
+// be what its type says (gzip bytes served as application/xhtml+xml).
+func pageKind(contentType string, body []byte) (base.Kind, error) {
 	mt, _, _ := strings.Cut(contentType, ";")
-	switch mt = strings.ToLower(strings.TrimSpace(mt)); mt {
-	case "":
-		return base.KindOf("", body) == base.HTML
-	case "application/xhtml+xml":
-		return true
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	if mt == "" {
+		if base.KindOf("", body) == base.HTML {
+			return base.HTML, nil
+		}
+		return base.Other, nil
 	}
-	return base.KindOfType(contentType) == base.HTML
+	switch k, err := base.KindOfContent(contentType, body); {
+	case err != nil:
+		return base.Other, err
+	case k == base.HTML, k == base.XML && mt == "application/xhtml+xml":
+		return k, nil
+	}
+	return base.Other, nil
 }
 
 // hasScheme says whether u starts with a scheme ("http:", "ftp:"), not
