@@ -47,6 +47,9 @@ func (s *scanner) scriptType() scriptKind {
 // end the element nor open a comment in it.
 func (s *scanner) script(raw []byte, k scriptKind) error {
 	s.subs, s.urls = s.subs[:0], s.urls[:0]
+	// The rel tokens are the last start tag's: a <link> or <a> before
+	// the script says nothing of what the script imports.
+	s.rel = s.rel[:0]
 	text, m := s.str(raw), []int32(nil)
 	if s.p.enc != nil && !isASCII(raw) {
 		dec, legacy, ok := s.legacyOffsets(raw)

@@ -193,6 +193,21 @@ const s = "import './string.js'", re = /import ".\/re.js"/;
 	}
 }
 
+// TestScriptLinksHaveNoRel: a link read from a script's text has no rel
+// tokens (HTML §4.6.7: rel belongs to <link>, <a>, <area> and <form>); it
+// took those of the last start tag with a rel before the script.
+func TestScriptLinksHaveNoRel(t *testing.T) {
+	doc := `<link rel=stylesheet href=a.css><script type=module>import "./x.js"</script>
+<a rel=nofollow href=q></a><script type=importmap>{"imports":{"m":"./m.js"}}</script>`
+	var got []string
+	_, err := Links(strings.NewReader(doc), pageOptions(), func(l Link) error {
+		got = append(got, l.Raw+" "+strings.Join(l.Rel, ","))
+		return nil
+	})
+	assert.NoError(t, err)
+	assert.Equal(t, []string{"a.css stylesheet", "./x.js ", "q nofollow", "./m.js "}, got)
+}
+
 // TestScriptBase: the base of an import map and of an inline module is
 // the document base when the element is prepared: in WHATWG mode one
 // before the deciding <base href> resolves against the fallback base (as
