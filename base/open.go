@@ -178,7 +178,11 @@ func (in *Input) kind(head []byte) (Kind, error) {
 		k = KindOf(in.Name, head)
 	}
 	if k == Other {
-		k = KindOfType(in.Context.ContentType(in.ContentType))
+		// Typed content: the one rule of MHTML parts and WARC payloads
+		// (XHTML by its root, a payload that is not its XML type named).
+		if k, err = KindOfContent(in.Context.ContentType(in.ContentType), head); err != nil {
+			return Other, err
+		}
 	}
 	if k == Other && (in.Name == "" || in.Name == "-") {
 		k, err = SniffKind(head)

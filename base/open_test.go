@@ -2,6 +2,7 @@ package base
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/textproto"
 	"strings"
@@ -62,6 +63,10 @@ func TestOpen(t *testing.T) {
 		{"late base, no room", late, Input{ScanLimit: 100}, HTML, "utf-8 default", "http://r.example/dir/page retrieval", false},
 		{"utf-16 late, no room", utf16le(late), Input{ScanLimit: 100}, HTML, "utf-16le byte order mark", "http://r.example/dir/page retrieval", false},
 		{"saved from", "<!-- saved from url=(0025)https://s.example/a/b -->\n<p>", Input{SavedFrom: true}, HTML, "utf-8 default", "https://s.example/a/b retrieval", true},
+		// Typed content is KindOfContent's: application/xhtml+xml is XML
+		// with XHTML's root, else HTML (its <base> is then read).
+		{"xhtml type, root", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`, Input{ContentType: "application/xhtml+xml"}, XML, "utf-8 default", "http://r.example/dir/page retrieval", true},
+		{"xhtml type, HTML page", `<!DOCTYPE html><base href="/b/">`, Input{ContentType: "application/xhtml+xml"}, HTML, "utf-8 default", "http://r.example/b/ embedded", true},
 	} {
 		for _, seek := range []bool{false, true} {
 			in := c.in
@@ -110,6 +115,10 @@ func TestOpenErrors(t *testing.T) {
 	}
 	if _, err := Open(strings.NewReader("<p>"), Input{Kind: WARC}); err == nil {
 		t.Error("HTML forced to WARC: no error")
+	}
+	// A payload that cannot be of its type is an error, not read as it.
+	if _, err := Open(strings.NewReader("\x1f\x8b\x08\x00\x00\x00"), Input{ContentType: "image/svg+xml"}); !errors.As(err, new(*KindError)) {
+		t.Errorf("gzip declared image/svg+xml: %v, want a *KindError", err)
 	}
 	if d, err := Open(strings.NewReader(""), Input{Name: "-", Default: HTML}); err != nil || d.Kind != HTML {
 		t.Errorf("empty with default: %v %v", d, err)
