@@ -2,6 +2,8 @@ package mime
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,4 +106,42 @@ func TestPayloadKinds(t *testing.T) {
 	}, got)
 	require.Len(t, st.Warnings, 1)
 	assert.Regexp(t, `^record at \d+: payload declared image/svg\+xml but its bytes are binary data, not XML: not read$`, st.Warnings[0])
+}
+
+// TestXHTMLPartStreams: an application/xhtml+xml part that is HTML (no
+// XHTML root) is settled from its first bytes before the choice between
+// streaming and holding it, so it streams as a text/html part does, past
+// Limits.DecodedBytes (held whole, it would be refused over the limit).
+func TestXHTMLPartStreams(t *testing.T) {
+	page := `<!DOCTYPE html><a href="x.html">x</a><p>` + strings.Repeat("filler ", 600) + `<a href="y.html">y</a>`
+	msg := "Content-Type: multipart/related; boundary=B\r\nContent-Location: http://x.example/d/\r\n\r\n" +
+		"--B\r\nContent-Type: application/xhtml+xml\r\nContent-Location: page\r\n\r\n" + page + "\r\n--B--\r\n"
+	name := filepath.Join(t.TempDir(), "x.mht")
+	require.NoError(t, os.WriteFile(name, []byte(msg), 0o644))
+	opts := Options{Spec: resolve.WHATWG, Limits: Limits{DecodedBytes: 1024}}
+
+	f, err := os.Open(name)
+	require.NoError(t, err)
+	defer f.Close()
+	m, err := Open(f, opts)
+	require.NoError(t, err)
+	defer m.Close()
+	var got []string
+	require.NoError(t, m.Links(func(l Link) error {
+		got = append(got, l.URL)
+		return nil
+	}))
+	assert.Equal(t, []string{"http://x.example/d/x.html", "http://x.example/d/y.html"}, got)
+	for _, p := range m.Parts() {
+		assert.Empty(t, p.Warnings, "part %s", p.Path)
+	}
+
+	g, err := os.Open(name)
+	require.NoError(t, err)
+	defer g.Close()
+	var out bytes.Buffer
+	st, err := Rewrite(&out, g, opts)
+	require.NoError(t, err)
+	assert.Empty(t, st.Warnings)
+	assert.Contains(t, out.String(), `<a href="http://x.example/d/y.html">y</a>`)
 }

@@ -77,6 +77,16 @@ func (m *Message) Links(fn func(Link) error) error {
 			src io.Reader
 			err error
 		)
+		if kind, err = m.settle(p, kind); err != nil {
+			if ke, ok := errors.AsType[*base.KindError](err); ok {
+				p.Warnings = append(p.Warnings, "not read for links: "+ke.Error())
+				continue
+			}
+			return &Error{Op: "links of", Where: partName(p.Path), Err: err}
+		}
+		if kind == "" {
+			continue
+		}
 		if m.readsDecoded(p, kind) {
 			rs := m.bodyReader(p)
 			if kind, err = sniffStream(kind, p, rs); err != nil {
@@ -262,6 +272,17 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": HTTP entity left as stored")
 			continue
 		}
+		kind, err := m.settle(p, kind)
+		if ke, ok := errors.AsType[*base.KindError](err); ok {
+			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+ke.Error())
+			continue
+		}
+		if err != nil {
+			return st, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
+		}
+		if kind == "" {
+			continue
+		}
 		if kind == "html" && m.streams(p) || m.readsDecoded(p, kind) {
 			rewrite := m.rewriteStreamed
 			if !m.streams(p) || kind != "html" {
@@ -388,6 +409,18 @@ func (m *Message) rewriteDecoded(dst io.Writer, p *Part, kind string, last int, 
 		st.Changed++
 	}
 	return changed, err
+}
+
+// settle settles a "?" kind of a part read decoded from the file (see
+// decodes) by the first bytes of its decoded body, before the choice
+// between streaming it and holding it: an XHTML part that is HTML streams,
+// whatever its size, as a text/html part does. Another part's kind is
+// settled from its body where it is read.
+func (m *Message) settle(p *Part, kind string) (string, error) {
+	if kind != "?" || !m.decodes(p) {
+		return kind, nil
+	}
+	return sniffStream(kind, p, m.bodyReader(p))
 }
 
 // readsDecoded reports whether a part of this kind is read for links and
