@@ -438,3 +438,48 @@ func TestPromoteWritesWithoutLock(t *testing.T) {
 		t.Fatal("an item not at the head could not buffer while the head's backlog was written")
 	}
 }
+
+// TestBufferedHeldBytes: what an item not at the head holds is what it
+// buffered, plus at most one chunk: records without a key fill the chunks
+// whatever their sizes (one in a chunk of its own left most of each
+// chunk empty for records a little over half a chunk), and come out in
+// order; a record with a key stays whole.
+func TestBufferedHeldBytes(t *testing.T) {
+	var got bytes.Buffer
+	var keyed []string
+	s := &Sink{b: newBudget(1 << 30), window: 1 << 30, out: func(key string, rec []byte) error {
+		if key != "" {
+			keyed = append(keyed, key+"="+string(rec))
+		}
+		got.Write(rec)
+		return nil
+	}}
+	var want bytes.Buffer
+	for i := range 50 {
+		rec := bytes.Repeat([]byte{byte('a' + i%26)}, 40000+i)
+		if err := s.Record("", rec); err != nil {
+			t.Fatal(err)
+		}
+		want.Write(rec)
+	}
+	if err := s.Record("k", []byte("whole")); err != nil {
+		t.Fatal(err)
+	}
+	want.WriteString("whole")
+	held := 0
+	for _, c := range s.chunks {
+		held += cap(c.b)
+	}
+	if held > s.buffered+chunkSize {
+		t.Errorf("%d bytes held for %d buffered", held, s.buffered)
+	}
+	if err := s.promote(); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Error("the buffered bytes came out otherwise than written")
+	}
+	if len(keyed) != 1 || keyed[0] != "k=whole" {
+		t.Errorf("keyed records %q, want [k=whole]", keyed)
+	}
+}
