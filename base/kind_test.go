@@ -180,3 +180,35 @@ func TestKindOfContentAgreesWithKindOf(t *testing.T) {
 		}
 	}
 }
+
+// FuzzKindOfContent: on any type and bytes the decision ends without a
+// panic; an error comes only with Other and only for a type that names
+// XML; the answer depends on the first ContentSniffLen bytes alone; a
+// type KindOfContent reads is one ReadsType admits.
+func FuzzKindOfContent(f *testing.F) {
+	for _, s := range [][2]string{
+		{"application/xhtml+xml", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`},
+		{"application/xml", `<svg xmlns="http://www.w3.org/2000/svg"/>`},
+		{"image/svg+xml", "\x1f\x8b\x08\x00"},
+		{"text/html; charset=utf-8", "<p>"},
+		{"application/rss+xml", "<rss>\x00"},
+		{"text/xml", "<\x00r\x00s\x00s\x00>\x00"},
+	} {
+		f.Add(s[0], []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, ct string, head []byte) {
+		k, err := KindOfContent(ct, head)
+		if err != nil && k != Other {
+			t.Fatalf("KindOfContent(%q, %q) = %v with error %v", ct, head, k, err)
+		}
+		if k != Other && !ReadsType(ct) {
+			t.Fatalf("KindOfContent(%q) = %v but ReadsType is false", ct, k)
+		}
+		if len(head) > ContentSniffLen {
+			k2, err2 := KindOfContent(ct, head[:ContentSniffLen])
+			if k2 != k || (err2 == nil) != (err == nil) {
+				t.Fatalf("KindOfContent(%q) depends on bytes past ContentSniffLen", ct)
+			}
+		}
+	})
+}
