@@ -55,16 +55,30 @@ func (h *hold) add(l Link) error {
 }
 
 // slot returns a new zero Link at the end of the held ones, for the
-// caller to fill and then call added.
+// caller to fill and then call added. The slots past the held ones are
+// zero already (drop clears what it gives back; make and append zero
+// new arrays): appending a zero Link wrote its ~250 bytes once more for
+// every link.
 func (h *hold) slot() *Link {
+	n := len(h.links)
+	if n == cap(h.links) {
+		h.grow()
+	}
+	h.links = h.links[:n+1]
+	return &h.links[n]
+}
+
+// grow makes room for one more held link.
+func (h *hold) grow() {
 	if h.links == nil {
 		var ok bool
-		if h.links, ok = holds.Get(); !ok {
-			h.links = make([]Link, 0, 256)
+		if h.links, ok = holds.Get(); ok && cap(h.links) > 0 {
+			return
 		}
+		h.links = make([]Link, 0, 256)
+		return
 	}
-	h.links = append(h.links, Link{})
-	return &h.links[len(h.links)-1]
+	h.links = append(h.links, Link{})[:len(h.links)]
 }
 
 // added counts the link last filled in, and passes the held links on

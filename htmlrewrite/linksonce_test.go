@@ -207,3 +207,28 @@ func FuzzLinksOnce(f *testing.F) {
 		})
 	})
 }
+
+// TestHoldSlotZero: a held link's slot is zero whatever the slice held
+// before (slot reuses the cleared slots past the held ones rather than
+// appending a zero Link): a link without rel tokens must not show those
+// of a link held in the same slot by an earlier document, nor a slot
+// past a growth those of anything.
+func TestHoldSlotZero(t *testing.T) {
+	full := func() error { return nil }
+	for doc := range 3 {
+		h := &hold{fn: func(Link) error { return nil }, full: full}
+		for i := range 300 { // past the first array of 256: grow
+			l := h.slot()
+			if !reflect.DeepEqual(*l, Link{}) {
+				t.Fatalf("document %d, slot %d: not zero: %+v", doc, i, *l)
+			}
+			l.URL, l.Rel, l.Err, l.Line = "u", []string{"stylesheet"}, io.EOF, i+1
+			if err := h.added(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := h.pass(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

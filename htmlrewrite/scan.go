@@ -373,16 +373,27 @@ func (s *scanner) run(r io.Reader) (err error) {
 
 // advance moves the position past raw. Lines are counted only when a
 // Link is made: for Links and Options.Map.
+//
+// Small enough to be inlined in run's loop, which calls it for every
+// token; a token not passed is counted by advanceHeld. (A passed token
+// is not UTF-16's: a decoded document's tokens are not passed.)
 func (s *scanner) advance(raw []byte) {
-	switch {
-	case s.passed:
+	if s.passed {
 		s.passed = false // counted with its run
-	case s.fn != nil || s.opts.Map != nil:
-		s.flushRun()
-		s.count(raw)
+	} else {
+		s.advanceHeld(raw)
 	}
 	s.off += int64(len(raw))
 	s.cur = cursor{}
+}
+
+// advanceHeld counts the lines of raw, a token not passed, and starts
+// the next token's UTF-16 offsets.
+func (s *scanner) advanceHeld(raw []byte) {
+	if s.fn != nil || s.opts.Map != nil {
+		s.flushRun()
+		s.count(raw)
+	}
 	s.u16cur.i, s.u16cur.u = 0, 0
 }
 
