@@ -1107,13 +1107,16 @@ func (z *Tokenizer) readTag(saveAttr bool) {
 func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 	buf := z.buf[:z.lim]
 	i := z.raw.end
+	// i only grows from here (it is no index below zero): the comparisons
+	// with len(buf) are unsigned, which tells the compiler that buf[i]
+	// needs no bounds check (a check per byte in the loops below).
 	nameStart := i - 1
 	// readTagName: a white space byte ending the name is consumed, "/"
 	// and ">" are not.
-	for i < len(buf) && !tagNameStop[buf[i]] {
+	for uint(i) < uint(len(buf)) && !tagNameStop[buf[i]] {
 		i++
 	}
-	if i >= len(buf) {
+	if uint(i) >= uint(len(buf)) {
 		return false
 	}
 	nameEnd := i
@@ -1121,10 +1124,10 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 		i++
 	}
 	for {
-		for i < len(buf) && space[buf[i]] {
+		for uint(i) < uint(len(buf)) && space[buf[i]] {
 			i++
 		}
-		if i >= len(buf) {
+		if uint(i) >= uint(len(buf)) {
 			return false
 		}
 		if buf[i] == '>' {
@@ -1136,19 +1139,19 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 		if buf[i] == '=' {
 			i++
 		}
-		for i < len(buf) && !attrKeyStop[buf[i]] {
+		for uint(i) < uint(len(buf)) && !attrKeyStop[buf[i]] {
 			i++
 		}
-		if i >= len(buf) {
+		if uint(i) >= uint(len(buf)) {
 			return false
 		}
 		k1 := i
 		// readTagAttrVal: an absent value is the empty span at k1.
 		v0, v1 := k1, k1
-		for i < len(buf) && space[buf[i]] {
+		for uint(i) < uint(len(buf)) && space[buf[i]] {
 			i++
 		}
-		if i >= len(buf) {
+		if uint(i) >= uint(len(buf)) {
 			return false
 		}
 		switch buf[i] {
@@ -1156,10 +1159,10 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 			i++
 		case '=':
 			i++
-			for i < len(buf) && space[buf[i]] {
+			for uint(i) < uint(len(buf)) && space[buf[i]] {
 				i++
 			}
-			if i >= len(buf) {
+			if uint(i) >= uint(len(buf)) {
 				return false
 			}
 			switch q := buf[i]; q {
@@ -1175,10 +1178,10 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 			default:
 				v0 = i
 				i++
-				for i < len(buf) && !unquotedStop[buf[i]] {
+				for uint(i) < uint(len(buf)) && !unquotedStop[buf[i]] {
 					i++
 				}
-				if i >= len(buf) {
+				if uint(i) >= uint(len(buf)) {
 					return false
 				}
 				v1 = i
