@@ -118,9 +118,17 @@ func cssCut(data []byte) int {
 	return cssURLs(unsafe.String(unsafe.SliceData(data), len(data)), func(cssURL) {})
 }
 
-func isNameStart(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c >= 0x80
-}
+// isNameStart reports whether c starts a CSS name (CSS Syntax §4.2
+// "name-start code point": a letter, "_" or a non-ASCII byte). A table:
+// cssName and cssURLs ask it of most bytes of a sheet.
+func isNameStart(c byte) bool { return nameStartBytes[c] }
+
+var nameStartBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c >= 0x80
+	}
+	return t
+}()
 
 // cssNameValue decodes the escapes of a name.
 func cssNameValue(n string) string {

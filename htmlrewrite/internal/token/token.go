@@ -1639,7 +1639,8 @@ var (
 // skipPast returns the index of the first byte of b from i on that is
 // in stop, or len(b).
 func skipPast(b []byte, i int, stop *stopSet) int {
-	for i < len(b) && !stop[b[i]] {
+	// Unsigned, i (no index below zero) needs no bounds check per byte.
+	for uint(i) < uint(len(b)) && !stop[b[i]] {
 		i++
 	}
 	return i
