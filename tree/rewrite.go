@@ -54,15 +54,23 @@ type Rewriter struct {
 	CopyOthers bool
 	// Writer writes the files of InPlace and Mirror.
 	Writer Writer
+	// OnePerPlace says no two inputs of this Rewriter share a mirror
+	// place: they come from one walk, or Claim took each one's place.
+	// A Mirror this Rewriter made is then written without
+	// Writer.KeepSame's look for a file to keep (there can be none).
+	// Without it an input whose place an earlier one of the run wrote
+	// (a list naming a file twice) finds that file up to date, as in a
+	// mirror made again.
+	OnePerPlace bool
 
 	mu     sync.Mutex
 	places map[string]string // mirror path -> the input that took it
 	// made: Mirror was made (or found) by this Rewriter; it is not
 	// looked for again for every file.
 	made atomic.Bool
-	// fresh: Mirror did not exist before this Rewriter made it, so no
-	// file in it can already hold a document's output (one input per
-	// place, Claim): Writer.KeepSame need not look for one.
+	// fresh: Mirror did not exist before this Rewriter made it, so,
+	// with OnePerPlace, no file in it can already hold a document's
+	// output: Writer.KeepSame need not look for one.
 	fresh bool
 }
 
@@ -371,7 +379,7 @@ func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
 	}
 	var rerr error
 	w := r.Writer
-	if r.fresh {
+	if r.fresh && r.OnePerPlace {
 		w.KeepSame = false // nothing there to keep: no look per file
 	}
 	res.UpToDate, res.Err = w.WriteInStream(r.Mirror, MirrorRel(f), f.Mode, func(dst io.Writer) error {

@@ -117,6 +117,27 @@ func TestRewriterMirror(t *testing.T) {
 	assert.True(t, again["i.png"].Skipped, "without CopyOthers other files are skipped")
 }
 
+// TestRewriterMirrorTwice: without OnePerPlace an input whose place an
+// earlier input of the run wrote finds it up to date (a --from-list
+// naming a file twice), in a mirror the run made too; with it a fresh
+// mirror is written without the look (v5's report on 4cefc6e).
+func TestRewriterMirrorTwice(t *testing.T) {
+	src := writeTree(t, map[string]string{"index.html": site["index.html"]})
+	m, err := tree.NewMapper("https://example.org/site/")
+	require.NoError(t, err)
+	for _, one := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "mirror")
+		r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, OnePerPlace: one, Writer: tree.Writer{NoSync: true, KeepSame: true}}
+		first := rewriteAll(t, r, nil, src)
+		second := rewriteAll(t, r, nil, src)
+		assert.True(t, first["index.html"].Changed, "OnePerPlace %v", one)
+		assert.Equal(t, !one, second["index.html"].UpToDate, "OnePerPlace %v", one)
+		data, err := os.ReadFile(filepath.Join(out, "index.html"))
+		require.NoError(t, err)
+		assert.Equal(t, `<a href="https://example.org/site/a/b.html">b</a>`, string(data))
+	}
+}
+
 // A document the rewriter cannot read still belongs to the site: it is
 // copied into the mirror as it was, and its result says so.
 func TestRewriterMirrorCopiesUnrewritable(t *testing.T) {

@@ -123,8 +123,9 @@ func mirrorForStrace(t *testing.T, dir string) {
 			return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG,
 				Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
 		},
-		Mirror: filepath.Join(dir, "out"),
-		Writer: Writer{NoSync: true, KeepSame: true, Behind: true},
+		Mirror:      filepath.Join(dir, "out"),
+		Writer:      Writer{NoSync: true, KeepSame: true, Behind: true},
+		OnePerPlace: true, // one walk
 	}
 	for res := range r.All(Walk([]string{filepath.Join(dir, "in")}), 1) {
 		require.NoError(t, res.Err)

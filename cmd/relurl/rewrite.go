@@ -138,6 +138,10 @@ func runRewrite(args []string, s stdio) int {
 	if *outDir != "" && fs.NArg() > 1 {
 		items = inputs.Claimed(items, rw.Claim)
 	}
+	// One walk, or several claimed: each mirror place has one input. A
+	// list may name a file twice; its places are not claimed (that would
+	// hold every line's place), so its mirror looks for files to keep.
+	rw.OnePerPlace = t.fromList == ""
 	work := func(w inputs.Item, sink *ordered.Sink) tree.RewriteResult {
 		if w.Err != nil {
 			return tree.RewriteResult{File: w.File, Err: w.Err}
