@@ -65,10 +65,11 @@ func KindOf(name string, head []byte) Kind {
 	case ".xhtml", ".xht":
 		// application/xhtml+xml (RFC 3236): read as XML when its root
 		// is XHTML's html (formats.md §3.2, tokenized as XML: no
-		// optional end tags, XML entities, CDATA); a file whose root is
-		// not in the XHTML namespace, or not found in the first bytes,
-		// is read as HTML.
-		if xhtmlRoot(head) {
+		// optional end tags, XML entities, CDATA) and it is in UTF-8
+		// (readsAsIs); a file whose root is not in the XHTML namespace,
+		// or not found in the first bytes, or in another encoding, is
+		// read as HTML.
+		if xhtmlRoot(head) && readsAsIs(head, "") {
 			return text(head, XML)
 		}
 		return text(head, HTML)
@@ -95,6 +96,9 @@ func KindOf(name string, head []byte) Kind {
 		// MIME Sniffing leaves XML vocabularies alone (§7); the root
 		// element tells SVG, XHTML, Atom and RSS apart.
 		if linkBearingXML(head, filepath.Ext(lower) == ".xml") {
+			if xhtmlRoot(head) && !readsAsIs(head, "") {
+				return HTML // see readsAsIs
+			}
 			return XML
 		}
 		if xhtmlRoot(head) {
@@ -149,6 +153,17 @@ func linkBearingXML(head []byte, xhtml bool) bool {
 		return true
 	}
 	return false
+}
+
+// readsAsIs reports whether an XHTML document is in UTF-8 (XMLEncoding),
+// the one encoding package xmlrewrite reads as it is: it does not decode
+// a legacy encoding (its non-ASCII characters would reach the resolver as
+// U+FFFD) and refuses UTF-16. Another encoding's XHTML is read as HTML,
+// whose reader decodes it: the links stay as they were before XHTML was
+// read as XML.
+func readsAsIs(head []byte, contentType string) bool {
+	_, name, _ := XMLEncoding(head, contentType)
+	return name == "utf-8"
 }
 
 // xhtmlRoot reports whether head starts an XML document whose root is
@@ -312,7 +327,7 @@ func KindOfContent(contentType string, head []byte) (Kind, error) {
 	switch {
 	case mt == "application/xhtml+xml":
 		k = HTML
-		if xhtmlRoot(head) {
+		if xhtmlRoot(head) && readsAsIs(head, contentType) {
 			k = XML
 		}
 	case genericXML(mt):
@@ -320,6 +335,9 @@ func KindOfContent(contentType string, head []byte) (Kind, error) {
 			return Other, nil
 		}
 		k = XML
+		if xhtmlRoot(head) && !readsAsIs(head, contentType) {
+			k = HTML
+		}
 	default:
 		k = KindOfType(mt)
 	}
