@@ -3,7 +3,6 @@ package htmlrewrite
 import (
 	"errors"
 	"io"
-	"reflect"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/spare"
@@ -135,7 +134,6 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	if utf16 || err != nil {
 		return base.Result{}, !utf16, err
 	}
-	fallback := p.base // the look-ahead's decision without "<base"
 	h := &hold{fn: fn}
 	defer h.drop()
 	s, err := newScannerPrepared(p, opts, nil, h.add)
@@ -143,43 +141,13 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		return base.Result{}, true, err
 	}
 	s.hold = h
-	var decided *prepared // the look-ahead's decision, once a <base> tag is met
-	seen := false         // decided, or known to have no "<base"
-	decide := func() error {
-		seen = true
-		q, err := decideLate(rs, start, &opts)
-		if err != nil {
-			return err
-		}
-		decided = &q
-		switch {
-		case s.untouched():
-			// No link found yet (none held or handed on), no warning:
-			// the scanner goes on with the decided base, as if made
-			// with it.
-			s.adopt(q)
-			return nil
-		case !q.elem.Found && reflect.DeepEqual(q.base, fallback):
-			return nil // the look-ahead decides what the pass assumed
-		}
-		return errRedo
-	}
-	s.onBase = decide
-	// whole does the look-ahead's search: "<base" anywhere in the
-	// document, and then its decision.
+	late := &lateBase{rs: rs, start: start, opts: &opts, s: s, fallback: p.base}
+	s.onBase = late.decide
+	// whole does the look-ahead's search when the hold is full or the
+	// pass must after all.
 	whole := func() error {
-		if seen {
-			return nil
-		}
-		seen = true
-		s.onBase = nil
-		buf := readBuffer()[:readSize]
-		found, err := base.MentionsBase(scanFrom(rs, start), &base.Finder{}, buf)
-		freeReadBuffer(buf)
-		if err != nil || !found {
-			return err
-		}
-		return decide()
+		_, err := late.search()
+		return err
 	}
 	h.full = whole
 	src := &countReader{r: io.MultiReader(&byteReader{b: first}, rs)}
@@ -190,7 +158,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	// Without a <base> tag met, the look-ahead's search is still needed
 	// when the pass stopped early (a tag too long) or when the document
 	// is longer than base.ScanHTML's token bound (its scan could fail).
-	if !seen && !h.direct && (err != nil && !errors.Is(err, errRedo) || src.n > base.MaxToken) {
+	if !late.seen && !h.direct && (err != nil && !errors.Is(err, errRedo) || src.n > base.MaxToken) {
 		if werr := whole(); werr != nil {
 			err = werr
 		}
@@ -213,7 +181,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
 		return base.Result{}, true, err
 	}
-	s, err = newScannerPrepared(*decided, opts, nil, fn)
+	s, err = newScannerPrepared(*late.decided, opts, nil, fn)
 	if err != nil {
 		return base.Result{}, true, err
 	}

@@ -78,51 +78,25 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 	if utf16 || err != nil {
 		return Stats{}, !utf16, err
 	}
-	fallback := p.base // the look-ahead's decision without "<base"
 	s, err := newScannerPrepared(p, opts, nil, nil)
 	if err != nil {
 		return Stats{}, true, err
 	}
-	var decided *prepared // the look-ahead's decision, once a <base> tag is met
-	seen := false         // decided, or known to have no "<base"
-	decide := func() error {
-		seen = true
-		q, err := decideLate(rs, start, &opts)
-		if err != nil {
-			return err
-		}
-		decided = &q
-		switch {
-		case s.untouched():
-			// Nothing written so far depends on the fallback base: the
-			// scanner goes on with the decided base, as if made with it.
-			s.adopt(q)
-			return nil
-		case !q.elem.Found && reflect.DeepEqual(q.base, fallback):
-			return nil // the look-ahead decides what the pass assumed
-		}
-		return errRedo
-	}
-	s.onBase = decide
+	late := &lateBase{rs: rs, start: start, opts: &opts, s: s, fallback: p.base}
+	s.onBase = late.decide
 	src := &countReader{r: io.MultiReader(&byteReader{b: first}, rs)}
 	st, err = rewriteWith(s, dst, src)
 	// Without a <base> tag met, the look-ahead's search is still needed
 	// when the pass stopped early (a tag too long: the rest is copied as
 	// it is) or when the document is longer than base.ScanHTML's token
 	// bound (its scan could fail).
-	if !seen && (err != nil && !errors.Is(err, errRedo) || src.n > base.MaxToken) {
-		s.onBase = nil
-		buf := readBuffer()[:readSize]
-		found, ferr := base.MentionsBase(scanFrom(rs, start), &base.Finder{}, buf)
-		freeReadBuffer(buf)
-		switch {
-		case ferr != nil:
-			err = ferr
-		case found:
-			if derr := decide(); derr != nil {
-				err = derr
-			}
+	if !late.seen && (err != nil && !errors.Is(err, errRedo) || src.n > base.MaxToken) {
+		found, serr := late.search()
+		if found {
 			st = s.stats
+		}
+		if serr != nil {
+			err = serr
 		}
 	}
 	if !errors.Is(err, errRedo) {
@@ -140,13 +114,67 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
 		return Stats{}, true, err
 	}
-	q := *decided
+	q := *late.decided
 	s, err = newScannerPrepared(q, opts, nil, nil)
 	if err != nil {
 		return Stats{}, true, err
 	}
 	st, err = rewriteWith(s, dst, rs)
 	return st, true, err
+}
+
+// lateBase is what a single pass (rewriteOnce, linksOnce) knows of the
+// look-ahead's decision: the pass starts with the fallback base and takes
+// the decision at the first start tag named "base" (scanner.onBase), or
+// when it must search the whole document for "<base" after all.
+type lateBase struct {
+	rs       io.ReadSeeker
+	start    int64
+	opts     *Options
+	s        *scanner
+	fallback base.Result // the look-ahead's decision without "<base"
+	decided  *prepared   // the look-ahead's decision, once a <base> tag is met
+	seen     bool        // decided, or known to have no "<base"
+}
+
+// decide takes the look-ahead's decision; errRedo when what the pass
+// did so far depended on the fallback base and the decision differs.
+func (l *lateBase) decide() error {
+	l.seen = true
+	q, err := decideLate(l.rs, l.start, l.opts)
+	if err != nil {
+		return err
+	}
+	l.decided = &q
+	switch {
+	case l.s.untouched():
+		// Nothing written or found so far (no link, no warning) depends
+		// on the fallback base: the scanner goes on with the decided
+		// base, as if made with it.
+		l.s.adopt(q)
+		return nil
+	case !q.elem.Found && reflect.DeepEqual(q.base, l.fallback):
+		return nil // the look-ahead decides what the pass assumed
+	}
+	return errRedo
+}
+
+// search does the look-ahead's search, "<base" anywhere in the document,
+// and then its decision (once: nothing when already decided or searched);
+// found says whether "<base" occurs.
+func (l *lateBase) search() (found bool, err error) {
+	if l.seen {
+		return false, nil
+	}
+	l.seen = true
+	l.s.onBase = nil
+	buf := readBuffer()[:readSize]
+	found, err = base.MentionsBase(scanFrom(l.rs, l.start), &base.Finder{}, buf)
+	freeReadBuffer(buf)
+	if err != nil || !found {
+		return false, err
+	}
+	return true, l.decide()
 }
 
 // rewriteWith runs the scanner s over r into dst, as Document.Rewrite
