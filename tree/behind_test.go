@@ -22,23 +22,11 @@ import (
 // and no temporary file; an original updated in place is replaced only
 // when changed.
 func TestWriterBehind(t *testing.T) {
-	pieces := func(data []byte) func(io.Writer) error {
-		return func(dst io.Writer) error {
-			for len(data) > 0 {
-				n := min(len(data), 1000)
-				if _, err := dst.Write(data[:n]); err != nil {
-					return err
-				}
-				data = data[n:]
-			}
-			return nil
-		}
-	}
 	for _, size := range []int{0, 1, 1000, streamBuffer - 1, streamBuffer, streamBuffer + 1, 3*streamBuffer + 17, 1 << 20} {
 		data := oldContent(size)
 		dir := t.TempDir()
 		for _, w := range []Writer{{NoSync: true, Behind: true}, {NoSync: true, KeepSame: true, Behind: true}} {
-			kept, err := w.WriteInStream(dir, "d/a.html", 0o644, pieces(data))
+			kept, err := w.WriteInStream(dir, "d/a.html", 0o644, inPieces(data))
 			require.NoError(t, err, size)
 			got, _ := os.ReadFile(filepath.Join(dir, "d", "a.html"))
 			assert.True(t, bytes.Equal(got, data), "size %d: content differs", size)
@@ -53,7 +41,7 @@ func TestWriterBehind(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, changed, "size %d: copied unchanged", size)
 		changed, err = Writer{Behind: true}.UpdateStream(walked(t, dir, "d/a.html"), func(dst io.Writer, src io.Reader) error {
-			return pieces(doubled(data))(dst)
+			return inPieces(doubled(data))(dst)
 		})
 		require.NoError(t, err)
 		assert.Equal(t, size > 0, changed, "size %d: doubled", size)
@@ -65,7 +53,7 @@ func TestWriterBehind(t *testing.T) {
 	dir := t.TempDir()
 	boom := errors.New("boom")
 	_, err := Writer{NoSync: true, Behind: true}.WriteInStream(dir, "b.html", 0o644, func(dst io.Writer) error {
-		if err := pieces(oldContent(300 << 10))(dst); err != nil {
+		if err := inPieces(oldContent(300 << 10))(dst); err != nil {
 			return err
 		}
 		return boom

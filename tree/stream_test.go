@@ -184,20 +184,8 @@ func cutAt(n int64) func(io.Writer, io.Reader) error {
 func TestWriteInStream(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()
 	content := oldContent(150 << 10)
-	write := func(data []byte) func(io.Writer) error {
-		return func(dst io.Writer) error {
-			for len(data) > 0 {
-				n := min(len(data), 1000)
-				if _, err := dst.Write(data[:n]); err != nil {
-					return err
-				}
-				data = data[n:]
-			}
-			return nil
-		}
-	}
 	w := Writer{NoSync: true, KeepSame: true}
-	kept, err := w.WriteInStream(dir, "d/a.html", 0o640, write(content))
+	kept, err := w.WriteInStream(dir, "d/a.html", 0o640, inPieces(content))
 	require.NoError(t, err)
 	assert.False(t, kept)
 	p := filepath.Join(dir, "d", "a.html")
@@ -210,7 +198,7 @@ func TestWriteInStream(t *testing.T) {
 	require.NoError(t, os.Chtimes(p, mtime, mtime))
 	require.NoError(t, os.Chtimes(filepath.Dir(p), mtime, mtime))
 	before, _ := os.Stat(p)
-	kept, err = w.WriteInStream(dir, "d/a.html", 0o640, write(content))
+	kept, err = w.WriteInStream(dir, "d/a.html", 0o640, inPieces(content))
 	require.NoError(t, err)
 	assert.True(t, kept, "up to date")
 	after, _ := os.Stat(p)
@@ -232,7 +220,7 @@ func TestWriteInStream(t *testing.T) {
 		{"prefix", w, 0o644, content[:1000]},
 	} {
 		before, _ := os.Stat(p)
-		kept, err := tc.w.WriteInStream(dir, "d/a.html", tc.perm, write(tc.data))
+		kept, err := tc.w.WriteInStream(dir, "d/a.html", tc.perm, inPieces(tc.data))
 		require.NoError(t, err, tc.name)
 		assert.False(t, kept, tc.name)
 		after, _ := os.Stat(p)
@@ -253,9 +241,9 @@ func TestWriteInStream(t *testing.T) {
 	writeTree(t, outside, map[string]string{"a.html": "outside"})
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "l")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), filepath.Join(dir, "d", "l.html")))
-	_, err = w.WriteInStream(dir, "l/a.html", 0o644, write(content))
+	_, err = w.WriteInStream(dir, "l/a.html", 0o644, inPieces(content))
 	assert.ErrorIs(t, err, ErrSymlink)
-	_, err = w.WriteInStream(dir, "d/l.html", 0o644, write([]byte("outside")))
+	_, err = w.WriteInStream(dir, "d/l.html", 0o644, inPieces([]byte("outside")))
 	assert.ErrorIs(t, err, ErrSymlink)
 	data, _ := os.ReadFile(filepath.Join(outside, "a.html"))
 	assert.Equal(t, "outside", string(data))
@@ -293,5 +281,19 @@ func TestStreamBuffersReused(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if per := (after.TotalAlloc - before.TotalAlloc) / files; per > 32<<10 {
 		t.Errorf("%d bytes allocated per file written, want < 32 KiB (the 64 KiB buffers reused)", per)
+	}
+}
+
+// inPieces returns a stream that writes data in writes of 1000 bytes.
+func inPieces(data []byte) func(io.Writer) error {
+	return func(dst io.Writer) error {
+		for len(data) > 0 {
+			n := min(len(data), 1000)
+			if _, err := dst.Write(data[:n]); err != nil {
+				return err
+			}
+			data = data[n:]
+		}
+		return nil
 	}
 }
