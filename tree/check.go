@@ -787,19 +787,7 @@ func selfReference(target string) string {
 // inTree reports whether u lies in the tree and returns its path there
 // (percent-decoded, "" or ending in "/" for a directory), without query or
 // fragment.
-func (c *Checker) inTree(u string) (string, bool) {
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		u = u[:i]
-	}
-	if !strings.HasPrefix(u, c.root) {
-		return "", false
-	}
-	p, err := url.PathUnescape(u[len(c.root):])
-	if err != nil {
-		return "", false
-	}
-	return p, true
-}
+func (c *Checker) inTree(u string) (string, bool) { return relOf(u, c.root) }
 
 // move returns where the URL u is after the tree moves: its place in the
 // new tree, or u itself when it is outside the tree.

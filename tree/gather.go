@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/relurl/relurl/htmlrewrite"
@@ -70,18 +68,8 @@ func newReferState(r *Referrals, dir string) *referState {
 
 // path returns the path of the file of the tree the URL u names, or "".
 func (st *referState) path(u string) string {
-	rest, ok := strings.CutPrefix(u, st.root)
-	if !ok {
-		return ""
-	}
-	if i := strings.IndexByte(rest, '?'); i >= 0 {
-		rest = rest[:i]
-	}
-	if i := strings.IndexByte(rest, '#'); i >= 0 {
-		rest = rest[:i]
-	}
-	rel, err := url.PathUnescape(rest)
-	if err != nil || !filepath.IsLocal(filepath.FromSlash(rel)) {
+	rel, ok := relOf(u, st.root)
+	if !ok || !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return ""
 	}
 	return filepath.Join(st.dir, filepath.FromSlash(rel))

@@ -81,6 +81,25 @@ func dirURL(root string) (string, error) {
 	return root, nil
 }
 
+// relOf returns the path of the URL u in the tree whose root URL is root
+// (Mapper.Root's: no query or fragment), percent-decoded, without u's
+// query or fragment ("" or ending in "/" for a directory); false when u
+// is not under root or its path does not decode.
+func relOf(u, root string) (string, bool) {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	rest, ok := strings.CutPrefix(u, root)
+	if !ok {
+		return "", false
+	}
+	rel, err := url.PathUnescape(rest)
+	if err != nil {
+		return "", false
+	}
+	return rel, true
+}
+
 // escapePath percent-encodes each segment of the slash-separated path
 // rel, so that a file named "a b?.html" maps to "a%20b%3F.html".
 func escapePath(rel string) string {
