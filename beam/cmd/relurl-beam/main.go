@@ -85,6 +85,12 @@ func run() int {
 	if err := job.Build(s); err != nil {
 		return usage("%v", err)
 	}
+	cleanup, err := privateTemp()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "relurl-beam: %v\n", err)
+		return 1
+	}
+	defer cleanup()
 	res, err := beamx.RunWithMetrics(context.Background(), p)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "relurl-beam: %v\n", err)
@@ -94,4 +100,26 @@ func run() int {
 		fmt.Fprintf(os.Stderr, "relurl-beam: %v\n", links.CountsOf(res.Metrics()))
 	}
 	return 0
+}
+
+// privateTemp points TMPDIR at a new directory for the run and returns
+// what removes it and restores TMPDIR. Beam's universal runner leaves an
+// empty "beamloopbackworker-*" file in os.TempDir() on every LOOPBACK run
+// (apache/beam#27569), and runners build or stage worker files there: a
+// run must not leave files behind in the user's temporary directory.
+func privateTemp() (cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "relurl-beam-")
+	if err != nil {
+		return nil, err
+	}
+	prev, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	return func() {
+		if had {
+			os.Setenv("TMPDIR", prev)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+		os.RemoveAll(dir)
+	}, nil
 }

@@ -216,11 +216,13 @@ func TestPortable(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "out") + "/"
 	endpoint := "127.0.0.1:" + strconv.Itoa(port)
+	tmp := t.TempDir()
 	var stderr bytes.Buffer
 	for try := 0; ; try++ { // until the server listens
 		stderr.Reset()
 		cmd := exec.Command(relurlBeam(t), "--runner", "universal", "--endpoint", endpoint, "--environment_type", "LOOPBACK",
 			"--input", filepath.Join(in, "*.warc.gz"), "--output", out)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 		cmd.Stderr = &stderr
 		if err = cmd.Run(); err == nil || try == 20 {
 			break
@@ -235,5 +237,10 @@ func TestPortable(t *testing.T) {
 	}
 	if names, _ := filepath.Glob(out + "links-*.jsonl"); len(names) == 0 {
 		t.Errorf("no link shards in %s", out)
+	}
+	// Beam's LOOPBACK run leaves a beamloopbackworker-* file in TMPDIR
+	// unless relurl-beam gives the run a private one (privateTemp).
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the run left %d files in TMPDIR, e.g. %s", len(left), left[0].Name())
 	}
 }
