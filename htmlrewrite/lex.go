@@ -1,6 +1,6 @@
 package htmlrewrite
 
-import "github.com/relurl/relurl/htmlrewrite/internal/token"
+import "github.com/relurl/relurl/internal/token"
 
 // x/net/html's Tokenizer keeps its attribute spans private and TagAttr
 // copies and lower-cases every key and value; the copy in internal/token

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/relurl/relurl/htmlrewrite/internal/token"
+	"github.com/relurl/relurl/internal/token"
 )
 
 // lexTag is the reference for tagOf: it lexes the start tag raw (from its

@@ -13,9 +13,9 @@ import (
 	"golang.org/x/text/encoding"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite/internal/token"
 	"github.com/relurl/relurl/internal/htmltree"
 	"github.com/relurl/relurl/internal/spare"
+	"github.com/relurl/relurl/internal/token"
 	"github.com/relurl/relurl/resolve"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/relurl/relurl/htmlrewrite/internal/token"
+	"github.com/relurl/relurl/internal/token"
 )
 
 func TestAttrNames(t *testing.T) {
