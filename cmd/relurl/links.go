@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"cmp"
 	"io"
+	"runtime"
+	"sync/atomic"
 
 	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/behind"
 	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/internal/linkout"
 	"github.com/relurl/relurl/internal/ordered"
@@ -64,10 +67,27 @@ func runLinks(args []string, s stdio) int {
 		bar, s = startProgress(s, false, "links")
 		defer bar.Finish()
 	}
-	mode.Stderr = linkout.NewStderr(s.err, s.errorf) // round the progress display
 	forced, _ := sf.kind()
-	w := bufio.NewWriterSize(s.out, 64<<10)
-	defer w.Flush()
+	stdin := fs.NArg() == 1 && fs.Arg(0) == "-"
+	var w flusher
+	var bw *behind.Writer
+	// running is true while the run may still stop at a write error.
+	var running atomic.Bool
+	if !stdin && t.jobs < runtime.GOMAXPROCS(0) && !progress.IsTerminal(s.out) {
+		// A core is free: the output is written behind, on a goroutine
+		// of its own (package behind); standard error waits for what was
+		// handed off before it, and shows nothing the run wrote after a
+		// failed write (with bufio it would have stopped there).
+		bw = behind.New(s.out, 64<<10)
+		defer bw.Close()
+		w = bw
+		s.err = bw.Gate(s.err, running.Load)
+	} else {
+		bf := bufio.NewWriterSize(s.out, 64<<10)
+		defer bf.Flush()
+		w = bf
+	}
+	mode.Stderr = linkout.NewStderr(s.err, s.errorf) // round the progress display
 	out := linkOut(w, s, ff.unique)
 	// report names a document's warnings and error on stderr, after its
 	// links, and says whether it failed.
@@ -84,11 +104,11 @@ func runLinks(args []string, s stdio) int {
 		return r.Err != nil || r.Status.Failed()
 	}
 
-	if fs.NArg() == 1 && fs.Arg(0) == "-" {
+	if stdin {
 		if t.fromList != "" {
 			return usageErr(`"-" reads one document from standard input: no --from-list`)
 		}
-		return linksStdin(s, w, out, t.harvester(forced, filter), t.base.value, cmp.Or(sf.name, "-"), mode, report, sf.exitStatus(1))
+		return linksStdin(s, w.(*bufio.Writer), out, t.harvester(forced, filter), t.base.value, cmp.Or(sf.name, "-"), mode, report, sf.exitStatus(1))
 	}
 	for _, a := range fs.Args() {
 		if a == "-" {
@@ -128,7 +148,13 @@ func runLinks(args []string, s stdio) int {
 		}
 		return nil
 	}
+	running.Store(true)
 	err = ordered.Run(t.jobs, 0, items, out, work, emit)
+	if err == nil && bw != nil {
+		// A write handed off in the run failed after it returned.
+		err = bw.Wait()
+	}
+	running.Store(false)
 	bar.Finish()
 	if lerr := done(); lerr != nil {
 		s.errorf("links: %v", lerr)
@@ -175,4 +201,10 @@ func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, hv *harvest.Reader, d
 		return failStatus
 	}
 	return exitOK
+}
+
+// flusher is the buffered output of the link records.
+type flusher interface {
+	io.Writer
+	Flush() error
 }
