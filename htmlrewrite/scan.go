@@ -306,11 +306,16 @@ func (s *scanner) run(r io.Reader) (err error) {
 	// A UTF-16 document's offsets are counted token by token (advance).
 	if s.passing = s.p.utf16 == nil; s.passing {
 		z.SetPass(s.ran)
+		// Text before a tag is passed as every text token outside raw
+		// text is (the TextToken case below): in the tokenizer, without
+		// a token of its own.
+		z.SetPassText(true)
 		defer z.Flush()
 	}
 	for {
 		tt := z.Next()
 		raw := z.Raw()
+		s.off += int64(z.Before())
 		styleNext, scriptNext := s.styleNext, s.scriptNext
 		s.styleNext, s.scriptNext = false, scriptOther
 		var err error

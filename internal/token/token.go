@@ -152,6 +152,11 @@ type Tokenizer struct {
 	// to passFn (see Pass); passEnd == 0: none.
 	passStart, passEnd int
 	passFn             func([]byte)
+	// passText: text before a tag or comment is passed, not returned
+	// (SetPassText); before is the length of the text passed that way
+	// just before the current token.
+	passText bool
+	before   int
 	// scanned counts the bytes skip looked at (tests: the tokenizer's
 	// scanning stays linear in the input).
 	scanned int
@@ -204,6 +209,24 @@ func (z *Tokenizer) SetStyleSplit(split func(data []byte) int) {
 // passed with Pass; it must be called before Pass.
 func (z *Tokenizer) SetPass(fn func(raw []byte)) {
 	z.passFn = fn
+}
+
+// SetPassText makes Next pass (see Pass) the text before a tag, a
+// comment or a doctype instead of returning it as a TextToken, for a
+// caller that would pass every such token: the tag's token comes in the
+// same call. Raw text (script data, <style>, <title>, ...), the text
+// split at the chunk size and the text before the end of the input are
+// still returned. Before says how many bytes were passed so. SetPass
+// must have been called.
+func (z *Tokenizer) SetPassText(on bool) {
+	z.passText = on
+}
+
+// Before returns the length of the text Next passed before the current
+// token (see SetPassText): its raw bytes start that much after the
+// previous token's end.
+func (z *Tokenizer) Before() int {
+	return z.before
 }
 
 // Pass adds the current token to the run of passed tokens: tokens whose
@@ -1336,6 +1359,7 @@ func (z *Tokenizer) readTagAttrVal() {
 
 // Next scans the next token and returns its type.
 func (z *Tokenizer) Next() TokenType {
+	z.before = 0
 	z.raw.start = z.raw.end
 	z.setLim()
 	z.data.start = z.raw.end
@@ -1435,10 +1459,24 @@ loop:
 		// before that. If so, we return the text first, and return the non-
 		// text token on the subsequent call to Next.
 		if x := z.raw.end - len("<a"); z.raw.start < x {
-			z.raw.end = x
-			z.data.end = x
-			z.tt = TextToken
-			return z.tt
+			if !z.passText {
+				z.raw.end = x
+				z.data.end = x
+				z.tt = TextToken
+				return z.tt
+			}
+			// The text goes into the run of passed tokens and the token
+			// starts at the "<", with its own maxBuf limit, as if it had
+			// come from the next call.
+			if z.passEnd != z.raw.start || z.passEnd == 0 {
+				z.Flush()
+				z.passStart = z.raw.start
+			}
+			z.passEnd = x
+			z.before = x - z.raw.start
+			z.raw.start = x
+			z.data.start = x
+			z.setLim()
 		}
 		switch tokenType {
 		case StartTagToken:

@@ -122,7 +122,117 @@ func check(t testing.TB, name string, doc []byte) {
 	for rn, wrap := range readers {
 		for _, maxBuf := range []int{0, 37} {
 			same(t, name+"/"+rn, doc, maxBuf, wrap)
+			for _, chunk := range []int{0, 5} {
+				samePassed(t, name+"/"+rn, doc, maxBuf, chunk, wrap)
+			}
 		}
+	}
+}
+
+// passed is a token as a caller of SetPassText meets it: the text Next
+// passed before it (kind passedText), or a token Next returned.
+type passed struct {
+	tt  TokenType
+	raw string
+}
+
+const passedText TokenType = 100
+
+// samePassed checks that a tokenizer with SetPassText returns the tokens
+// of one without, but for text tokens whose bytes it passes instead
+// (Before says how many), at the same places, with the same errors and
+// buffered bytes at the end; and that the bytes it hands to the pass
+// function, with those of the tokens the caller writes itself, are the
+// input but for the tokens it drops (it passes, writes and drops tokens
+// in turn).
+func samePassed(t testing.TB, name string, doc []byte, maxBuf, chunk int, wrap func(io.Reader) io.Reader) {
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("%s (maxBuf %d, chunk %d): %s", name, maxBuf, chunk, fmt.Sprintf(format, args...))
+	}
+	tokens := func(pass bool) (list []passed, buffered string, err error) {
+		z := NewTokenizer(wrap(bytes.NewReader(doc)))
+		z.SetMaxBuf(maxBuf)
+		z.SetChunk(chunk)
+		var out []byte
+		z.SetPass(func(b []byte) { out = append(out, b...) })
+		z.SetPassText(pass)
+		off := 0
+		var kept []byte // the input but for the dropped tokens
+		for n := 0; ; n++ {
+			tt := z.Next()
+			if b := z.Before(); b > 0 {
+				list = append(list, passed{passedText, string(doc[off : off+b])})
+				off += b
+			}
+			raw := z.Raw()
+			list = append(list, passed{tt, string(raw)})
+			if !bytes.HasPrefix(doc[off:], raw) {
+				fail("token %d %q is not at offset %d", n, raw, off)
+			}
+			kept = append(kept, doc[off-z.Before():off]...)
+			off += len(raw)
+			if tt == ErrorToken {
+				z.Flush()
+				if string(out) != string(kept) {
+					fail("out %q, want %q", out, kept)
+				}
+				return list, string(z.Buffered()), z.Err()
+			}
+			switch n % 3 {
+			case 0:
+				z.Pass()
+				kept = append(kept, raw...)
+			case 2:
+				z.Flush()
+				out = append(out, raw...)
+				kept = append(kept, raw...)
+			}
+			if tt == StartTagToken {
+				n := z.TagName()
+				switch lowerNUL(raw[n[0]:n[1]]) {
+				case "noscript", "title", "style":
+					z.NextIsNotRawText()
+				case "svg":
+					z.AllowCDATA(true)
+				}
+			}
+		}
+	}
+	want, wbuf, werr := tokens(false)
+	got, gbuf, gerr := tokens(true)
+	if gerr != werr || gbuf != wbuf || len(got) != len(want) {
+		fail("with SetPassText %v (%v)\nwithout %v (%v)", got, gerr, want, werr)
+	}
+	for i, w := range want {
+		if g := got[i]; g != w && !(g.tt == passedText && w.tt == TextToken && g.raw == w.raw) {
+			fail("token %d: with SetPassText %v %q, without %v %q", i, g.tt, g.raw, w.tt, w.raw)
+		}
+	}
+}
+
+// TestPassText: with SetPassText, the text before a tag, a comment or a
+// doctype never comes as a token of its own (issue 20: a token per text
+// run was 6 % of a rewrite); raw text and the text at the end still do.
+func TestPassText(t *testing.T) {
+	doc := "a<b>c\n</b><!--x-->d<!DOCTYPE html>\n<title>e</title>f<script>g</script>h"
+	z := NewTokenizer(strings.NewReader(doc))
+	var run []byte
+	z.SetPass(func(b []byte) { run = append(run, b...) })
+	z.SetPassText(true)
+	var got []string
+	for tt := z.Next(); tt != ErrorToken; tt = z.Next() {
+		got = append(got, fmt.Sprintf("%d:%v:%s", z.Before(), tt, z.Raw()))
+		z.Pass()
+	}
+	z.Flush()
+	want := []string{"1:StartTag:<b>", "2:EndTag:</b>", "0:Comment:<!--x-->", "1:Doctype:<!DOCTYPE html>",
+		"1:StartTag:<title>", "0:Text:e", "0:EndTag:</title>", "1:StartTag:<script>", "0:Text:g", "0:EndTag:</script>", "0:Text:h"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tokens %q\nwant %q", got, want)
+	}
+	if string(run) != doc {
+		t.Errorf("passed %q", run)
 	}
 }
 
@@ -166,6 +276,8 @@ func TestCorpus(t *testing.T) {
 			same(t, p.Name+"/"+rn, p.Data, 0, wrap)
 		}
 		same(t, p.Name, p.Data, 4096, readers["half"])
+		samePassed(t, p.Name, p.Data, 0, 0, readers["whole"])
+		samePassed(t, p.Name, p.Data, 4096, 1024, readers["half"])
 	}
 }
 
