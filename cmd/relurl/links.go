@@ -70,15 +70,23 @@ func runLinks(args []string, s stdio) int {
 	forced, _ := sf.kind()
 	stdin := fs.NArg() == 1 && fs.Arg(0) == "-"
 	var w flusher
-	var bw *behind.Writer
+	var bw behindOut
 	// running is true while the run may still stop at a write error.
 	var running atomic.Bool
-	if !stdin && t.jobs < runtime.GOMAXPROCS(0) && !progress.IsTerminal(s.out) {
-		// A core is free: the output is written behind, on a goroutine
-		// of its own (package behind); standard error waits for what was
-		// handed off before it, and shows nothing the run wrote after a
-		// failed write (with bufio it would have stopped there).
-		bw = behind.New(s.out, 64<<10)
+	if !stdin && t.jobs == 1 && runtime.GOMAXPROCS(0) > 1 && !progress.IsTerminal(s.out) {
+		// A core is free: the records are encoded and written behind the
+		// worker, on a goroutine of their own (linkout.Behind; with
+		// --unique, whose Out looks at each record's URL, only written:
+		// package behind). Standard error waits for what was handed off
+		// before it, and shows nothing the run wrote after a failed
+		// write (with bufio it would have stopped there).
+		if ff.unique {
+			bw = behind.New(s.out, 64<<10)
+		} else {
+			lb := linkout.NewBehind(s.out)
+			mode.Behind = lb
+			bw = lb
+		}
 		defer bw.Close()
 		w = bw
 		s.err = bw.Gate(s.err, running.Load)
@@ -207,4 +215,12 @@ func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, hv *harvest.Reader, d
 type flusher interface {
 	io.Writer
 	Flush() error
+}
+
+// behindOut is the output of the link records written behind the worker.
+type behindOut interface {
+	flusher
+	Wait() error
+	Close() error
+	Gate(w io.Writer, drop func() bool) io.Writer
 }

@@ -1,11 +1,13 @@
-// Package behind writes a command's output stream a buffer behind its
-// producer, on a goroutine of its own: while one full buffer is being
-// written, the producer fills the next. `relurl links -j 1` spent a tenth
-// of its time in write(2) for its 29 MB of JSON Lines on corpus A (perf),
-// time its one worker did not parse; rewrite's files go behind the same
-// way (tree.Writer.Behind).
+// Package behind does a command's output work a batch behind its
+// producer, on a goroutine of its own: while one batch is being written
+// (Writer: a buffer of bytes) or encoded and written (Queue: items), the
+// producer fills the next. `relurl links -j 1` spent a tenth of its time
+// in write(2) for its 29 MB of JSON Lines on corpus A (perf) and an
+// eighth of its instructions encoding them (callgrind), time its one
+// worker did not parse; rewrite's files go behind the same way
+// (tree.Writer.Behind).
 //
-// The stream's bytes, and where they are cut into writes, are those of a
+// Writer's bytes, and where they are cut into writes, are those of a
 // bufio.Writer of the same size: a full buffer is one write, and a write
 // at least as long as the buffer, coming when nothing is buffered, goes
 // out as it is. Only when a write fails is it noticed later than with
@@ -19,103 +21,146 @@ import (
 	"sync"
 )
 
-// Writer writes to its underlying writer a buffer behind. At most two
-// buffers exist: the one being filled and the one being written. It is
-// not safe for concurrent use, apart from Wait and Gate's writes.
-type Writer struct {
-	w   io.Writer
-	buf []byte // being filled
-
-	todo chan []byte // a full buffer for the writing goroutine
-	back chan []byte // the buffer written, returned
-	// mu guards err and busy (read by Gate's writers on other
+// pipe hands batches of T to a goroutine that drains them, one batch
+// behind: at most two batches exist, the one being filled and the one
+// being drained.
+type pipe[T any] struct {
+	cur   []T // being filled
+	spare []T // the second batch, when not being drained
+	todo  chan []T
+	back  chan []T
+	// drain does the work of a batch on the pipe's goroutine; handed
+	// says whether the batch was handed off by the producer without
+	// waiting for it (Write, a full Queue), else by Flush. It returns
+	// the batch's first error, and whether the producer's failing call
+	// had returned before it (late: see Gate).
+	drain func(batch []T, handed bool) (late bool, err error)
+	// mu guards busy, err and late (Wait and Gate may run on other
 	// goroutines); idle is signalled when busy turns false.
-	mu   sync.Mutex
-	idle sync.Cond
-	busy bool
-	err  error // the first write error
-	// late: the failed write was handed off by Write, which returned
-	// before it failed (see Gate).
-	late bool
-	// fail is the first write error the producer was told of: every
-	// later call returns it, as bufio.Writer's do.
+	mu     sync.Mutex
+	idle   sync.Cond
+	busy   bool
+	handed bool // the batch being drained was handed off without a wait
+	err    error
+	late   bool
+	// fail is the first error the producer was told of: every later
+	// call returns it, as bufio.Writer's do.
 	fail error
-	// fromWrite: the buffer being written was handed off by Write.
-	fromWrite bool
-	// spare is the second buffer, when not being written.
-	spare []byte
+}
+
+func (p *pipe[T]) start(size int, drain func([]T, bool) (bool, error)) {
+	p.cur, p.spare = make([]T, 0, size), make([]T, 0, size)
+	p.todo, p.back = make(chan []T), make(chan []T, 1)
+	p.drain = drain
+	p.idle.L = &p.mu
+	go p.loop()
+}
+
+// loop drains each batch handed to it, in order; after an error, none.
+func (p *pipe[T]) loop() {
+	for b := range p.todo {
+		p.mu.Lock()
+		failed, handed := p.err != nil, p.handed
+		p.mu.Unlock()
+		var late bool
+		var err error
+		if !failed {
+			late, err = p.drain(b, handed)
+		}
+		clear(b) // what the items point to is not kept alive
+		p.mu.Lock()
+		if err != nil {
+			p.err, p.late = err, late
+		}
+		p.busy = false
+		p.idle.Broadcast()
+		p.mu.Unlock()
+		p.back <- b[:0]
+	}
+}
+
+// Wait waits until nothing is being drained and returns the first error.
+// The batch being filled is not drained (Flush drains it).
+func (p *pipe[T]) Wait() error {
+	p.mu.Lock()
+	for p.busy {
+		p.idle.Wait()
+	}
+	err := p.err
+	p.mu.Unlock()
+	return err
+}
+
+// settle waits for the batch being drained and takes it back as the
+// spare; it returns the first error.
+func (p *pipe[T]) settle() error {
+	if p.fail != nil {
+		return p.fail
+	}
+	if p.spare == nil {
+		p.spare = <-p.back
+	}
+	p.mu.Lock()
+	p.fail = p.err
+	p.mu.Unlock()
+	return p.fail
+}
+
+// handOff gives the batch being filled to the goroutine and goes on with
+// the spare one.
+func (p *pipe[T]) handOff(handed bool) error {
+	if err := p.settle(); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.busy, p.handed = true, handed
+	p.mu.Unlock()
+	p.todo <- p.cur
+	p.cur, p.spare = p.spare, nil
+	return nil
+}
+
+// flush hands off what is being filled and waits until it is drained.
+func (p *pipe[T]) flush() error {
+	if len(p.cur) > 0 {
+		if err := p.handOff(false); err != nil {
+			return err
+		}
+	}
+	return p.settle()
+}
+
+// close flushes and ends the goroutine.
+func (p *pipe[T]) close() error {
+	err := p.flush()
+	close(p.todo)
+	return err
+}
+
+// failedLate says whether the error came from a batch whose producer's
+// call returned before it failed.
+func (p *pipe[T]) failedLate() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.late
+}
+
+// Writer writes to its underlying writer a buffer behind. It is not safe
+// for concurrent use, apart from Wait and Gate's writes.
+type Writer struct {
+	w io.Writer
+	pipe[byte]
 }
 
 // New returns a Writer of w with two buffers of size bytes, and starts
 // its writing goroutine; Close ends it.
 func New(w io.Writer, size int) *Writer {
-	b := &Writer{
-		w:     w,
-		buf:   make([]byte, 0, size),
-		spare: make([]byte, 0, size),
-		todo:  make(chan []byte),
-		back:  make(chan []byte, 1),
-	}
-	b.idle.L = &b.mu
-	go b.loop()
+	b := &Writer{w: w}
+	b.start(size, func(p []byte, handed bool) (bool, error) {
+		_, err := w.Write(p)
+		return handed, err
+	})
 	return b
-}
-
-// loop writes each buffer handed to it, in order.
-func (b *Writer) loop() {
-	for p := range b.todo {
-		_, err := b.w.Write(p)
-		b.mu.Lock()
-		if err != nil && b.err == nil {
-			b.err, b.late = err, b.fromWrite
-		}
-		b.busy = false
-		b.idle.Broadcast()
-		b.mu.Unlock()
-		b.back <- p[:0]
-	}
-}
-
-// Wait waits until nothing is being written and returns the first write
-// error. The buffer being filled is not written (Flush writes it).
-func (b *Writer) Wait() error {
-	b.mu.Lock()
-	for b.busy {
-		b.idle.Wait()
-	}
-	err := b.err
-	b.mu.Unlock()
-	return err
-}
-
-// settle waits for the buffer being written and takes it back as the
-// spare; it returns the first write error.
-func (b *Writer) settle() error {
-	if b.fail != nil {
-		return b.fail
-	}
-	if b.spare == nil {
-		b.spare = <-b.back
-	}
-	b.mu.Lock()
-	b.fail = b.err
-	b.mu.Unlock()
-	return b.fail
-}
-
-// handOff gives the full buffer to the writing goroutine and goes on
-// with the spare one; fromWrite says whether Write hands it off (and
-// returns before it is written), else Flush (which waits for it).
-func (b *Writer) handOff(fromWrite bool) error {
-	if err := b.settle(); err != nil {
-		return err
-	}
-	b.mu.Lock()
-	b.busy, b.fromWrite = true, fromWrite
-	b.mu.Unlock()
-	b.todo <- b.buf
-	b.buf, b.spare = b.spare, nil
-	return nil
 }
 
 // Write buffers p, handing each buffer that fills to the writing
@@ -127,8 +172,8 @@ func (b *Writer) Write(p []byte) (int, error) {
 		return 0, b.fail
 	}
 	n := 0
-	for len(p) > cap(b.buf)-len(b.buf) {
-		if len(b.buf) == 0 {
+	for len(p) > cap(b.cur)-len(b.cur) {
+		if len(b.cur) == 0 {
 			// As bufio: a long write into an empty buffer goes out as
 			// it is, without a copy, and so not behind (the caller
 			// may reuse p when Write returns).
@@ -145,15 +190,15 @@ func (b *Writer) Write(p []byte) (int, error) {
 			}
 			return n, nil
 		}
-		k := copy(b.buf[len(b.buf):cap(b.buf)], p)
-		b.buf = b.buf[:len(b.buf)+k]
+		k := copy(b.cur[len(b.cur):cap(b.cur)], p)
+		b.cur = b.cur[:len(b.cur)+k]
 		n += k
 		p = p[k:]
 		if err := b.handOff(true); err != nil {
 			return n, err
 		}
 	}
-	b.buf = append(b.buf, p...)
+	b.cur = append(b.cur, p...)
 	return n + len(p), nil
 }
 
@@ -166,22 +211,11 @@ func (b *Writer) Err() error {
 }
 
 // Flush writes what is buffered and waits until it is written.
-func (b *Writer) Flush() error {
-	if len(b.buf) > 0 {
-		if err := b.handOff(false); err != nil {
-			return err
-		}
-	}
-	return b.settle()
-}
+func (b *Writer) Flush() error { return b.flush() }
 
 // Close flushes the Writer and ends its goroutine; the Writer is not to
 // be used after.
-func (b *Writer) Close() error {
-	err := b.Flush()
-	close(b.todo)
-	return err
-}
+func (b *Writer) Close() error { return b.close() }
 
 // Gate returns a writer of w for the producer's other output: each write
 // waits until nothing is being written behind (so what was handed off
@@ -193,25 +227,84 @@ func (b *Writer) Close() error {
 // meanwhile from showing. (A Flush waits for its write: what follows a
 // failed Flush shows, as with bufio.)
 func (b *Writer) Gate(w io.Writer, drop func() bool) io.Writer {
-	return gate{b, w, drop}
+	return gate{&b.pipe, nil, w, drop}
 }
 
+// gate is a Gate: before a write, before hands off what is being filled
+// (a Queue's items: what they make is written where it would have been
+// without the queue), then the gate waits.
 type gate struct {
-	b    *Writer
-	w    io.Writer
-	drop func() bool
+	p interface {
+		Wait() error
+		failedLate() bool
+	}
+	before func()
+	w      io.Writer
+	drop   func() bool
 }
 
 func (g gate) Write(p []byte) (int, error) {
-	if g.b.Wait() != nil && g.b.failedLate() && g.drop() {
+	if g.before != nil {
+		g.before()
+	}
+	if g.p.Wait() != nil && g.p.failedLate() && g.drop() {
 		return len(p), nil
 	}
 	return g.w.Write(p)
 }
 
-// failedLate says whether the write that failed was handed off by Write.
-func (b *Writer) failedLate() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.late
+// Queue hands items to a function on a goroutine of its own, a batch
+// behind: the producer fills a batch of items (Next), which goes to the
+// goroutine when full, and the producer fills the next meanwhile. It is
+// not safe for concurrent use, apart from Wait and Gate's writes.
+type Queue[T any] struct {
+	pipe[T]
+}
+
+// NewQueue returns a Queue of batches of size items, which drain does
+// the work of (see Gate for late), and starts its goroutine; Close ends
+// it. Once drain fails, it is not called again, and the producer gets the
+// error from its next hand-off (Next, Flush).
+func NewQueue[T any](size int, drain func(batch []T, handed bool) (late bool, err error)) *Queue[T] {
+	q := &Queue[T]{}
+	q.start(size, drain)
+	return q
+}
+
+// Next returns the next item of the batch, zero, for the caller to fill
+// in; a full batch is handed off first.
+func (q *Queue[T]) Next() (*T, error) {
+	if q.fail != nil {
+		return nil, q.fail
+	}
+	if len(q.cur) == cap(q.cur) {
+		if err := q.handOff(true); err != nil {
+			return nil, err
+		}
+	}
+	q.cur = q.cur[:len(q.cur)+1]
+	return &q.cur[len(q.cur)-1], nil
+}
+
+// Flush hands off the items filled in so far and waits until they are
+// done.
+func (q *Queue[T]) Flush() error { return q.flush() }
+
+// Close flushes the Queue and ends its goroutine; the Queue is not to be
+// used after.
+func (q *Queue[T]) Close() error { return q.close() }
+
+// Gate is Writer.Gate for a queue: each write first hands off the items
+// filled in so far (not waiting for an item to be written where a full
+// batch would be), then waits for them.
+func (q *Queue[T]) Gate(w io.Writer, drop func() bool) io.Writer {
+	return gate{&q.pipe, q.handOffPartial, w, drop}
+}
+
+// handOffPartial hands off what is being filled, as Next does with a
+// full batch.
+func (q *Queue[T]) handOffPartial() {
+	if len(q.cur) > 0 {
+		q.handOff(true) // an error: Wait has it
+	}
 }

@@ -240,3 +240,58 @@ func TestGate(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestQueue: items are drained in order, a batch behind; Flush waits for
+// them; a Gate write first hands off the items filled in so far and
+// comes after what they make; a failed drain stops the queue, and the
+// producer gets its error from the next hand-off.
+func TestQueue(t *testing.T) {
+	var mu sync.Mutex
+	var events []string
+	logged := func(what string) { mu.Lock(); events = append(events, what); mu.Unlock() }
+	errFail := errors.New("fail")
+	q := NewQueue(3, func(batch []int, handed bool) (bool, error) {
+		for _, v := range batch {
+			if v < 0 {
+				return true, errFail
+			}
+			logged(fmt.Sprint(v))
+		}
+		return false, nil
+	})
+	g := q.Gate(writerFunc(func(p []byte) (int, error) { logged(string(p)); return len(p), nil }), func() bool { return true })
+	for i := range 4 {
+		p, err := q.Next()
+		if err != nil || *p != 0 {
+			t.Fatalf("Next: %v, %d", err, *p)
+		}
+		*p = i + 1
+	}
+	g.Write([]byte("stderr")) // 4 is handed off before it, and written
+	p, _ := q.Next()
+	*p = 5
+	if err := q.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(events), "[1 2 3 4 stderr 5]"; got != want {
+		t.Fatalf("events %s, want %s", got, want)
+	}
+	events = nil
+	for _, v := range []int{6, -1, 7, 8, 9, 10} {
+		p, err := q.Next()
+		if err != nil {
+			if !errors.Is(err, errFail) {
+				t.Fatal(err)
+			}
+			break
+		}
+		*p = v
+	}
+	g.Write([]byte("dropped"))
+	if err := q.Close(); !errors.Is(err, errFail) {
+		t.Fatalf("Close: %v", err)
+	}
+	if got, want := fmt.Sprint(events), "[6]"; got != want {
+		t.Fatalf("events %s, want %s", got, want)
+	}
+}

@@ -43,6 +43,11 @@ type Mode struct {
 	// for an Out that does not look at it (Out without unique): an
 	// input's buffered records then go out in one call (ordered.Out).
 	NoKeys bool
+	// Behind, when set, takes each link record instead of the sink, to
+	// encode and write it on its goroutine: for a run with one worker
+	// (its sink writes straight to out) whose out writes to Behind and
+	// does not look at the keys.
+	Behind *Behind
 }
 
 // NewMode returns the mode of --format format ("jsonl", "text" or "tsv")
@@ -218,6 +223,9 @@ func NewWriter(sink *ordered.Sink, file string, m Mode) *Writer {
 // Link writes the record of the link l of a document of kind k: with its
 // part in MHTML, its record in WARC (harvest.Reader's fn).
 func (e *Writer) Link(k tree.Kind, l link.Link) error {
+	if e.mode.Behind != nil {
+		return e.behind(k, &l)
+	}
 	r := &e.rec
 	record(r, &l, e.name, e.nameEncoding, &e.mode)
 	r.cache = &e.cache
@@ -230,6 +238,29 @@ func (e *Writer) Link(k tree.Kind, l link.Link) error {
 		r.Record, r.Target = &e.record, l.Target
 	}
 	return e.add(r)
+}
+
+// behind is Link with Mode.Behind: the record is filled in the queue's
+// entry, to be encoded and written there.
+func (e *Writer) behind(k tree.Kind, l *link.Link) error {
+	e.st.Links++
+	it, err := e.mode.Behind.next()
+	if err != nil {
+		return e.sink.SetErr(err) // out's error: the run stops
+	}
+	r := &it.rec
+	record(r, l, e.name, e.nameEncoding, &e.mode)
+	r.cache = &e.cache // from here on only the queue's goroutine uses it
+	it.format, it.text = &e.mode.format, e.mode.text
+	switch k {
+	case tree.MHTML:
+		it.part = l.Part
+		r.Part, r.TargetPart = &it.part, l.TargetPart
+	case tree.WARC:
+		it.record = l.Record
+		r.Record, r.Target = &it.record, l.Target
+	}
+	return nil
 }
 
 func (e *Writer) add(r *linkRecord) error {

@@ -170,6 +170,17 @@ func (s *Sink) Record(key string, record []byte) error {
 	return nil
 }
 
+// SetErr stops the run at err, as out returning it would, for a worker
+// at the head that writes its output around out (linkout.Behind, with
+// one worker): its error would otherwise be taken for the item's own.
+// It returns the sink's first error.
+func (s *Sink) SetErr(err error) error {
+	if s.err == nil {
+		s.err = err
+	}
+	return s.err
+}
+
 // promote makes s the head: its buffered records go out, and the later
 // ones go straight through.
 func (s *Sink) promote() error {

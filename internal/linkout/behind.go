@@ -1,0 +1,133 @@
+package linkout
+
+import (
+	"bufio"
+	"io"
+
+	"github.com/relurl/relurl/internal/behind"
+)
+
+// Behind encodes the link records of a run with one worker, and writes
+// them to its writer, on a goroutine of its own (package behind): the
+// worker hands each record over as it is (Writer.Link with
+// Mode.Behind), a batch at a time, and goes on reading the document
+// while the previous batch is encoded and written. On corpus A the
+// records' encoding was an eighth of relurl links' instructions and their
+// write(2) a tenth of its time.
+//
+// The bytes, and the writes they are cut into, are those of a
+// bufio.Writer of 64 KiB on w written in the worker; so is what stderr
+// shows through Gate (see behind.Writer.Gate). Behind is for an Out that
+// does not look at the keys (Out without unique): the records go out in
+// order, whatever their key.
+type Behind struct {
+	q    *behind.Queue[queued]
+	w    *bufio.Writer // the goroutine's
+	line []byte        // the goroutine's
+}
+
+// queued is one entry of the queue: a link record, a record made by the
+// worker (raw), or a flush of w.
+type queued struct {
+	rec    linkRecord
+	format *recordFormat
+	text   bool   // the record is the URL alone (--format text)
+	raw    []byte // a record the worker made (a status line)
+	flush  bool
+	// part and record are what rec.Part and rec.Record point to.
+	part   string
+	record int64
+}
+
+// behindBatch is the number of records handed over at a time.
+const behindBatch = 256
+
+// NewBehind returns the Behind of w and starts its goroutine; Close ends
+// it.
+func NewBehind(w io.Writer) *Behind {
+	b := &Behind{w: bufio.NewWriterSize(w, 64<<10)}
+	b.q = behind.NewQueue(behindBatch, b.drain)
+	return b
+}
+
+// onEncode, when set (tests), is called for each record encoded.
+var onEncode func()
+
+// drain encodes and writes a batch, on the goroutine. A failed write of a
+// record is late (the worker's call that made it has returned; without
+// Behind it would have failed), a failed flush is not (Flush waits).
+func (b *Behind) drain(batch []queued, _ bool) (bool, error) {
+	for i := range batch {
+		it := &batch[i]
+		var err error
+		switch {
+		case it.flush:
+			if err := b.w.Flush(); err != nil {
+				return false, err
+			}
+			continue
+		case it.raw != nil:
+			_, err = b.w.Write(it.raw)
+		case it.text:
+			if it.rec.URL == "" {
+				continue
+			}
+			b.line = append(append(b.line[:0], it.rec.URL...), '\n')
+			_, err = b.w.Write(b.line)
+		default:
+			if onEncode != nil {
+				onEncode()
+			}
+			r := &it.rec
+			if r.Rel == nil {
+				r.Rel = []string{}
+			}
+			b.line = it.format.append(b.line[:0], r)
+			_, err = b.w.Write(b.line)
+		}
+		if err != nil {
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+// next returns the next entry to fill in.
+func (b *Behind) next() (*queued, error) { return b.q.Next() }
+
+// Write queues p as one record made by the caller (a status line).
+func (b *Behind) Write(p []byte) (int, error) {
+	it, err := b.q.Next()
+	if err != nil {
+		return 0, err
+	}
+	it.raw = append([]byte(nil), p...)
+	return len(p), nil
+}
+
+// Flush writes what was queued and waits until it is written.
+func (b *Behind) Flush() error {
+	it, err := b.q.Next()
+	if err != nil {
+		return err
+	}
+	it.flush = true
+	return b.q.Flush()
+}
+
+// Wait waits until what was handed over is written, and returns the first
+// write error.
+func (b *Behind) Wait() error { return b.q.Wait() }
+
+// Close flushes and ends the goroutine.
+func (b *Behind) Close() error {
+	err := b.Flush()
+	if cerr := b.q.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Gate returns the writer of w for the worker's other output (stderr):
+// see behind.Queue.Gate.
+func (b *Behind) Gate(w io.Writer, drop func() bool) io.Writer { return b.q.Gate(w, drop) }

@@ -1,0 +1,137 @@
+package linkout
+
+import (
+	"bytes"
+	"errors"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/tree"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// writeLinks writes n links of each kind of input, with a status line
+// after each kind, through m (with or without m.Behind) to out.
+func writeLinks(t *testing.T, m Mode, out *bytes.Buffer, n int) {
+	var w flushOut = nopFlusher{out}
+	if m.Behind != nil {
+		w = m.Behind
+	}
+	o := Out(w, false, nil)
+	for _, k := range []tree.Kind{tree.HTML, tree.MHTML, tree.WARC} {
+		lw := NewWriter(ordered.Direct(o), "d/f"+k.String()+".html", m)
+		for i := range n {
+			l := testLink(strings.Repeat("x", i%50) + ".html")
+			l.Part, l.TargetPart = "part"+strings.Repeat("p", i%7), "t.html"
+			l.Record, l.Target = int64(i*100), "https://t.example/"+strings.Repeat("r", i%5)
+			if i%10 == 3 {
+				l.URL, l.Err = "", errors.New("pkg: bad URL")
+			}
+			if i%4 == 1 {
+				l.Rel = []string{"next", "me"}
+			}
+			require.NoError(t, lw.Link(k, l))
+		}
+		st := lw.Result(harvest.Result{}).Status
+		require.NoError(t, m.Finish(o, &st))
+		if k == tree.MHTML {
+			require.NoError(t, w.Flush())
+		}
+	}
+	require.NoError(t, w.Flush())
+}
+
+type flushOut interface {
+	Write([]byte) (int, error)
+	Flush() error
+}
+
+type nopFlusher struct{ *bytes.Buffer }
+
+func (nopFlusher) Flush() error { return nil }
+
+// TestBehindAsWriter: the records a Behind encodes and writes are those
+// the worker writes without it, in every format, with MHTML parts and
+// WARC records (whose fields point into the queue's entries), errors,
+// rel tokens, status lines and flushes.
+func TestBehindAsWriter(t *testing.T) {
+	for _, tc := range []struct{ format, fields string }{
+		{"jsonl", ""}, {"text", ""}, {"tsv", ""}, {"jsonl", "url,part,record,target,rel,error"}, {"tsv", "raw,file,part,record"},
+	} {
+		m, err := NewMode(tc.format, tc.fields)
+		require.NoError(t, err)
+		m.Status = true
+		m.Message = func(s string) string { return strings.TrimPrefix(s, "pkg: ") }
+		var want, got bytes.Buffer
+		writeLinks(t, m, &want, 2000)
+		b := NewBehind(&got)
+		m.Behind = b
+		writeLinks(t, m, &got, 2000)
+		require.NoError(t, b.Close())
+		assert.Equal(t, want.String(), got.String(), "%s %s", tc.format, tc.fields)
+	}
+}
+
+// TestBehindEncodes: with Behind, the records are encoded on its
+// goroutine, not on the worker's.
+func TestBehindEncodes(t *testing.T) {
+	var mu sync.Mutex
+	where := map[string]int{}
+	onEncode = func() {
+		b := make([]byte, 64)
+		b = b[:runtime.Stack(b, false)]
+		id, _, _ := strings.Cut(string(b), " [")
+		mu.Lock()
+		where[id]++
+		mu.Unlock()
+	}
+	defer func() { onEncode = nil }()
+	m, _ := NewMode("jsonl", "")
+	var out bytes.Buffer
+	b := NewBehind(&out)
+	m.Behind = b
+	writeLinks(t, m, &out, 1000)
+	require.NoError(t, b.Close())
+	self := make([]byte, 64)
+	self = self[:runtime.Stack(self, false)]
+	id, _, _ := strings.Cut(string(self), " [")
+	if where[id] != 0 || len(where) != 1 {
+		t.Fatalf("encoded on %v; the worker is %s", where, id)
+	}
+	for _, n := range where {
+		assert.Equal(t, 3000, n)
+	}
+}
+
+// TestBehindWriteError: a write that fails behind stops the worker at its
+// next hand-off through its sink (the run stops, as at out's error), and
+// nothing is written after it.
+func TestBehindWriteError(t *testing.T) {
+	errFull := errors.New("full")
+	n := 0
+	b := NewBehind(writerFunc(func(p []byte) (int, error) {
+		n++
+		return 0, errFull
+	}))
+	m, _ := NewMode("jsonl", "")
+	m.Behind = b
+	sink := ordered.Direct(Out(b, false, nil))
+	lw := NewWriter(sink, "f.html", m)
+	var err error
+	for i := 0; i < 100000 && err == nil; i++ {
+		err = lw.Link(tree.HTML, testLink("a.html"))
+	}
+	require.ErrorIs(t, err, errFull)
+	require.ErrorIs(t, sink.Record("", []byte("x")), errFull, "the sink has the error: the run stops")
+	require.ErrorIs(t, b.Close(), errFull)
+	assert.Equal(t, 1, n, "one write, the failed one")
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
