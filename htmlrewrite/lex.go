@@ -1,6 +1,10 @@
 package htmlrewrite
 
-import "github.com/relurl/relurl/internal/token"
+import (
+	"bytes"
+
+	"github.com/relurl/relurl/internal/token"
+)
 
 // x/net/html's Tokenizer keeps its attribute spans private and TagAttr
 // copies and lower-cases every key and value; the copy in internal/token
@@ -19,11 +23,11 @@ type attr struct {
 
 // tag is a lexed start tag.
 type tag struct {
-	name    [maxName]byte // the lower-cased name, if it fits
-	nameLen int           // len(name) when it fits, else -1
-	id      tagID
-	attrs   []attr // the known attributes, first occurrence only
-	seen    attrSet
+	name  []byte // the lower-cased name, if it fits maxName, else nil
+	lower [maxName]byte
+	id    tagID
+	attrs []attr // the known attributes, first occurrence only
+	seen  attrSet
 }
 
 const maxName = 24
@@ -55,11 +59,15 @@ func lower(dst *[maxName]byte, b []byte) int {
 func tagOf(raw []byte, z *token.Tokenizer, t *tag) {
 	t.attrs = t.attrs[:0]
 	t.seen = 0
-	name := z.TagName()
-	t.nameLen = lower(&t.name, raw[name[0]:name[1]])
-	t.id = 0
-	if t.nameLen >= 0 {
-		t.id = tagIDOf(t.name[:t.nameLen])
+	t.name, t.id = nil, tagOther
+	n := z.TagName()
+	if name := raw[n[0]:n[1]]; len(name) <= maxName {
+		// Most names are written in lower case: the tokenizer, which
+		// read them, tells.
+		if !z.NameLower() {
+			name = t.lower[:lower(&t.lower, name)]
+		}
+		t.name, t.id = name, tagIDOf(name)
 	}
 	var key [maxName]byte
 	for i := range z.AttrCount() {
@@ -68,11 +76,14 @@ func tagOf(raw []byte, z *token.Tokenizer, t *tag) {
 		if len(k) == 0 || len(k) >= len(attrInitials) || attrInitials[len(k)]&initial(k[0]) == 0 {
 			continue // no known attribute has this length and first letter
 		}
-		kl := lower(&key, k)
-		if kl <= 0 {
-			continue
+		// Most known names are written in lower case: looked up as
+		// written first, lower-cased only when that fails.
+		id := attrIDOf(k)
+		if id == attrOther {
+			if kl := lower(&key, k); kl > 0 && !bytes.Equal(key[:kl], k) {
+				id = attrIDOf(key[:kl])
+			}
 		}
-		id := attrIDOf(key[:kl])
 		if id == attrOther || t.seen.has(id) {
 			continue
 		}

@@ -25,10 +25,9 @@ func lexTag(raw []byte, t *tag) {
 		}
 		i++
 	}
-	t.nameLen = lower(&t.name, raw[1:i])
-	t.id = 0
-	if t.nameLen >= 0 {
-		t.id = tagIDOf(t.name[:t.nameLen])
+	t.name, t.id = nil, tagOther
+	if l := lower(&t.lower, raw[1:i]); l >= 0 {
+		t.name, t.id = t.lower[:l], tagIDOf(t.lower[:l])
 	}
 	if i < n && isSpace(raw[i]) {
 		i++
@@ -128,6 +127,11 @@ func checkTags(t *testing.T, doc string) {
 		var want, got tag
 		lexTag(raw, &want)
 		tagOf(raw, z, &got)
+		// The lower-cased name may be in raw or in lower: compared as
+		// a string, lower itself is scratch.
+		require.Equal(t, string(want.name), string(got.name), "%q", raw)
+		require.Equal(t, want.name == nil, got.name == nil, "%q", raw)
+		want.name, got.name, want.lower, got.lower = nil, nil, [maxName]byte{}, [maxName]byte{}
 		require.Equal(t, want, got, "%q", raw)
 	}
 }

@@ -492,7 +492,12 @@ func (s *scanner) position(raw []byte, i int) (line, col int) {
 func (s *scanner) endTag(raw []byte) {
 	n := s.z.TagName() // as far as the tokenizer read it: no second look
 	var buf [maxName]byte
-	name := tagName(&buf, raw[n[0]:n[1]])
+	var name string // valid during the call of End, which keeps no name
+	if b := raw[n[0]:n[1]]; s.z.NameLower() {
+		name = unsafe.String(unsafe.SliceData(b), len(b))
+	} else {
+		name = tagName(&buf, b)
+	}
 	open := s.tree.Templates()
 	s.tree.End(name)
 	if s.tree.Templates() < open && s.template > 0 {
@@ -558,13 +563,12 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 			return err
 		}
 	}
-	var name []byte
-	if t.nameLen >= 0 {
-		name = t.name[:t.nameLen]
-	}
-	var tn string // valid during the call of Start, which copies it
+	name := t.name
+	// tn is valid during the call of Start, which copies it: t.name is
+	// the token's raw bytes or t.lower, both kept until the next token.
+	var tn string
 	if name != nil {
-		tn = unsafe.String(&t.name[0], t.nameLen)
+		tn = unsafe.String(unsafe.SliceData(name), len(name))
 	} else {
 		n := s.z.TagName()
 		tn = string(bytes.ToLower(raw[n[0]:n[1]]))

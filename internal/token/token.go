@@ -122,6 +122,9 @@ type Tokenizer struct {
 	attrNames   map[string]bool
 	attrMap     bool   // attrNames holds the names of attr
 	keyBits     uint64 // keyBit of each name in attr (see seenKey)
+	// nameUpper: the current tag's name may hold an ASCII upper-case
+	// letter (see NameLower).
+	nameUpper bool
 	// rawTag is the "script" in "</script>" that closes the next token. If
 	// non-empty, the subsequent call to Next will return a raw or RCDATA text
 	// token: one that treats "<p>" as text instead of an element.
@@ -1090,6 +1093,7 @@ func (z *Tokenizer) readTag(saveAttr bool) {
 	if z.readTagBuffered(saveAttr) {
 		return
 	}
+	z.nameUpper = true // not looked at: maybe
 	z.attr = z.attr[:0]
 	z.keyBits = 0
 	if z.attrMap {
@@ -1135,13 +1139,21 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 	// needs no bounds check (a check per byte in the loops below).
 	nameStart := i - 1
 	// readTagName: a white space byte ending the name is consumed, "/"
-	// and ">" are not.
-	for uint(i) < uint(len(buf)) && !tagNameStop[buf[i]] {
+	// and ">" are not. The first letter is never a stop byte: it counts
+	// among the letters read.
+	class := nameClass[buf[nameStart]]
+	for uint(i) < uint(len(buf)) {
+		c := nameClass[buf[i]]
+		if c&nameStop != 0 {
+			break
+		}
+		class |= c
 		i++
 	}
 	if uint(i) >= uint(len(buf)) {
 		return false
 	}
+	z.nameUpper = class&nameUpper != 0
 	nameEnd := i
 	if space[buf[i]] {
 		i++
@@ -1231,6 +1243,25 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 
 // space marks HTML's white space bytes.
 var space = stops(" \n\r\t\f")
+
+// nameClass classes the bytes of a tag name: nameStop ends it, as in
+// tagNameStop; nameUpper is an ASCII upper-case letter.
+var nameClass = func() (c [256]uint8) {
+	for b := range 256 {
+		if tagNameStop[b] {
+			c[b] |= nameStop
+		}
+		if 'A' <= b && b <= 'Z' {
+			c[b] |= nameUpper
+		}
+	}
+	return c
+}()
+
+const (
+	nameStop  = 1
+	nameUpper = 2
+)
 
 // readTagName sets z.data to the "div" in "<div k=v>". The reader (z.raw.end)
 // is positioned such that the first byte of the tag name (the "d" in "<div")
@@ -1809,6 +1840,14 @@ func (z *Tokenizer) Tag(dst []Attr) (name [2]int, attrs []Attr) {
 // self-closing or end tag.
 func (z *Tokenizer) TagName() [2]int {
 	return [2]int{z.data.start - z.raw.start, z.data.end - z.raw.start}
+}
+
+// NameLower reports whether the name of the current start, self-closing
+// or end tag (TagName) is known to hold no ASCII upper-case letter: its
+// raw bytes are then its name as x/net's TagName gives it, NUL apart. A
+// name not read in the buffered fast path is not looked at: false.
+func (z *Tokenizer) NameLower() bool {
+	return !z.nameUpper
 }
 
 // AttrCount returns the number of attributes Tag gives for the current
