@@ -2,6 +2,7 @@ package base
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -243,7 +244,27 @@ func Encoding(prefix []byte, contentType string) (enc encoding.Encoding, name, s
 	return enc, name, source
 }
 
+// isASCIIBytes reports whether b holds no byte above 0x7F. It reads eight
+// bytes at a time, four words a round: it runs over the first 1024 bytes
+// of every page whose prescan found no declaration, twice (x/net's guess,
+// then Encoding's ASCII rule), where a loop over the bytes cost 0.13 % of
+// the instructions of a whole tree's rewrite (corpus A).
 func isASCIIBytes(b []byte) bool {
+	const high = 0x8080808080808080
+	for len(b) >= 32 {
+		w := binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[8:]) |
+			binary.LittleEndian.Uint64(b[16:]) | binary.LittleEndian.Uint64(b[24:])
+		if w&high != 0 {
+			return false
+		}
+		b = b[32:]
+	}
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&high != 0 {
+			return false
+		}
+		b = b[8:]
+	}
 	for _, c := range b {
 		if c >= 0x80 {
 			return false

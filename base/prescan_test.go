@@ -171,3 +171,32 @@ func TestPrescanAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestIsASCIIBytes: the word-at-a-time isASCIIBytes agrees with a loop
+// over the bytes for every length up to 100 and every place of a high
+// byte (0x80 and 0xFF).
+func TestIsASCIIBytes(t *testing.T) {
+	byByte := func(b []byte) bool {
+		for _, c := range b {
+			if c >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	for n := 0; n <= 100; n++ {
+		b := []byte(strings.Repeat("\x7f", n))
+		if !isASCIIBytes(b) {
+			t.Fatalf("isASCIIBytes(%d bytes of 0x7F) = false", n)
+		}
+		for i := range b {
+			for _, c := range []byte{0x80, 0xff} {
+				b[i] = c
+				if got, want := isASCIIBytes(b), byByte(b); got != want {
+					t.Fatalf("isASCIIBytes(%d bytes, %#x at %d) = %v, want %v", n, c, i, got, want)
+				}
+				b[i] = 0x7f
+			}
+		}
+	}
+}
