@@ -252,18 +252,21 @@ func (d *Document) Links(fn func(link.Link) error) (Result, error) {
 // is called with the base of the first link before fn gets it, or with
 // the final base when there is none.
 func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error) (Result, error) {
+	onBase := o.Base // not o: a closure over o copied all of Options to the heap, per page
+	if onBase == nil {
+		final, err := htmlrewrite.Links(rs, o.HTML, fn)
+		return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
+	}
 	first := true
 	final, err := htmlrewrite.Links(rs, o.HTML, func(l link.Link) error {
 		if first {
 			first = false
-			if o.Base != nil {
-				o.Base(l.Base)
-			}
+			onBase(l.Base)
 		}
 		return fn(l)
 	})
-	if first && o.Base != nil {
-		o.Base(final)
+	if first {
+		onBase(final)
 	}
 	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
 }
@@ -328,8 +331,16 @@ type Stats struct {
 // by their rewriters, each bounded by its own limit. WARC files are not
 // rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Kind, o Options) (Stats, error) {
-	if k == base.WARC {
+	switch k {
+	case base.WARC:
 		return Stats{}, errWARC
+	case base.MHTML, base.CSS, base.XML, base.Manifest, base.Module:
+	default:
+		// HTML (and what is read as HTML): htmlrewrite.Rewrite, as
+		// Document.Rewrite's default branch does, without a Document
+		// (its Options copy was most of what a page's rewrite allocated
+		// besides the pass).
+		return htmlStats(htmlrewrite.Rewrite(dst, src, o.HTML))
 	}
 	d, err := open(src, k, o, true)
 	if err != nil {
@@ -382,19 +393,13 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 			return stats(st), err
 		}
 	default:
-		var st htmlrewrite.Stats
-		var err error
 		if d.html == nil {
 			// htmlrewrite.Rewrite, not Open: a file written into an
 			// output that can be rewound (tree.Writer's) is then read
 			// once.
-			st, err = htmlrewrite.Rewrite(dst, src, o.HTML)
-		} else {
-			st, err = d.html.Rewrite(dst)
+			return htmlStats(htmlrewrite.Rewrite(dst, src, o.HTML))
 		}
-		c := stats(st)
-		c.Changed = st.Changed
-		return c, err
+		return htmlStats(d.html.Rewrite(dst))
 	}
 	// Held whole: the rewriters of these kinds read their document in
 	// memory; the copy says whether anything changed.
@@ -411,6 +416,11 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 	st.Changed = !bytes.Equal(buf.Bytes(), data)
 	_, err = dst.Write(buf.Bytes())
 	return st, err
+}
+
+// htmlStats is the Stats of an HTML rewrite.
+func htmlStats(st htmlrewrite.Stats, err error) (Stats, error) {
+	return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Base.Warnings, Changed: st.Changed}, err
 }
 
 var errWARC = errors.New("extract: WARC files are not rewritten")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/link"
 )
 
@@ -133,3 +134,61 @@ func TestLinksReadsOnce(t *testing.T) {
 }
 
 func first(l []link.Link) []link.Link { return l[:min(len(l), 2)] }
+
+// TestRewriteAllocs: extract.Rewrite of an HTML page costs what
+// htmlrewrite.Rewrite does, no Document (issue 20: a Document per page,
+// with its copy of Options, was 1.4 KB a page, more than the rest of the
+// dispatch).
+func TestRewriteAllocs(t *testing.T) {
+	const doc = `<!DOCTYPE html><title>t</title><a href="a/b.html">x</a><img src="i.png">`
+	o := options("http://h.example/d/doc")
+	for _, k := range []base.Kind{base.HTML, base.Other} {
+		var out rewindBuffer
+		direct := testing.AllocsPerRun(20, func() {
+			out.Reset()
+			if _, err := htmlrewrite.Rewrite(&out, strings.NewReader(doc), o.HTML); err != nil {
+				t.Fatal(err)
+			}
+		})
+		dispatched := testing.AllocsPerRun(20, func() {
+			out.Reset()
+			if _, err := Rewrite(&out, strings.NewReader(doc), k, o); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if dispatched > direct {
+			t.Errorf("kind %v: extract.Rewrite makes %v allocations, htmlrewrite.Rewrite %v", k, dispatched, direct)
+		}
+	}
+}
+
+// TestLinksAllocs: extract.Links of a seekable HTML page costs what
+// htmlrewrite.Links does, and one closure more when Options.Base is set
+// (a closure over all of Options copied them to the heap, 1.4 KB a page).
+func TestLinksAllocs(t *testing.T) {
+	const doc = `<!DOCTYPE html><title>t</title><a href="a/b.html">x</a><img src="i.png">`
+	for _, withBase := range []bool{false, true} {
+		o := options("http://h.example/d/doc")
+		if withBase {
+			o.Base = func(base.Result) {}
+		}
+		fn := func(link.Link) error { return nil }
+		direct := testing.AllocsPerRun(20, func() {
+			if _, err := htmlrewrite.Links(strings.NewReader(doc), o.HTML, fn); err != nil {
+				t.Fatal(err)
+			}
+		})
+		dispatched := testing.AllocsPerRun(20, func() {
+			if _, err := Links(strings.NewReader(doc), base.HTML, o, fn); err != nil {
+				t.Fatal(err)
+			}
+		})
+		want := direct
+		if withBase {
+			want += 2 // the closure and its first
+		}
+		if dispatched > want {
+			t.Errorf("Options.Base set %v: extract.Links makes %v allocations, htmlrewrite.Links %v", withBase, dispatched, direct)
+		}
+	}
+}

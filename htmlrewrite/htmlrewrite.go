@@ -512,6 +512,7 @@ type prepared struct {
 	enc       encoding.Encoding
 	encName   string
 	utf16     *utf16Codec // a UTF-16 document, read decoded (enc is nil)
+	fallback  bool        // base is the Context's Fallback() itself
 }
 
 // prepare decides src's encoding and base, from where src stands, with
@@ -612,8 +613,8 @@ func startOnce(rs io.ReadSeeker, start int64, buf []byte, opts *Options) (first 
 	if err != nil {
 		return nil, p, false, err
 	}
-	p = prepared{enc: enc, encName: name}
-	p.base = opts.Context.Decide(base.Element{})
+	p = prepared{enc: enc, encName: name, fallback: true}
+	p.base = opts.Context.Decide(base.Element{}) // Fallback(): no element
 	return first, p, false, nil
 }
 

@@ -163,13 +163,15 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 			err = werr
 		}
 	}
+	res = s.stats.Base
+	s.free()
 	if !errors.Is(err, errRedo) {
 		if !h.direct {
 			if perr := h.pass(); perr != nil {
-				return s.stats.Base, true, perr
+				return res, true, perr
 			}
 		}
-		return s.stats.Base, true, err
+		return res, true, err
 	}
 	// The deciding <base> came after links found with the fallback base:
 	// they are dropped (none was handed on) and the document is read
@@ -186,7 +188,9 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		return base.Result{}, true, err
 	}
 	err = s.run(rs)
-	return s.stats.Base, true, err
+	res = s.stats.Base
+	s.free()
+	return res, true, err
 }
 
 // countReader counts the bytes read through it.

@@ -99,6 +99,7 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 			err = serr
 		}
 	}
+	s.free()
 	if !errors.Is(err, errRedo) {
 		return st, true, err
 	}
@@ -120,6 +121,7 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 		return Stats{}, true, err
 	}
 	st, err = rewriteWith(s, dst, rs)
+	s.free()
 	return st, true, err
 }
 

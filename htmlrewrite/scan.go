@@ -31,7 +31,7 @@ const readSize = 32 << 10
 // are copied: see str), so it is reused as soon as the pass ends.
 var readBuffers = spare.New[[]byte](spareBuffers)
 
-// readBuffer returns an empty buffer of capacity readSize.
+// readBuffer returns an empty buffer of capacity readSize or more.
 func readBuffer() []byte {
 	if b, ok := readBuffers.Get(); ok {
 		return b
@@ -39,14 +39,21 @@ func readBuffer() []byte {
 	return make([]byte, 0, readSize)
 }
 
-// freeReadBuffer keeps b for a later readBuffer, unless it is not one
-// (a tokenizer grew it) or enough are kept. No byte of b may be used
-// after it.
+// freeReadBuffer keeps b for a later readBuffer, unless enough are kept
+// or it is not one: smaller than readSize, or grown by a tokenizer past
+// maxReadBuffer. (A tokenizer grows its buffer for a long piece of
+// text or script, up to twice chunkSize: a grown buffer dropped was
+// a new one allocated for the next document, and the larger one grown
+// again for the next long script.) No byte of b may be used after it.
 func freeReadBuffer(b []byte) {
-	if cap(b) == readSize {
+	if readSize <= cap(b) && cap(b) <= maxReadBuffer {
 		readBuffers.Put(b[:0])
 	}
 }
+
+// maxReadBuffer is the largest read buffer kept: what a tokenizer grows
+// to for text cut in chunkSize pieces (see freeReadBuffer).
+const maxReadBuffer = 2 * chunkSize
 
 // spareBuffers is how many buffers of each kind are kept between
 // documents: as many as documents are usually read at once (relurl -j).
@@ -135,8 +142,9 @@ type scanner struct {
 	// passes of Rewrite and Links, once.go, linksonce.go); an error stops
 	// the pass.
 	onBase func() error
-	warn0  int   // the base's warnings before the pass's own (see untouched)
-	hold   *hold // Links' single pass holds links here (emit), else nil
+	warn0  int          // the base's warnings before the pass's own (see untouched)
+	hold   *hold        // Links' single pass holds links here (emit), else nil
+	ranFn  func([]byte) // s.ran, made once per scanner
 
 	// A UTF-16 document (see utf16.go): the writer that encodes the
 	// output back, and the offsets of links in the document's own bytes.
@@ -176,6 +184,12 @@ func (s *scanner) flush(w *bufio.Writer) error {
 }
 
 func checkSpec(opts Options) error {
+	switch opts.Spec {
+	case resolve.RFC1808, resolve.RFC2396, resolve.RFC3986, resolve.WHATWG:
+		// The modes NewResolver knows: no Resolver made (twice per
+		// document) to learn it.
+		return nil
+	}
 	if _, err := resolve.NewResolver(opts.Spec, "", resolve.Options{}); err != nil {
 		return fmt.Errorf("htmlrewrite: %w", err)
 	}
@@ -188,7 +202,8 @@ func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link)
 	if err := checkSpec(opts); err != nil {
 		return nil, err
 	}
-	s := &scanner{opts: opts, w: w, fn: fn, p: p, line: 1, special: &specialUTF8}
+	s := newScannerReused()
+	s.opts, s.w, s.fn, s.p, s.line, s.special = opts, w, fn, p, 1, &specialUTF8
 	switch {
 	case p.enc != nil:
 		s.special = &specialLegacy
@@ -200,10 +215,69 @@ func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link)
 	s.stats.Charset = p.encName
 	s.ropts = opts.Context.Options
 	s.ropts.QueryEncoding = p.enc // the document's, as decided (nil: UTF-8)
-	s.docURL = opts.Context.Fallback().URL
+	if p.fallback {
+		s.docURL = p.base.URL // Fallback() itself (startOnce)
+	} else {
+		s.docURL = opts.Context.Fallback().URL
+	}
 	s.res = s.resolver(p.base.URL)
 	s.warn0 = len(s.stats.Base.Warnings)
 	return s, nil
+}
+
+// scanners keeps scanners between documents, with the memory of their
+// scratch slices, tree and tokenizer (see free): the per-document
+// scanner, its slices grown anew, its tree's stack and its tokenizer
+// were a fifth of what a rewrite of a tree of small pages allocated
+// (issue 20, TestAllocsPerSmallDocument).
+var scanners = spare.New[*scanner](spareBuffers)
+
+// maxKept bounds each scratch slice a scanner keeps between documents
+// (elements, not bytes): a huge tag's or script's are let go.
+const maxKept = 16 << 10
+
+// newScannerReused returns a scanner in its zero state but for the
+// memory of a kept one's scratch slices.
+func newScannerReused() *scanner {
+	if s, ok := scanners.Get(); ok {
+		return s
+	}
+	return &scanner{}
+}
+
+// free gives s back for a later document: nothing of it may be used
+// afterwards, and nothing the pass returned may refer to its scratch
+// (Stats and Links do not: a link's strings are carved from blocks,
+// which are only appended to, and importKeys is not kept). The slices are
+// cut to length zero and cleared of pointers, so that a kept scanner
+// holds nothing of the document; the tree's stack and the tokenizer's
+// attribute memory are bounded by MaxOpen and maxKept.
+func (s *scanner) free() {
+	k := scanner{
+		subs: keep(s.subs), offs: keep(s.offs), edits: keep(s.edits),
+		scratch: keep(s.scratch), linkBuf: keep(s.linkBuf), urls: keep(s.urls),
+		rel: keep(s.rel), templates: keep(s.templates), scriptMap: keep(s.scriptMap),
+		blocks: s.blocks, refs: s.refs, tree: s.tree, ranFn: s.ranFn,
+	}
+	k.t.attrs = keep(s.t.attrs)
+	k.tree.Reset()
+	k.tree.Scripting = false
+	if s.z != nil {
+		s.z.ResetBuffer(nil, nil)
+		k.z = s.z
+	}
+	*s = k
+	scanners.Put(s)
+}
+
+// keep returns b empty, its elements cleared, or nil when it is too
+// large to keep.
+func keep[T any](b []T) []T {
+	if cap(b) > maxKept {
+		return nil
+	}
+	clear(b[:cap(b)])
+	return b[:0]
 }
 
 // resolver returns a Resolver for base, or one with no base (§3.4) when
@@ -284,7 +358,12 @@ func (s *scanner) run(r io.Reader) (err error) {
 			}
 		}()
 	}
-	z := token.NewTokenizerBuffer(r, readBuffer())
+	z := s.z
+	if z == nil {
+		z = token.NewTokenizerBuffer(r, readBuffer())
+	} else {
+		z.ResetBuffer(r, readBuffer())
+	}
 	// After the deferred Flush below: the last run is written.
 	defer func() { freeReadBuffer(z.ReadBuffer()) }()
 	maxTok := s.opts.MaxToken
@@ -305,7 +384,10 @@ func (s *scanner) run(r io.Reader) (err error) {
 	s.z = z
 	// A UTF-16 document's offsets are counted token by token (advance).
 	if s.passing = s.p.utf16 == nil; s.passing {
-		z.SetPass(s.ran)
+		if s.ranFn == nil {
+			s.ranFn = s.ran // kept with s (free): a method value is an allocation
+		}
+		z.SetPass(s.ranFn)
 		// Text before a tag is passed as every text token outside raw
 		// text is (the TextToken case below): in the tokenizer, without
 		// a token of its own.

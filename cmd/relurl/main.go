@@ -70,7 +70,9 @@ func profile() (stop func()) {
 		}
 	}
 	if name := os.Getenv("RELURL_MEMPROFILE"); name != "" {
-		runtime.MemProfileRate = 512
+		if runtime.MemProfileRate == 512*1024 { // GODEBUG=memprofilerate=N wins
+			runtime.MemProfileRate = 512
+		}
 		stops = append(stops, func() {
 			f, err := os.Create(name)
 			if err == nil {

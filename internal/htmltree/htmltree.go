@@ -193,6 +193,13 @@ type Tree struct {
 	Scripting bool
 }
 
+// Reset makes t a document's start again, keeping Scripting and the
+// memory of its stacks, so that a Tree can serve document after document
+// without allocating (issue 20).
+func (t *Tree) Reset() {
+	*t = Tree{stack: t.stack[:0], templates: t.templates[:0], Scripting: t.Scripting}
+}
+
 // RawText reports whether the content of the HTML element name (lower
 // case), just started, is text rather than markup: raw text or RCDATA
 // (HTML §13.2.6.2), and <noscript> only with Scripting. The tokenizer

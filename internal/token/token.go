@@ -1613,6 +1613,29 @@ func NewTokenizerBuffer(r io.Reader, buf []byte) *Tokenizer {
 	}
 }
 
+// ResetBuffer is Reset reading into buf (as NewTokenizerBuffer(r, buf)
+// would) instead of z's own buffer, for a caller that keeps its read
+// buffers apart (htmlrewrite's scanners take theirs back with ReadBuffer
+// after each document): a tokenizer per document was a tenth of what a
+// rewrite of many small pages allocated. The attribute memory is kept
+// unless a tag with more than maxKeptAttrs attributes made it large.
+// buf's capacity must be at least 16, or buf nil for a tokenizer kept
+// unused.
+func (z *Tokenizer) ResetBuffer(r io.Reader, buf []byte) {
+	attr, names := z.attr[:0], z.attrNames
+	if cap(attr) > maxKeptAttrs {
+		attr, names = nil, nil
+	}
+	clear(names)
+	if names == nil {
+		names = make(map[string]bool)
+	}
+	*z = Tokenizer{r: r, buf: buf[:0], attr: attr, attrNames: names}
+}
+
+// maxKeptAttrs bounds the attribute memory Reset keeps.
+const maxKeptAttrs = 1024
+
 // ReadBuffer returns the tokenizer's read buffer, empty, for reuse by a
 // later NewTokenizerBuffer; the tokenizer must not be used after it.
 func (z *Tokenizer) ReadBuffer() []byte {

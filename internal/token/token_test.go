@@ -530,3 +530,58 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// TestResetBuffer: a tokenizer ResetBuffer for another document reads it as a new
+// one would, whatever state the last document left (a tag cut short, raw
+// text, a long attribute list past maxLinearAttrs, CDATA allowed), and
+// keeps the memory of its attribute spans only within maxKeptAttrs.
+func TestResetBuffer(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("<p")
+	for i := range 3 * maxKeptAttrs {
+		fmt.Fprintf(&many, " a%d=%d", i, i)
+	}
+	many.WriteString(">")
+	docs := []string{
+		`<!DOCTYPE html><p class=a id=b>text<a href="x" HREF=y>z</a><script>if (a<b) x--;</script><!-- c -->`,
+		`<title>t &amp; u</title><textarea>unclosed`,
+		`<p a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9 j=10 k=11 l=12 m=13 n=14 o=15 p=16 q=17 a=18>x<br/>`,
+		`<svg><![CDATA[x]]></svg><div unclosed="`,
+		many.String(),
+		`<a href=1 href=2>`,
+	}
+	tokens := func(z *Tokenizer) []string {
+		var out []string
+		for {
+			tt := z.Next()
+			if tt == ErrorToken {
+				return append(out, fmt.Sprint(z.Err()))
+			}
+			raw := z.Raw()
+			_, attrs := z.Tag(nil)
+			out = append(out, fmt.Sprintf("%v %q %v", tt, raw, attrs))
+			if tt == StartTagToken && strings.HasPrefix(string(raw), "<svg") {
+				z.NextIsNotRawText()
+			}
+		}
+	}
+	reused := NewTokenizerBuffer(strings.NewReader(""), make([]byte, 0, 64))
+	for round := range 2 {
+		for i, d := range docs {
+			want := tokens(NewTokenizerBuffer(strings.NewReader(d), make([]byte, 0, 64)))
+			reused.ResetBuffer(strings.NewReader(d), make([]byte, 0, 64))
+			if got := tokens(reused); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("round %d, document %d after ResetBuffer:\n got %q\nwant %q", round, i, got, want)
+			}
+			if i == 4 {
+				reused.SetChunk(7) // left set by a document: ResetBuffer clears it
+			}
+		}
+	}
+	reused.ResetBuffer(strings.NewReader(many.String()), make([]byte, 0, 64))
+	tokens(reused)
+	reused.ResetBuffer(nil, nil)
+	if cap(reused.attr) > maxKeptAttrs || reused.r != nil || reused.buf != nil {
+		t.Errorf("after ResetBuffer: attribute spans of capacity %d kept (want <= %d), reader %v, buffer of %d", cap(reused.attr), maxKeptAttrs, reused.r, cap(reused.buf))
+	}
+}
