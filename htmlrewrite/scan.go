@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/text/encoding"
@@ -230,7 +231,39 @@ func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link)
 // scanner, its slices grown anew, its tree's stack and its tokenizer
 // were a fifth of what a rewrite of a tree of small pages allocated
 // (issue 20, TestAllocsPerSmallDocument).
-var scanners = spare.New[*scanner](spareBuffers)
+var scanners keptScanners
+
+// keptScanners is a stack of at most spareBuffers scanners: the one
+// freed last is used next, so that a run reading one document at a time
+// reuses one scanner whose slices have grown to what its documents need
+// (a queue, as spare.Pool is, would go round all of them).
+type keptScanners struct {
+	mu   sync.Mutex
+	kept []*scanner
+}
+
+// Get returns the scanner kept last, and true, or nil and false.
+func (k *keptScanners) Get() (*scanner, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	n := len(k.kept)
+	if n == 0 {
+		return nil, false
+	}
+	s := k.kept[n-1]
+	k.kept[n-1] = nil
+	k.kept = k.kept[:n-1]
+	return s, true
+}
+
+// Put keeps s, unless spareBuffers are kept.
+func (k *keptScanners) Put(s *scanner) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.kept) < spareBuffers {
+		k.kept = append(k.kept, s)
+	}
+}
 
 // maxKept bounds each scratch slice a scanner keeps between documents
 // (elements, not bytes): a huge tag's or script's are let go.
