@@ -291,6 +291,12 @@ func (w Writer) WriteInStream(root, rel string, perm fs.FileMode, fn func(dst io
 		return false, err
 	}
 	defer d.close()
+	return w.writeInStream(d, name, perm, fn)
+}
+
+// writeInStream is WriteInStream into the file name of the open
+// directory d.
+func (w Writer) writeInStream(d *treeDir, name string, perm fs.FileMode, fn func(dst io.Writer) error) (kept bool, err error) {
 	var old *os.File
 	if w.KeepSame {
 		old = openHolding(d, name, perm)
@@ -333,7 +339,7 @@ func openWalked(f File) (d *treeDir, name string, in *os.File, info fs.FileInfo,
 		case err != nil:
 		case !info.Mode().IsRegular():
 			err = &fs.PathError{Op: "read", Path: in.Name(), Err: errNotRegular}
-		case f.info != nil && !os.SameFile(f.info, info):
+		case f.info != nil && !sameFile(f.info, info):
 			err = &fs.PathError{Op: "write", Path: in.Name(), Err: ErrChanged}
 		}
 		if err != nil {
@@ -371,6 +377,9 @@ func (w Writer) hardLinked(in *os.File, info fs.FileInfo) (bool, error) {
 // its output, a file from outside the tree. A file named alone is opened
 // by its path.
 func Open(f File) (*os.File, error) {
+	if in := takeFile(f); in != nil {
+		return in, nil // the walk's, opened as below
+	}
 	if f.Rel == "" {
 		return os.OpenFile(f.Path, os.O_RDONLY|readFlags, 0)
 	}
@@ -379,12 +388,22 @@ func Open(f File) (*os.File, error) {
 		return nil, err
 	}
 	if f.info != nil {
-		if now, err := in.Stat(); err != nil || !os.SameFile(f.info, now) {
+		if now, err := in.Stat(); err != nil || !sameFile(f.info, now) {
 			in.Close()
 			return nil, &fs.PathError{Op: "open", Path: in.Name(), Err: ErrChanged}
 		}
 	}
 	return in, nil
+}
+
+// openSource opens the file f as Open does, for reading from its start:
+// through the descriptor the walk read its head from when it still holds
+// it (no second open, check or poller registration), else with Open.
+func openSource(f File) (io.ReadCloser, error) {
+	if r := takeReader(f); r != nil {
+		return r, nil
+	}
+	return Open(f)
 }
 
 // openThroughDirs opens the file rel of the tree at root for reading

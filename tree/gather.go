@@ -438,6 +438,7 @@ func (g *gathering) add(f File) *page {
 // hold holds back the file at path (rel in the tree), of kind kind, until
 // the tree's pages are done.
 func (g *gathering) hold(f File) {
+	f.held.drop() // described again when yielded
 	g.held = append(g.held, heldFile{f.Path, f.Rel, f.info})
 	var u urlOf
 	if f.Kind == Module {

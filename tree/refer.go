@@ -229,7 +229,7 @@ func (r *Referrals) scan(dir string) referred {
 	var pages []pageAt
 	files := newTreeFiles()
 	legacy := false
-	for f, err := range Walk([]string{dir}) {
+	for f, err := range (Walker{unheld: true}).Walk([]string{dir}) {
 		if err != nil {
 			continue
 		}

@@ -72,6 +72,9 @@ type Rewriter struct {
 	// with OnePerPlace, no file in it can already hold a document's
 	// output: Writer.KeepSame need not look for one.
 	fresh bool
+	// dirs are the mirror's directories open for the documents
+	// written into them.
+	dirs openDirs
 }
 
 // RewriteResult is what rewriting one file did. Exactly one of Changed,
@@ -366,7 +369,7 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k Ki
 // read or rewritten is copied into the mirror as it was.
 func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
 	f := res.File
-	src, err := Open(f)
+	src, err := openSource(f)
 	if err != nil {
 		res.Err = err
 		r.copyUnchanged(res)
@@ -382,10 +385,16 @@ func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
 	if r.fresh && r.OnePerPlace {
 		w.KeepSame = false // nothing there to keep: no look per file
 	}
-	res.UpToDate, res.Err = w.WriteInStream(r.Mirror, MirrorRel(f), f.Mode, func(dst io.Writer) error {
+	d, name, done, err := r.dirs.parent(r.Mirror, MirrorRel(f))
+	if err != nil {
+		res.Err = err
+		return
+	}
+	res.UpToDate, res.Err = w.writeInStream(d, name, f.Mode, func(dst io.Writer) error {
 		rerr = r.stream(res, dst, src, f.Kind, docURL)
 		return rerr
 	})
+	done()
 	if res.Err != nil && rerr != nil {
 		r.copyUnchanged(res)
 	}

@@ -386,8 +386,7 @@ func TestOpenWalked(t *testing.T) {
 	writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
 	f = walkFile(t, dir, "sub/a.html")
 	swapDir(t, dir, outside)
-	_, err = ReadWalked(f, 1<<20)
-	assert.ErrorIs(t, err, ErrSymlink)
+	readSwapped(t, f, ErrSymlink)
 
 	// At the top of the tree (opened in one call, O_NOFOLLOW): a link
 	// swapped in for the file is not followed, a dangling one neither;
@@ -397,8 +396,7 @@ func TestOpenWalked(t *testing.T) {
 	f = walkFile(t, dir, "a.html")
 	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), filepath.Join(dir, "a.html")))
-	_, err = ReadWalked(f, 1<<20)
-	assert.ErrorIs(t, err, ErrSymlink)
+	readSwapped(t, f, ErrSymlink)
 	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "none.html"), filepath.Join(dir, "a.html")))
 	_, err = ReadWalked(f, 1<<20)
@@ -418,8 +416,24 @@ func TestOpenWalked(t *testing.T) {
 	writeTree(t, dir, map[string]string{"a.html": "tree", "b.html": "other"})
 	f = walkFile(t, dir, "a.html")
 	require.NoError(t, os.Rename(filepath.Join(dir, "b.html"), filepath.Join(dir, "a.html")))
-	_, err = ReadWalked(f, 1<<20)
-	assert.ErrorIs(t, err, ErrChanged)
+	readSwapped(t, f, ErrChanged)
+}
+
+// readSwapped reads the walked file f, whose name now leads elsewhere:
+// through the descriptor the walk opened it with, when the walk still
+// holds it (heldFD), that is the file the walk saw, never what was
+// swapped in; opened again (the walk's descriptor taken), it fails with
+// want.
+func readSwapped(t *testing.T, f File, want error) {
+	t.Helper()
+	if runtime.GOOS == "linux" {
+		require.NotNil(t, f.held, "the walk holds the file's descriptor")
+		data, err := ReadWalked(f, 1<<20)
+		require.NoError(t, err)
+		assert.Equal(t, "tree", string(data))
+	}
+	_, err := ReadWalked(f, 1<<20)
+	assert.ErrorIs(t, err, want)
 }
 
 // TestCleanMirror: Clean removes a dead writer's temporary files from a

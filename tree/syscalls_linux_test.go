@@ -24,13 +24,15 @@ import (
 // divided by 40, so that start-up and the runtime's own calls drop out.
 // Each bound is the count after the cut that made it, one more than
 // before failed it: no getpid/geteuid/getegid per file (a temporary
-// file's name, the owner check), one failed epoll_ctl (the worker's
-// *os.File; the walk's head is read through the descriptor alone), two
-// newfstatat (the walk's lstat and the check for a link before the
-// rename: none for the mirror directory, none for a name not there yet),
-// seven openat (none for a file to keep in a mirror this run made), and
-// for pages at the top of the tree four (the file opened in one call,
-// not through its root).
+// file's name, the owner check); no epoll_ctl, lseek or second fstat
+// (the walk opens the file, relative to its directory, and hands its
+// descriptor to the rewriter, which reads it with pread); one
+// newfstatat (the check for a link before the rename: none for the
+// mirror directory, none for a name not there yet, and the walk's lstat
+// is its descriptor's fstat); two openat and two close (the file, by the
+// walk, and the temporary file: the directories of the source and of the
+// mirror stay open while the run is in them), at the top of the tree or
+// one directory deep.
 // Skipped without strace.
 func TestSyscallsPerFile(t *testing.T) {
 	if dir := os.Getenv("RELURL_TREE_SYSCALLS_MIRROR"); dir != "" {
@@ -92,23 +94,22 @@ type bound struct {
 }
 
 // bounds are TestSyscallsPerFile's, for pages one directory deep or at
-// the top of the tree (flat).
+// the top of the tree (flat): the same since the walk opens each file
+// relative to its directory, held open while the walk is in it, and the
+// mirror's directories stay open while files are written into them.
 func bounds(flat bool) []bound {
-	openat := 7.5
-	if flat {
-		// The walk's head; the file, in one call at the top of the
-		// tree; the mirror's root; the temporary file.
-		openat = 4.5
-	}
 	return []bound{
 		// Half a call of slack: a call a file is a call a file.
 		{"getpid", 0.5}, {"geteuid", 0.5}, {"getegid", 0.5},
-		{"epoll_ctl", 1.5},
-		{"newfstatat", 2.5},
-		// The walk's head; the source's root, subdirectory and file;
-		// the mirror's root and subdirectory; the temporary file (no
-		// look for a file to keep in a mirror this run made).
-		{"openat", openat},
+		// The walk's descriptor goes to the rewriter: no *os.File, so
+		// no poller registration, no lseek, no second fstat.
+		{"epoll_ctl", 0.5}, {"lseek", 0.5}, {"fstat", 1.5},
+		// The check for a link before the rename; the walk's lstat is
+		// the fstat of the descriptor it opened.
+		{"newfstatat", 1.5},
+		// The file, once, by the walk (relative to its directory, held
+		// open); the temporary file.
+		{"openat", 2.5}, {"close", 2.5},
 	}
 }
 

@@ -30,6 +30,9 @@ type File struct {
 	// page is set on a page a walk gathering referrals from the run's
 	// passes yielded (Referrals.Gather): see Referrer and Release.
 	page *page
+	// held is the descriptor the walk read the head through, for Open
+	// to take (see heldFD); nil when the walk holds none.
+	held *heldFD
 }
 
 // HeadLen is how many leading bytes Walk reads from each file: enough for
@@ -74,6 +77,11 @@ type Walker struct {
 
 	// count: yield each file without reading it (Count).
 	count bool
+	// handoff holds the descriptors of the files this walk yielded,
+	// for Open to take (see heldFD); unheld: none (a walk whose files
+	// are read by path).
+	handoff *handoff
+	unheld  bool
 }
 
 // Count returns how many items (files and errors) Walk(paths) yields,
@@ -94,6 +102,11 @@ func Count(ctx context.Context, paths []string) (int, error) {
 // Walk is the package's Walk, with w's options.
 func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 	return func(yield func(File, error) bool) {
+		if !w.count && !w.unheld {
+			h := &handoff{}
+			defer h.end()
+			w.handoff = h
+		}
 		for _, p := range paths {
 			w := w
 			switch {
@@ -199,10 +212,19 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 			}
 			return nil
 		}
-		info, err := d.Info()
-		var f File
-		if err == nil {
-			f, err = describe(path, sub, root, info)
+		// Described through a descriptor held for Open, else by path
+		// (which says in the usual words what is wrong).
+		f, held := w.describeWalked(path, sub, root)
+		err = nil
+		if !held {
+			var info fs.FileInfo
+			if info, err = d.Info(); err == nil {
+				f, err = describe(path, sub, root, info)
+			} else {
+				f = File{Path: path, Rel: sub, Root: root}
+			}
+		}
+		if f.info != nil { // d.Info did not fail
 			if g := w.gather; g != nil && err == nil {
 				switch {
 				case needsReferrals(f):
@@ -221,8 +243,6 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 				w.referDir = ""
 			}
 			f = w.kinds.classify(f)
-		} else {
-			f = File{Path: path, Rel: sub, Root: root}
 		}
 		if !yield(f, err) {
 			stopped = true
@@ -261,6 +281,16 @@ func (w Walker) removeStale(p, sub string, d fs.DirEntry) {
 // vcsDirs are the directories of version control systems, which a walk
 // skips: their files are not the site's, and must never be rewritten.
 var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": true, "_darcs": true, "CVS": true}
+
+// describeWalked describes the file at sub in the tree at root, which a
+// walk found (path is its path) as a regular file, through a descriptor
+// the walk holds for Open (describeHeld), or returns false.
+func (w Walker) describeWalked(path, sub, root string) (File, bool) {
+	if w.handoff == nil {
+		return File{}, false
+	}
+	return w.handoff.describeHeld(path, sub, root)
+}
 
 // describe reads the head of the file at path and classifies it.
 func describe(path, rel, root string, info fs.FileInfo) (File, error) {

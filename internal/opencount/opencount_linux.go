@@ -32,10 +32,12 @@ func Start(dir string) (*Counter, error) {
 		if err != nil || !d.IsDir() {
 			return err
 		}
-		// With the closes watched too, the kernel does not merge an open
-		// into the same event before it (it merges identical events
-		// that follow each other unread): open, close, open count two.
-		wd, err := syscall.InotifyAddWatch(fd, p, syscall.IN_OPEN|syscall.IN_CLOSE)
+		// With the closes and reads watched too, the kernel does not
+		// merge an open into the same event before it (it merges
+		// identical events that follow each other unread): open, close,
+		// open count two, and so do open, read, open (a descriptor
+		// still open when the file is opened again).
+		wd, err := syscall.InotifyAddWatch(fd, p, syscall.IN_OPEN|syscall.IN_CLOSE|syscall.IN_ACCESS)
 		if err != nil {
 			return err
 		}

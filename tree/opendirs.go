@@ -1,0 +1,111 @@
+package tree
+
+import (
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// openDirs holds the directories of a tree a Rewriter writes documents
+// into (its mirror) open, reached from the tree's root as openParent
+// reaches them (no link below the root followed; missing ones made):
+// the files of a directory, written one after the other, need no openat
+// and close of its root and every directory down to it each. At most
+// openDirsMax are held; those not in use are closed when more are
+// needed, and all of them when the Rewriter is no longer reachable.
+//
+// A directory stays the one first opened while it is held: a link put
+// in its place (or in place of a directory above it) during the run is
+// never followed; a directory removed during the run fails the writes
+// into it (no file can be made in a removed directory); one moved
+// elsewhere during the run gets the rest of its files there, as a
+// process's working directory does.
+type openDirs struct {
+	mu   sync.Mutex
+	held map[string]*openDir // by the directory's path in the tree
+	// cleanup closes the held directories once the Rewriter is
+	// unreachable (set with the first).
+	cleanup bool
+}
+
+type openDir struct {
+	d    *treeDir
+	refs int
+	gone bool // no longer held: closed by its last user
+}
+
+// openDirsMax bounds the directories held: a walk writes the files of
+// one directory after the other, so a few suffice.
+const openDirsMax = 8
+
+// parent returns the open directory of the file rel in the tree at root,
+// its name there, and done, to be called when the directory is no longer
+// used. Every directory held is root's: a Rewriter has one Mirror.
+func (o *openDirs) parent(root, rel string) (d *treeDir, name string, done func(), err error) {
+	c, err := components(rel)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if len(c) == 0 {
+		_, _, err := openParent(root, rel, true) // its error
+		return nil, "", nil, err
+	}
+	dir := strings.Join(c[:len(c)-1], "/")
+	name = c[len(c)-1]
+	key := root + "\x00" + dir
+	o.mu.Lock()
+	if h := o.held[key]; h != nil {
+		h.refs++
+		o.mu.Unlock()
+		return h.d, name, func() { o.release(h) }, nil
+	}
+	o.mu.Unlock()
+	d, err = openTreeDir(root, dir, true)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	h := &openDir{d: d, refs: 1}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if prev := o.held[key]; prev != nil {
+		// Opened meanwhile by another worker: use that one.
+		d.close()
+		prev.refs++
+		return prev.d, name, func() { o.release(prev) }, nil
+	}
+	if len(o.held) >= openDirsMax {
+		for k, old := range o.held {
+			if old.refs == 0 {
+				old.d.close()
+				delete(o.held, k)
+			}
+		}
+	}
+	if len(o.held) >= openDirsMax {
+		h.gone = true // every one held is in use: this one is not kept
+		return d, name, func() { o.release(h) }, nil
+	}
+	if o.held == nil {
+		o.held = map[string]*openDir{}
+	}
+	if !o.cleanup {
+		o.cleanup = true
+		runtime.AddCleanup(o, func(held map[string]*openDir) {
+			for _, h := range held {
+				if !h.gone {
+					h.d.close()
+				}
+			}
+		}, o.held)
+	}
+	o.held[key] = h
+	return d, name, func() { o.release(h) }, nil
+}
+
+func (o *openDirs) release(h *openDir) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if h.refs--; h.refs == 0 && h.gone {
+		h.d.close()
+	}
+}
