@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/internal/behind"
+	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/tree"
 )
 
 // Behind encodes the link records of a run with one worker, and writes
@@ -26,17 +28,14 @@ type Behind struct {
 	line []byte        // the goroutine's
 }
 
-// queued is one entry of the queue: a link record, a record made by the
-// worker (raw), or a flush of w.
+// queued is one entry of the queue: a link, a record made by the worker
+// (raw), or a flush of w.
 type queued struct {
-	rec    linkRecord
-	format *recordFormat
-	text   bool   // the record is the URL alone (--format text)
-	raw    []byte // a record the worker made (a status line)
-	flush  bool
-	// part and record are what rec.Part and rec.Record point to.
-	part   string
-	record int64
+	link  link.Link
+	kind  tree.Kind
+	w     *Writer // the link's writer (nil: raw or flush)
+	raw   []byte  // a record the worker made (a status line)
+	flush bool
 }
 
 // behindBatch is the number of records handed over at a time.
@@ -68,22 +67,8 @@ func (b *Behind) drain(batch []queued, _ bool) (bool, error) {
 			continue
 		case it.raw != nil:
 			_, err = b.w.Write(it.raw)
-		case it.text:
-			if it.rec.URL == "" {
-				continue
-			}
-			b.line = append(append(b.line[:0], it.rec.URL...), '\n')
-			_, err = b.w.Write(b.line)
 		default:
-			if onEncode != nil {
-				onEncode()
-			}
-			r := &it.rec
-			if r.Rel == nil {
-				r.Rel = []string{}
-			}
-			b.line = it.format.append(b.line[:0], r)
-			_, err = b.w.Write(b.line)
+			err = b.link(it)
 		}
 		if err != nil {
 			return true, err
@@ -131,3 +116,36 @@ func (b *Behind) Close() error {
 // Gate returns the writer of w for the worker's other output (stderr):
 // see behind.Queue.Gate.
 func (b *Behind) Gate(w io.Writer, drop func() bool) io.Writer { return b.q.Gate(w, drop) }
+
+// link encodes and writes the record of a queued link, as Writer.Link
+// and Writer.add do without Behind.
+func (b *Behind) link(it *queued) error {
+	e := it.w
+	if e.mode.text {
+		if it.link.URL == "" {
+			return nil
+		}
+		b.line = append(append(b.line[:0], it.link.URL...), '\n')
+		_, err := b.w.Write(b.line)
+		return err
+	}
+	if onEncode != nil {
+		onEncode()
+	}
+	r := &e.rec
+	l := &it.link
+	record(r, l, e.name, e.nameEncoding, &e.mode)
+	r.cache = &e.cache
+	switch it.kind {
+	case tree.MHTML:
+		r.Part, r.TargetPart = &l.Part, l.TargetPart
+	case tree.WARC:
+		r.Record, r.Target = &l.Record, l.Target
+	}
+	if r.Rel == nil {
+		r.Rel = []string{}
+	}
+	b.line = e.mode.format.append(b.line[:0], r)
+	_, err := b.w.Write(b.line)
+	return err
+}

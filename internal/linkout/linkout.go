@@ -240,26 +240,17 @@ func (e *Writer) Link(k tree.Kind, l link.Link) error {
 	return e.add(r)
 }
 
-// behind is Link with Mode.Behind: the record is filled in the queue's
-// entry, to be encoded and written there.
+// behind is Link with Mode.Behind: the link is copied into the queue's
+// entry, its record made, encoded and written there.
 func (e *Writer) behind(k tree.Kind, l *link.Link) error {
 	e.st.Links++
 	it, err := e.mode.Behind.next()
 	if err != nil {
 		return e.sink.SetErr(err) // out's error: the run stops
 	}
-	r := &it.rec
-	record(r, l, e.name, e.nameEncoding, &e.mode)
-	r.cache = &e.cache // from here on only the queue's goroutine uses it
-	it.format, it.text = &e.mode.format, e.mode.text
-	switch k {
-	case tree.MHTML:
-		it.part = l.Part
-		r.Part, r.TargetPart = &it.part, l.TargetPart
-	case tree.WARC:
-		it.record = l.Record
-		r.Record, r.Target = &it.record, l.Target
-	}
+	// From here on the writer's mode, names and cache are read (and the
+	// cache written) by the queue's goroutine only.
+	it.link, it.kind, it.w = *l, k, e
 	return nil
 }
 
