@@ -32,7 +32,6 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"net/textproto"
 	"strings"
-	"sync"
 
 	"github.com/relurl/relurl/resolve"
 )
@@ -140,7 +139,7 @@ func (c *Context) retrievalContext() Result {
 	if c.Retrieval == "" {
 		return Result{Source: Default}
 	}
-	if err := usableBase(c.Spec, c.Retrieval, c.Options); err != nil {
+	if _, err := resolve.NewResolver(c.Spec, c.Retrieval, c.Options); err != nil {
 		return Result{Source: Default, Warnings: []string{fmt.Sprintf("retrieval URL %q ignored: %v", c.Retrieval, err)}}
 	}
 	detail := c.RetrievalDetail
@@ -148,69 +147,6 @@ func (c *Context) retrievalContext() Result {
 		detail = "retrieval URL"
 	}
 	return Result{URL: c.Retrieval, Source: Retrieval, Detail: detail}
-}
-
-// usableBase is resolve.NewResolver's error for a base URL, for a caller
-// that needs only to know whether the URL can serve. The last few URLs
-// found usable are remembered (usableBases): a document's base is decided
-// more than once (htmlrewrite: the fallback before the pass, then the
-// pass's document URL), and each time parsed the retrieval URL again
-// into a Resolver it dropped — 0.5 % of the instructions of a tree's
-// rewrite (corpus A). A failure is not remembered (its error is made
-// anew, as before), nor a URL parsed with a query encoding (the cache's
-// key is the whole of resolve.Options, comparable only without one).
-func usableBase(spec resolve.Spec, url string, opts resolve.Options) error {
-	if opts.QueryEncoding != nil {
-		_, err := newResolver(spec, url, opts)
-		return err
-	}
-	k := baseKey{spec: spec, opts: opts, url: url}
-	if usableBases.has(k) {
-		return nil
-	}
-	if _, err := newResolver(spec, url, opts); err != nil {
-		return err
-	}
-	usableBases.add(k)
-	return nil
-}
-
-// newResolver is resolve.NewResolver (tests count the calls).
-var newResolver = resolve.NewResolver
-
-// usableBases is the bounded memory of usableBase: one entry for each
-// document read at once (relurl -j) is enough, for the calls come in
-// turn for each document.
-var usableBases baseCache
-
-type baseKey struct {
-	spec resolve.Spec
-	opts resolve.Options // QueryEncoding nil
-	url  string
-}
-
-type baseCache struct {
-	mu   sync.Mutex
-	keys [8]baseKey
-	next int
-}
-
-func (c *baseCache) has(k baseKey) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, e := range c.keys {
-		if e.url != "" && e == k {
-			return true
-		}
-	}
-	return false
-}
-
-func (c *baseCache) add(k baseKey) {
-	c.mu.Lock()
-	c.keys[c.next] = k
-	c.next = (c.next + 1) % len(c.keys)
-	c.mu.Unlock()
 }
 
 func (c *Context) enclosingType() string {
