@@ -165,7 +165,7 @@ func versionOf(info *debug.BuildInfo, ok bool) string {
 	// (v0.0.0-DATE-REV, +dirty when modified) rather than "(devel)":
 	// anything but a clean release is a development build, named by
 	// its full revision.
-	if rev != "" && (v == "(devel)" || strings.HasSuffix(v, "+dirty") || pseudoVersion.MatchString(v)) {
+	if rev != "" && (v == "(devel)" || strings.HasSuffix(v, "+dirty") || pseudoVersion().MatchString(v)) {
 		v = "(devel) " + rev + dirty
 	}
 	return "relurl " + v + " " + info.GoVersion
@@ -173,7 +173,7 @@ func versionOf(info *debug.BuildInfo, ok bool) string {
 
 // pseudoVersion matches the versions the go command makes up for a
 // commit without a tag (vX.Y.Z-[PRE.]0.YYYYMMDDhhmmss-REV).
-var pseudoVersion = regexp.MustCompile(`\d{14}-[0-9a-f]{12}(\+dirty)?$`)
+var pseudoVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d{14}-[0-9a-f]{12}(\+dirty)?$`) })
 
 // flagSets holds, for each subcommand's flag set, where its help goes.
 var flagSets sync.Map // *flag.FlagSet -> *flagHelp
@@ -247,7 +247,9 @@ func valueHint(f *flag.Flag) string {
 
 // invalidValue matches the flag package's error for a value its flag
 // refuses.
-var invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): (.*)$`)
+var invalidValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): (.*)$`)
+})
 
 // flagError says what is wrong with a command line in the user's terms:
 // the flag as they wrote it (--name), and for a value of the wrong form
@@ -260,7 +262,7 @@ func flagError(fs *flag.FlagSet, err error) string {
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
 		return dashes(name) + " needs a value"
 	}
-	m := invalidValue.FindStringSubmatch(msg)
+	m := invalidValue().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}

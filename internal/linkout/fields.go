@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -172,7 +173,9 @@ var linkCodecs = map[string]fieldCodec{
 
 // linkFields are the fields of linkRecord in the order of the JSON output,
 // read from its json tags so that a field added there is selectable here.
-var linkFields = func() []recordField {
+// Made when first asked for (only --fields and tsv/text need them): read
+// by reflection, they were most of the package's start-up.
+var linkFields = sync.OnceValue(func() []recordField {
 	var fields []recordField
 	t := reflect.TypeFor[linkRecord]()
 	for i := range t.NumField() {
@@ -189,11 +192,11 @@ var linkFields = func() []recordField {
 		fields = append(fields, recordField{name: name, key: key, omitEmpty: strings.Contains(opts, "omitempty"), codec: c})
 	}
 	return fields
-}()
+})
 
 func linkFieldNames() []string {
-	names := make([]string, len(linkFields))
-	for i, f := range linkFields {
+	names := make([]string, len(linkFields()))
+	for i, f := range linkFields() {
 		names[i] = f.name
 	}
 	return names
@@ -205,7 +208,7 @@ func parseFields(list string) ([]recordField, error) {
 	for name := range strings.SplitSeq(list, ",") {
 		name = strings.TrimSpace(name)
 		i := -1
-		for j, f := range linkFields {
+		for j, f := range linkFields() {
 			if f.name == name {
 				i = j
 			}
@@ -213,7 +216,7 @@ func parseFields(list string) ([]recordField, error) {
 		if i < 0 {
 			return nil, fmt.Errorf("unknown field %q in --fields (fields: %s)", name, strings.Join(linkFieldNames(), ", "))
 		}
-		out = append(out, linkFields[i])
+		out = append(out, linkFields()[i])
 	}
 	return out, nil
 }
@@ -234,7 +237,7 @@ func (f recordFormat) append(b []byte, r *linkRecord) []byte {
 		if !f.tsv {
 			return appendRecordJSON(b, r)
 		}
-		fields = linkFields
+		fields = linkFields()
 	}
 	if f.tsv {
 		for i, fl := range fields {

@@ -70,10 +70,10 @@ func testRecords() []*linkRecord {
 // byte as encoding/json wrote them, every field of linkRecord included,
 // and --fields in linkRecord's order gives the same line.
 func TestLinkRecordJSON(t *testing.T) {
-	if len(linkFields) != len(linkCodecs) {
-		t.Fatalf("%d JSON fields in linkRecord, %d codecs", len(linkFields), len(linkCodecs))
+	if len(linkFields()) != len(linkCodecs) {
+		t.Fatalf("%d JSON fields in linkRecord, %d codecs", len(linkFields()), len(linkCodecs))
 	}
-	all := recordFormat{fields: linkFields}
+	all := recordFormat{fields: linkFields()}
 	for _, r := range testRecords() {
 		want := linkRecordJSON(r)
 		if got := string(recordFormat{}.append(nil, r)); got != want {
