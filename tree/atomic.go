@@ -551,6 +551,17 @@ func (w Writer) commit(t *temp, name string, perm fs.FileMode, old *source) (err
 		return err
 	}
 	d := t.d
+	if old == nil {
+		// Nothing at name (a new file, the usual case in a mirror):
+		// renamed there in one call.
+		done, err := d.renameNew(t.name, name)
+		if done || err != nil {
+			if err == nil && !w.NoSync {
+				d.sync()
+			}
+			return err
+		}
+	}
 	target := filepath.Join(d.path, name)
 	switch {
 	case d.isLink(name):

@@ -74,7 +74,10 @@ func (h *handoff) describeHeld(path, rel, root string) (File, bool) {
 	}
 	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size(), info: info}
 	head := make([]byte, HeadLen)
-	n, err := preadFull(fd, head, 0)
+	// No read past the size fstat told (a file smaller than HeadLen
+	// costs no read that finds its end); one that grew since is a
+	// file changing under the walk, whose head is what it was.
+	n, err := preadFull(fd, head[:min(int64(HeadLen), max(info.Size(), 0))], 0)
 	if err != nil {
 		unix.Close(fd)
 		return File{}, false
@@ -168,7 +171,7 @@ func takeReader(f File) io.ReadCloser {
 	if f.Kind == MHTML {
 		return os.NewFile(uintptr(fd), filepath.Clean(f.Path))
 	}
-	return &fdReader{fd: fd, path: f.Path}
+	return &fdReader{fd: fd, path: f.Path, eof: -1}
 }
 
 // takeFile returns the file f as the walk opened it when its descriptor
@@ -189,11 +192,18 @@ type fdReader struct {
 	fd   int
 	off  int64
 	path string
+	// eof is where a read last found the end: a reader asking again
+	// there (a document's reader does, after its end) is answered
+	// without a system call.
+	eof int64
 }
 
 func (r *fdReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if r.off == r.eof {
+		return 0, io.EOF
 	}
 	for {
 		n, err := unix.Pread(r.fd, p[:min(len(p), maxRead)], r.off)
@@ -203,6 +213,7 @@ func (r *fdReader) Read(p []byte) (int, error) {
 		case err != nil:
 			return 0, &fs.PathError{Op: "read", Path: r.path, Err: err}
 		case n == 0:
+			r.eof = r.off
 			return 0, io.EOF
 		}
 		r.off += int64(n)

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/relurl/relurl/resolve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // openFDs counts this process's open descriptors.
@@ -140,4 +142,47 @@ func TestMirrorDirSwapped(t *testing.T) {
 func whatwgOptions(docURL string) extract.Options {
 	return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG,
 		Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+}
+
+// TestFDReader: the walk's descriptor read as a document's reader does
+// (Read to the end, Seek back, ReadAt, Seek from the end) gives what an
+// *os.File gives, and leaves the descriptor's own offset at 0 (an MHTML
+// archive's *os.File starts there).
+func TestFDReader(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a.html")
+	data := make([]byte, 100_000)
+	for i := range data {
+		data[i] = byte('a' + i%26)
+	}
+	require.NoError(t, os.WriteFile(p, data, 0o644))
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	require.NoError(t, err)
+	r := &fdReader{fd: fd, path: p, eof: -1}
+	defer r.Close()
+	got, err := io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Equal(t, data, got)
+	n, err := r.Read(make([]byte, 10))
+	assert.Equal(t, 0, n)
+	assert.Equal(t, io.EOF, err)
+	off, err := r.Seek(-10, io.SeekEnd)
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(data)-10), off)
+	got, err = io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Equal(t, data[len(data)-10:], got)
+	_, err = r.Seek(5, io.SeekStart)
+	require.NoError(t, err)
+	buf := make([]byte, 7)
+	_, err = io.ReadFull(r, buf)
+	require.NoError(t, err)
+	assert.Equal(t, data[5:12], buf)
+	n, err = r.ReadAt(buf, int64(len(data)-3))
+	assert.Equal(t, 3, n)
+	assert.Equal(t, io.EOF, err)
+	_, err = r.Seek(-1, io.SeekStart)
+	assert.Error(t, err)
+	cur, err := unix.Seek(fd, 0, io.SeekCurrent)
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), cur)
 }
