@@ -38,8 +38,11 @@ type queued struct {
 	flush bool
 }
 
-// behindBatch is the number of records handed over at a time.
-const behindBatch = 256
+// behindBatch is the number of records handed over at a time: each
+// hand-off wakes the goroutine (a futex wake and a context switch).
+// Corpus A, links -j 1, wall (median of 15, alternated): 256 82.6 ms,
+// 1024 76.7 ms, 4096 78.3 ms; an entry is about 300 bytes.
+const behindBatch = 1024
 
 // NewBehind returns the Behind of w and starts its goroutine; Close ends
 // it.
