@@ -111,7 +111,10 @@ type Tokenizer struct {
 	// byte that reaches maxBuf (see setLim).
 	lim int
 	// maxBuf limits the data buffered in buf. A value of 0 means unlimited.
+	// room is maxBuf-1, or never without a limit: a token's bytes from
+	// raw.start+room on are past the limit.
 	maxBuf int
+	room   int
 	// buf[data.start:data.end] holds the raw bytes of the current token's data:
 	// a text token's text, a tag token's tag name, etc.
 	data span
@@ -151,6 +154,9 @@ type Tokenizer struct {
 	// <style> with no styleSplit, not at all).
 	styleSplit func(data []byte) int
 	reach      int
+	// fullLen is the length at which the current token is full: chunk +
+	// reach, or never without a chunk size or with hold (see setFull).
+	fullLen int
 	// buf[passStart:passEnd] is the run of passed tokens not yet handed
 	// to passFn (see Pass); passEnd == 0: none.
 	passStart, passEnd int
@@ -194,6 +200,20 @@ const (
 // a comment, "-->" ends only the last).
 func (z *Tokenizer) SetChunk(n int) {
 	z.chunk = n
+	z.setFull()
+}
+
+// never is a length no token reaches (fullLen, room).
+const never = math.MaxInt / 4
+
+// setFull sets fullLen from chunk, hold and reach, after any of them
+// changed: full() and skip compare with it alone, once per token or skip
+// where they tested all three.
+func (z *Tokenizer) setFull() {
+	z.fullLen = never
+	if z.chunk > 0 && !z.hold {
+		z.fullLen = min(z.chunk+z.reach, never)
+	}
 }
 
 // SetStyleSplit makes the tokenizer split the raw text of a <style>
@@ -268,11 +288,12 @@ func (z *Tokenizer) Flush() {
 // It does nothing when no raw text follows.
 func (z *Tokenizer) HoldRawText() {
 	z.hold = z.rawTag != ""
+	z.setFull()
 }
 
 // full reports whether the current token has reached the chunk size.
 func (z *Tokenizer) full() bool {
-	return z.chunk > 0 && !z.hold && z.raw.end-z.raw.start >= z.chunk+z.reach
+	return z.raw.end-z.raw.start >= z.fullLen
 }
 
 // AllowCDATA sets whether or not the tokenizer recognizes <![CDATA[foo]]> as
@@ -348,10 +369,7 @@ func (z *Tokenizer) readByte() byte {
 
 // setLim sets lim for the current token, buffer and maxBuf.
 func (z *Tokenizer) setLim() {
-	z.lim = len(z.buf)
-	if z.maxBuf > 0 {
-		z.lim = min(z.lim, z.raw.start+z.maxBuf-1)
-	}
+	z.lim = min(len(z.buf), z.raw.start+z.room)
 }
 
 // readByteSlow is readByte when the buffer is exhausted or the next byte
@@ -479,6 +497,7 @@ loop:
 			}
 			// No place to cut yet: ask again at twice the length.
 			z.reach = z.raw.end - z.raw.start
+			z.setFull()
 		}
 		c := z.readByte()
 		if z.err != nil {
@@ -1409,12 +1428,15 @@ func (z *Tokenizer) Next() TokenType {
 			z.textIsRaw = true
 		} else {
 			if z.rawTag == "style" && z.styleSplit == nil {
-				z.reach = math.MaxInt / 2 // read whole
+				z.reach = never // read whole
+				z.setFull()
 			}
 			z.readRawOrRCDATA()
-			z.reach = 0
 		}
-		z.hold = false
+		if z.hold || z.reach != 0 {
+			z.hold, z.reach = false, 0
+			z.setFull()
+		}
 		if z.data.end > z.data.start {
 			z.tt = TextToken
 			z.convertNUL = true
@@ -1575,6 +1597,10 @@ func (z *Tokenizer) Raw() []byte {
 // A value of 0 means unlimited.
 func (z *Tokenizer) SetMaxBuf(n int) {
 	z.maxBuf = n
+	z.room = never
+	if n > 0 {
+		z.room = n - 1
+	}
 	z.setLim()
 }
 
@@ -1594,6 +1620,8 @@ func NewTokenizerSize(r io.Reader, size int) *Tokenizer {
 		r:         r,
 		buf:       make([]byte, 0, max(size, 16)),
 		attrNames: make(map[string]bool),
+		room:      never,
+		fullLen:   never,
 	}
 }
 
@@ -1610,6 +1638,8 @@ func NewTokenizerBuffer(r io.Reader, buf []byte) *Tokenizer {
 		r:         r,
 		buf:       buf[:0],
 		attrNames: make(map[string]bool),
+		room:      never,
+		fullLen:   never,
 	}
 }
 
@@ -1630,7 +1660,7 @@ func (z *Tokenizer) ResetBuffer(r io.Reader, buf []byte) {
 	if names == nil {
 		names = make(map[string]bool)
 	}
-	*z = Tokenizer{r: r, buf: buf[:0], attr: attr, attrNames: names}
+	*z = Tokenizer{r: r, buf: buf[:0], attr: attr, attrNames: names, room: never, fullLen: never}
 }
 
 // maxKeptAttrs bounds the attribute memory Reset keeps.
@@ -1655,9 +1685,7 @@ func (z *Tokenizer) ReadBuffer() []byte {
 // call of readByte per byte of such scripts was 2 % of a rewrite).
 func (z *Tokenizer) skipEscaped() {
 	e, stop := z.raw.end, z.lim
-	if z.chunk > 0 && !z.hold {
-		stop = min(stop, z.raw.start+z.chunk+z.reach)
-	}
+	stop = min(stop, z.raw.start+z.fullLen)
 	stop = min(stop, len(z.buf))
 	for e < stop && !escapedStop[z.buf[e]] {
 		e++
@@ -1695,11 +1723,11 @@ func (z *Tokenizer) skip(c byte, split bool) {
 		end = z.raw.end + i
 	}
 	z.scanned += end - z.raw.end
-	if split && z.chunk > 0 && !z.hold && end-z.raw.start > z.chunk+z.reach {
+	if split && end-z.raw.start > z.fullLen {
 		// Stop where a split may come, not at the buffer's end.
-		end = max(z.raw.end, z.raw.start+z.chunk+z.reach)
+		end = max(z.raw.end, z.raw.start+z.fullLen)
 	}
-	if z.maxBuf > 0 && end-z.raw.start >= z.maxBuf {
+	if end-z.raw.start > z.room {
 		z.raw.end = z.raw.start + z.maxBuf
 		z.err = ErrBufferExceeded
 		return
