@@ -108,9 +108,14 @@ func (r *Reader) File(f tree.File, fn func(tree.Kind, link.Link) error, onRecord
 		}
 		site.Tree = tree.NewScope(r.Spec, r.Resolve, root)
 	}
-	in, err := os.Open(f.Path)
-	if err != nil {
-		return Result{Err: err}
+	// The walk's descriptor when it still holds it: no second open.
+	in := tree.TakeHeld(f)
+	if in == nil {
+		f, err := os.Open(f.Path)
+		if err != nil {
+			return Result{Err: err}
+		}
+		in = f
 	}
 	defer in.Close()
 	var o extract.Options

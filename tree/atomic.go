@@ -396,6 +396,22 @@ func Open(f File) (*os.File, error) {
 	return in, nil
 }
 
+// TakeHeld returns the file f, as the walk that yielded it opened it, for
+// reading from its start, when the walk still holds its descriptor (Walk
+// holds the last few files' until they are opened), else nil. The
+// caller closes it. It is the file the walk saw and read the head of,
+// opened relative to its directory without following a link: reading it
+// costs no second open. An MHTML or WARC file comes as an *os.File.
+func TakeHeld(f File) io.ReadCloser {
+	if f.Kind == WARC {
+		if in := takeFile(f); in != nil {
+			return in
+		}
+		return nil
+	}
+	return takeReader(f)
+}
+
 // openSource opens the file f as Open does, for reading from its start:
 // through the descriptor the walk read its head from when it still holds
 // it (no second open, check or poller registration), else with Open.

@@ -26,7 +26,7 @@ func (c *Checker) CheckFile(f File) FileResult {
 	if !c.Reads(f.Kind) {
 		return FileResult{}
 	}
-	data, err := ReadFile(f.Path, c.checkSize())
+	data, err := readWalked(f, c.checkSize())
 	if err != nil {
 		return FileResult{Read: true, Err: err}
 	}

@@ -267,3 +267,19 @@ func (r *fdReader) Close() error {
 	r.fd = -1
 	return err
 }
+
+// readWalked reads the file f as ReadFile reads its path, through the
+// walk's descriptor when it still holds it.
+func readWalked(f File, max int64) ([]byte, error) {
+	fd := f.held.take()
+	if fd < 0 {
+		return ReadFile(f.Path, max)
+	}
+	r := &fdReader{fd: fd, path: f.Path, eof: -1}
+	defer r.Close()
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: f.Path, Err: err}
+	}
+	return readSized(r, f.Path, st.Size, max)
+}

@@ -330,11 +330,16 @@ func ReadFile(path string, max int64) ([]byte, error) {
 
 // readOpen reads the open file f to its end, as ReadFile does.
 func readOpen(f *os.File, max int64) ([]byte, error) {
-	path := f.Name()
 	var size int64
 	if info, err := f.Stat(); err == nil {
 		size = info.Size()
 	}
+	return readSized(f, f.Name(), size, max)
+}
+
+// readSized reads f, the file at path, which Stat said holds size bytes,
+// to its end, as ReadFile does.
+func readSized(f io.Reader, path string, size, max int64) ([]byte, error) {
 	if size > max {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
