@@ -186,3 +186,55 @@ func TestKeptScannersConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstReadTakenOver: the single passes' first read (the document's
+// first 32 KiB, read to decide its encoding) is where the tokenizer
+// starts, not copied into a second read buffer: a page takes one read
+// buffer, so with one kept a page allocates none (41ded87 took two, and
+// copied up to 32 KiB of every page from one to the other).
+func TestFirstReadTakenOver(t *testing.T) {
+	opts := testOptions()
+	doc := smallDoc + strings.Repeat(`<p class=x>some text, no link</p>`+"\n", 2000) // 70 KB
+	for _, c := range []struct {
+		name string
+		f    func() error
+	}{
+		{"rewrite", func() error {
+			_, err := Rewrite(discard{}, strings.NewReader(doc), opts)
+			return err
+		}},
+		{"links", func() error {
+			n := 0
+			_, err := Links(strings.NewReader(doc), opts, func(Link) error { n++; return nil })
+			if err == nil && n != 6 {
+				t.Errorf("links: %d links, want 6", n)
+			}
+			return err
+		}},
+	} {
+		if err := c.f(); err != nil {
+			t.Fatal(err)
+		}
+		var kept [][]byte
+		for {
+			b, ok := readBuffers.Get()
+			if !ok {
+				break
+			}
+			kept = append(kept, b)
+		}
+		readBuffers.Put(kept[0])
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if err := c.f(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		for _, b := range kept[1:] {
+			readBuffers.Put(b)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n >= readSize {
+			t.Errorf("%s: %d bytes allocated with one read buffer kept, want < %d (one buffer a page)", c.name, n, readSize)
+		}
+	}
+}

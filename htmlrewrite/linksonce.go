@@ -129,17 +129,19 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		return base.Result{}, true, err
 	}
 	buf := readBuffer()[:readSize]
-	defer freeReadBuffer(buf)
 	first, p, utf16, err := startOnce(rs, start, buf, &opts)
 	if utf16 || err != nil {
+		freeReadBuffer(buf)
 		return base.Result{}, !utf16, err
 	}
 	h := &hold{fn: fn}
 	defer h.drop()
 	s, err := newScannerPrepared(p, opts, nil, h.add)
 	if err != nil {
+		freeReadBuffer(buf)
 		return base.Result{}, true, err
 	}
+	s.first = first // the tokenizer reads the first bytes where they are, and frees buf
 	s.hold = h
 	late := &lateBase{rs: rs, start: start, opts: &opts, s: s, fallback: p.base}
 	s.onBase = late.decide
@@ -150,7 +152,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		return err
 	}
 	h.full = whole
-	src := &countReader{r: io.MultiReader(&byteReader{b: first}, rs)}
+	src := &countReader{r: rs, n: int64(len(first))}
 	err = s.run(src)
 	if err == nil && s.err != nil {
 		err = s.err

@@ -73,18 +73,20 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 		return Stats{}, true, err
 	}
 	buf := readBuffer()[:readSize]
-	defer freeReadBuffer(buf)
 	first, p, utf16, err := startOnce(rs, start, buf, &opts)
 	if utf16 || err != nil {
+		freeReadBuffer(buf)
 		return Stats{}, !utf16, err
 	}
 	s, err := newScannerPrepared(p, opts, nil, nil)
 	if err != nil {
+		freeReadBuffer(buf)
 		return Stats{}, true, err
 	}
 	late := &lateBase{rs: rs, start: start, opts: &opts, s: s, fallback: p.base}
 	s.onBase = late.decide
-	src := &countReader{r: io.MultiReader(&byteReader{b: first}, rs)}
+	s.first = first // the tokenizer reads the first bytes where they are, and frees buf
+	src := &countReader{r: rs, n: int64(len(first))}
 	st, err = rewriteWith(s, dst, src)
 	// Without a <base> tag met, the look-ahead's search is still needed
 	// when the pass stopped early (a tag too long: the rest is copied as
@@ -223,20 +225,6 @@ func (r *seekBack) Read(p []byte) (int, error) {
 		err = serr
 	}
 	return n, err
-}
-
-// byteReader is a bytes.Reader without WriteTo: the single passes read
-// the first bytes through it, and then the rest of the document, always
-// through Read.
-type byteReader struct{ b []byte }
-
-func (r *byteReader) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, r.b)
-	r.b = r.b[n:]
-	return n, nil
 }
 
 // untouched reports whether nothing the scanner did so far depends on

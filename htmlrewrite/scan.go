@@ -146,6 +146,10 @@ type scanner struct {
 	warn0  int          // the base's warnings before the pass's own (see untouched)
 	hold   *hold        // Links' single pass holds links here (emit), else nil
 	ranFn  func([]byte) // s.ran, made once per scanner
+	// first, when set, is a read buffer holding the document's first
+	// bytes, read before run's reader; run's tokenizer takes it over
+	// (and frees it).
+	first []byte
 
 	// A UTF-16 document (see utf16.go): the writer that encodes the
 	// output back, and the offsets of links in the document's own bytes.
@@ -393,7 +397,12 @@ func (s *scanner) run(r io.Reader) (err error) {
 	}
 	z := s.z
 	if z == nil {
-		z = token.NewTokenizerBuffer(r, readBuffer())
+		z = new(token.Tokenizer)
+	}
+	if s.first != nil {
+		// The single passes' first read (startOnce), read as it stands.
+		z.ResetRead(r, s.first)
+		s.first = nil
 	} else {
 		z.ResetBuffer(r, readBuffer())
 	}

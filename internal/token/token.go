@@ -1663,6 +1663,16 @@ func (z *Tokenizer) ResetBuffer(r io.Reader, buf []byte) {
 	*z = Tokenizer{r: r, buf: buf[:0], attr: attr, attrNames: names, room: never, fullLen: never}
 }
 
+// ResetRead is ResetBuffer where buf holds the input's first bytes (its
+// length), to be tokenized before what r gives: a caller that read a
+// document's start into buf to decide how to read it (its encoding)
+// hands that read over instead of copying it into another buffer.
+func (z *Tokenizer) ResetRead(r io.Reader, buf []byte) {
+	z.ResetBuffer(r, buf)
+	z.buf = buf
+	z.setLim()
+}
+
 // maxKeptAttrs bounds the attribute memory Reset keeps.
 const maxKeptAttrs = 1024
 
