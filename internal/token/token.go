@@ -1048,7 +1048,10 @@ loop:
 // readStartTag reads the next start tag token. The opening "<a" has already
 // been consumed, where 'a' means anything in [A-Za-z].
 func (z *Tokenizer) readStartTag() TokenType {
-	z.readTag(true)
+	z.forgetAttrs() // readTag(true), written out
+	if !z.readTagBuffered(true) {
+		z.readTagSlow(true)
+	}
 	if z.err != nil {
 		return ErrorToken
 	}
@@ -1098,27 +1101,31 @@ func (z *Tokenizer) readStartTag() TokenType {
 	return StartTagToken
 }
 
-// readTag reads the next tag token and its attributes. If saveAttr, those
-// attributes are saved in z.attr, otherwise z.attr is set to an empty slice.
-// The opening "<a" or "</a" has already been consumed, where 'a' means anything
-// in [A-Za-z].
-func (z *Tokenizer) readTag(saveAttr bool) {
+// A tag and its attributes are read (x/net's readTag) by forgetAttrs,
+// then readTagBuffered where the tag is wholly buffered, else
+// readTagSlow; written out in the callers, readStartTag and Next for an
+// end tag: a call less per tag. The opening "<a" or "</a" has already
+// been consumed, where 'a' means anything in [A-Za-z].
+
+// forgetAttrs empties the attributes of the tag before.
+func (z *Tokenizer) forgetAttrs() {
 	z.attr = z.attr[:0]
 	z.keyBits = 0
 	if z.attrMap {
-		clear(z.attrNames)
-		z.attrMap = false
+		z.forgetNames()
 	}
-	if z.readTagBuffered(saveAttr) {
-		return
-	}
+}
+
+func (z *Tokenizer) forgetNames() {
+	clear(z.attrNames)
+	z.attrMap = false
+}
+
+// readTagSlow is readTag reading a byte at a time, where the tag is not
+// wholly buffered (readTagBuffered).
+func (z *Tokenizer) readTagSlow(saveAttr bool) {
 	z.nameUpper = true // not looked at: maybe
-	z.attr = z.attr[:0]
-	z.keyBits = 0
-	if z.attrMap {
-		clear(z.attrNames)
-		z.attrMap = false
-	}
+	z.forgetAttrs()
 	// Read the tag name and attribute key/value pairs.
 	z.readTagName()
 	if z.skipWhiteSpace(); z.err != nil {
@@ -1550,7 +1557,10 @@ loop:
 				return z.tt
 			}
 			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
-				z.readTag(false)
+				z.forgetAttrs() // readTag(false), written out
+				if !z.readTagBuffered(false) {
+					z.readTagSlow(false)
+				}
 				if z.err != nil {
 					z.tt = ErrorToken
 				} else {
