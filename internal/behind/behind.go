@@ -290,6 +290,22 @@ func (q *Queue[T]) Next() (*T, error) {
 // done.
 func (q *Queue[T]) Flush() error { return q.flush() }
 
+// Send hands off the items filled in so far, as Next does with a full
+// batch (waiting only for the batch before): for a producer that bounds
+// a batch by what its items hold, not only by their number.
+func (q *Queue[T]) Send() error {
+	if q.fail != nil {
+		return q.fail
+	}
+	if len(q.cur) == 0 {
+		return nil
+	}
+	return q.handOff(true)
+}
+
+// Filled is the number of items filled in since the last hand-off.
+func (q *Queue[T]) Filled() int { return len(q.cur) }
+
 // Close flushes the Queue and ends its goroutine; the Queue is not to be
 // used after.
 func (q *Queue[T]) Close() error { return q.close() }

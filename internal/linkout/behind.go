@@ -23,7 +23,11 @@ import (
 // does not look at the keys (Out without unique): the records go out in
 // order, whatever their key.
 type Behind struct {
-	q    *behind.Queue[queued]
+	q *behind.Queue[queued]
+	// held is what the links of the batch being filled hold (their
+	// strings): a batch goes at behindBytes, so that the two batches
+	// hold at most about twice that, whatever the links' length.
+	held int
 	w    *bufio.Writer // the goroutine's
 	line []byte        // the goroutine's
 }
@@ -80,8 +84,28 @@ func (b *Behind) drain(batch []queued, _ bool) (bool, error) {
 	return false, nil
 }
 
+// behindBytes bounds what the links of one batch hold.
+var behindBytes = 1 << 20
+
 // next returns the next entry to fill in.
-func (b *Behind) next() (*queued, error) { return b.q.Next() }
+func (b *Behind) next() (*queued, error) {
+	it, err := b.q.Next()
+	if err == nil && b.q.Filled() == 1 {
+		b.held = 0 // a new batch
+	}
+	return it, err
+}
+
+// filled counts what the link l, just filled in, holds, and hands the
+// batch off when the links hold behindBytes.
+func (b *Behind) filled(l *link.Link) error {
+	b.held += len(l.Raw) + len(l.URL) + len(l.Part) + len(l.TargetPart) + len(l.Target)
+	if b.held < behindBytes {
+		return nil
+	}
+	b.held = 0
+	return b.q.Send()
+}
 
 // Write queues p as one record made by the caller (a status line).
 func (b *Behind) Write(p []byte) (int, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/ordered"
@@ -135,3 +136,54 @@ func TestBehindWriteError(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestBehindBounded: what the queue holds is bounded in bytes, not only
+// in links: with its writer stuck, the worker waits once the links
+// queued hold about twice behindBytes (here 100 KiB each: about 20),
+// not after two batches of links of any length (2,048).
+func TestBehindBounded(t *testing.T) {
+	release := make(chan struct{})
+	b := NewBehind(writerFunc(func(p []byte) (int, error) { <-release; return len(p), nil }))
+	m, _ := NewMode("jsonl", "")
+	m.Behind = b
+	lw := NewWriter(ordered.Direct(Out(b, false, nil)), "f.html", m)
+	long := testLink(strings.Repeat("x", 100<<10))
+	var mu sync.Mutex
+	taken, stop := 0, false
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 3000 {
+			if err := lw.Link(tree.HTML, long); err != nil {
+				return
+			}
+			mu.Lock()
+			taken++
+			s := stop
+			mu.Unlock()
+			if s {
+				return
+			}
+		}
+	}()
+	last := -1
+	for {
+		time.Sleep(100 * time.Millisecond)
+		mu.Lock()
+		n := taken
+		mu.Unlock()
+		if n == last {
+			break
+		}
+		last = n
+	}
+	mu.Lock()
+	stop = true
+	mu.Unlock()
+	close(release)
+	<-done
+	require.NoError(t, b.Close())
+	if max := 2*behindBytes/(100<<10) + 4; last > max {
+		t.Fatalf("the worker queued %d links of 100 KiB before it waited, want at most %d", last, max)
+	}
+}

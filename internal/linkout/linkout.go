@@ -251,6 +251,9 @@ func (e *Writer) behind(k tree.Kind, l *link.Link) error {
 	// From here on the writer's mode, names and cache are read (and the
 	// cache written) by the queue's goroutine only.
 	it.link, it.kind, it.w = *l, k, e
+	if err := e.mode.Behind.filled(&it.link); err != nil {
+		return e.sink.SetErr(err)
+	}
 	return nil
 }
 
