@@ -72,10 +72,12 @@ func tagOf(raw []byte, z *token.Tokenizer, t *tag) {
 	var key [maxName]byte
 	for i := range z.AttrCount() {
 		k0, k1 := z.AttrKey(i)
-		k := raw[k0:k1]
-		if len(k) == 0 || len(k) >= len(attrInitials) || attrInitials[len(k)]&initial(k[0]) == 0 {
+		// Ruled out by length (1 to 16) and first letter before the
+		// name is sliced.
+		if n := k1 - k0; uint(n-1) >= uint(len(attrInitials)-1) || attrInitials[n]&initial(raw[k0]) == 0 {
 			continue // no known attribute has this length and first letter
 		}
+		k := raw[k0:k1]
 		// Most known names are written in lower case: looked up as
 		// written first, lower-cased only when that fails.
 		id := attrIDOf(k)
