@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/encoding/charmap"
 )
 
 const (
@@ -296,4 +297,49 @@ func TestErrorMessage(t *testing.T) {
 	var rerr *Error
 	require.ErrorAs(t, err, &rerr)
 	assert.Equal(t, long, rerr.Ref, "the field keeps the whole input")
+}
+
+// TestNewResolverRecent: a Resolver made again for the same spec, base
+// and Options is the one made before (a page's URL is parsed by the open
+// step, which checks it, and again by its reader: issue 20), never one
+// for other arguments, and none is shared when a query encoding is set
+// (its dynamic type need not be comparable).
+func TestNewResolverRecent(t *testing.T) {
+	const base = "https://recent.example/a/b.html"
+	a, err := NewResolver(WHATWG, base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := NewResolver(WHATWG, base, Options{}); b != a {
+		t.Error("the same base parsed twice: not the Resolver made before")
+	}
+	for _, c := range []struct {
+		spec Spec
+		base string
+		opts Options
+	}{
+		{RFC3986, base, Options{}},
+		{WHATWG, base + "x", Options{}},
+		{WHATWG, base, Options{BackwardCompatible: true}},
+		{WHATWG, base, Options{QueryEncoding: charmap.Windows1252}},
+	} {
+		b, err := NewResolver(c.spec, c.base, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == a || b.Spec() != c.spec || b.Base() != c.base || b.opts != c.opts {
+			t.Errorf("NewResolver(%v, %q, %+v) gave the Resolver of other arguments", c.spec, c.base, c.opts)
+		}
+		if c.opts.QueryEncoding != nil {
+			if d, _ := NewResolver(c.spec, c.base, c.opts); d == b {
+				t.Error("a Resolver with a query encoding was shared")
+			}
+		}
+	}
+	if _, err := NewResolver(WHATWG, "rel/ative", Options{}); err == nil {
+		t.Error("a relative base was accepted")
+	}
+	if _, err := NewResolver(WHATWG, "rel/ative", Options{}); err == nil {
+		t.Error("a relative base was accepted the second time")
+	}
 }

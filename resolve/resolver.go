@@ -1,5 +1,7 @@
 package resolve
 
+import "sync"
+
 // A Resolver resolves references against one base URL under one Spec. The
 // base is parsed once, when the Resolver is made, so a document's links cost
 // only the parsing of each reference. A Resolver is immutable and safe for
@@ -24,7 +26,55 @@ type Resolver struct {
 // resolve (to themselves, or as the mode normalizes them) and relative ones
 // fail with ErrNoBase. A base without a scheme fails with ErrRelativeBase,
 // because the result of resolving against it would not be absolute.
+//
+// The Resolver may be one made before for the same arguments (Resolvers
+// are immutable): a page of a tree has its URL parsed by the open step,
+// which checks it (base.Context), and again by its reader.
 func NewResolver(spec Spec, base string, opts Options) (*Resolver, error) {
+	if base == "" || opts.QueryEncoding != nil {
+		return newResolver(spec, base, opts)
+	}
+	if r := recent.find(spec, base, opts); r != nil {
+		return r, nil
+	}
+	r, err := newResolver(spec, base, opts)
+	if err == nil {
+		recent.add(r)
+	}
+	return r, err
+}
+
+// recent keeps the Resolvers made last, for NewResolver: only those whose
+// Options compare without an encoding (an interface whose dynamic value
+// may not be comparable).
+var recent recentResolvers
+
+type recentResolvers struct {
+	mu   sync.Mutex
+	r    [4]*Resolver
+	next int
+}
+
+func (c *recentResolvers) find(spec Spec, base string, opts Options) *Resolver {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.r {
+		if r != nil && r.spec == spec && r.base == base && r.opts == opts {
+			return r
+		}
+	}
+	return nil
+}
+
+func (c *recentResolvers) add(r *Resolver) {
+	c.mu.Lock()
+	c.r[c.next] = r
+	c.next = (c.next + 1) % len(c.r)
+	c.mu.Unlock()
+}
+
+// newResolver is NewResolver without the recent ones.
+func newResolver(spec Spec, base string, opts Options) (*Resolver, error) {
 	r := &Resolver{spec: spec, opts: opts, base: base}
 	fail := func(err error) (*Resolver, error) {
 		return nil, &Error{Op: "parse base", Spec: spec, Ref: base, Err: err}
