@@ -158,9 +158,11 @@ func runLinks(args []string, s stdio) int {
 	}
 	running.Store(true)
 	err = ordered.Run(t.jobs, 0, items, out, work, emit)
-	if err == nil && bw != nil {
-		// A write handed off in the run failed after it returned.
-		err = bw.Wait()
+	if err == nil {
+		// The last records are still buffered (or, behind, handed off):
+		// a write of them that fails is the run's failure, as one in the
+		// middle of the output is.
+		err = w.Flush()
 	}
 	running.Store(false)
 	bar.Finish()

@@ -132,3 +132,24 @@ func TestLinksWritesBehind(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksLastWriteFails: a write error on the last buffered records
+// (the whole output of a small tree fits one buffer) fails the run with
+// the error on stderr, on the bufio path and behind, as a write error in
+// the middle of the output does; it used to exit 0 with nothing said.
+func TestLinksLastWriteFails(t *testing.T) {
+	dir := linksTree(t, 3, 2)
+	for _, procs := range []int{1, 2} {
+		for _, extra := range [][]string{nil, {"--unique"}, {"--status"}} {
+			old := runtime.GOMAXPROCS(procs)
+			out := &failWriter{limit: 10}
+			var errb bytes.Buffer
+			args := append(append([]string{"links", "-j", "1", "--base", "https://example.org/"}, extra...), dir)
+			code := run(args, stdio{out: out, err: &errb})
+			runtime.GOMAXPROCS(old)
+			if code != exitFailure || !strings.Contains(errb.String(), "links: "+errOutFull.Error()) {
+				t.Errorf("GOMAXPROCS %d, %q: exit %d, stderr %q; want exit %d and %q", procs, extra, code, errb.String(), exitFailure, errOutFull)
+			}
+		}
+	}
+}
