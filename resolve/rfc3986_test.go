@@ -164,7 +164,8 @@ func TestAppendReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ref := range []string{"https://www.example.com/a/b.js?v=3", "g/h.html", "../css/site.css", "/images/logo.png", "./a/../b?q#f"} {
+	for _, ref := range []string{"https://www.example.com/a/b.js?v=3", "g/h.html", "../css/site.css", "/images/logo.png", "./a/../b?q#f",
+		"", "#top", "?q=1#f", "//cdn.example/lib.js", "//cdn.example", "https://www.example.com", "http://x.example:8080?q"} {
 		want, _ := w.Reference(ref)
 		if got, err := w.AppendReference(buf[:0], ref); err != nil || string(got) != want {
 			t.Errorf("WHATWG AppendReference(%q) = %q, %v; want %q", ref, got, err, want)

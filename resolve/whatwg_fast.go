@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -41,23 +42,43 @@ func allPlain(s string, plain *[256]bool) bool {
 }
 
 // fastReference resolves ref against an http(s) base when a fast path
-// applies; ok is false when ref needs the parser.
+// applies; ok is false when ref needs the parser. The result is ref
+// itself or a part of the base where it can be, else a string of its own
+// (appendFast's bytes).
 func (b *whatwgBase) fastReference(ref string) (s string, ok bool) {
+	switch {
+	case ref == "":
+		return b.url.hrefNoFragment(), true
+	case schemeEnd(ref) > 0:
+		return fastAbsolute(ref)
+	}
+	buf, ok := b.appendFast(nil, ref)
+	if !ok {
+		return "", false
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
+}
+
+// appendFast appends to dst what fastReference returns, when a fast path
+// applies (ok); else it returns dst as it is. Each case checks ref before
+// it grows dst, so a reference for the parser costs no allocation, and
+// one that is resolved costs at most one (none when dst has room).
+func (b *whatwgBase) appendFast(dst []byte, ref string) (_ []byte, ok bool) {
 	u := &b.url
 	if ref == "" {
-		return u.hrefNoFragment(), true
+		return append(dst, u.hrefNoFragment()...), true
 	}
 	switch ref[0] {
 	case '#':
 		if !allPlain(ref[1:], fragmentPlain) {
-			return "", false
+			return dst, false
 		}
-		return u.hrefNoFragment() + ref, true
+		return appendJoin(dst, u.hrefNoFragment(), ref, "", -1), true
 	case '?':
 		if !plainQueryFragment(ref) {
-			return "", false
+			return dst, false
 		}
-		return u.href[:u.pathEnd()] + ref, true
+		return appendJoin(dst, u.href[:u.pathEnd()], ref, "", -1), true
 	case '/':
 		if len(ref) > 1 && ref[1] == '/' {
 			// A scheme-relative URL: the base's scheme and ref.
@@ -67,22 +88,29 @@ func (b *whatwgBase) fastReference(ref string) (s string, ok bool) {
 			}
 			slashAt, ok := scanAuthorityAndRest(ref[2:], defPort)
 			if !ok {
-				return "", false
+				return dst, false
 			}
 			if slashAt < 0 {
-				return u.href[:u.schemeEnd+1] + ref, true
+				return appendJoin(dst, u.href[:u.schemeEnd+1], ref, "", -1), true
 			}
-			return withSlash(u.href[:u.schemeEnd+1], "//", ref[2:], slashAt), true
+			return appendJoin(dst, u.href[:u.schemeEnd+1], "//", ref[2:], slashAt), true
 		}
 		if len(ref) > 1 && ref[1] == '\\' {
-			return "", false
+			return dst, false
 		}
-		return fastPath(u.href[:u.authEnd], u.authEnd, ref[1:])
+		return appendPath(dst, u.href[:u.authEnd], u.authEnd, ref[1:])
 	}
 	if schemeEnd(ref) > 0 {
-		return fastAbsolute(ref)
+		prefix, rest, slashAt, ok := absoluteParts(ref)
+		if !ok {
+			return dst, false
+		}
+		if slashAt < 0 {
+			return append(dst, ref...), true
+		}
+		return appendJoin(dst, prefix, "", rest, slashAt), true
 	}
-	return fastPath(b.dir, u.pathStart, ref)
+	return appendPath(dst, b.dir, u.pathStart, ref)
 }
 
 // plainQueryFragment reports whether s, a query and fragment, is in its
@@ -98,19 +126,19 @@ func plainQueryFragment(s string) bool {
 	return allPlain(f, fragmentPlain)
 }
 
-// fastPath appends the path, query and fragment in rel to prefix, a URL
-// up to the path whose path (from pathStart) is the base's path shortened
-// (§4.4 relative state) or empty (relative slash state), as the path state
-// does. ok is false when rel needs the parser.
-func fastPath(prefix string, pathStart int, rel string) (s string, ok bool) {
-	// Check everything before allocating: most references that fail
+// appendPath appends to dst prefix, a URL up to the path whose path (from
+// pathStart) is the base's path shortened (§4.4 relative state) or empty
+// (relative slash state), and the path, query and fragment in rel, as the
+// path state does. ok is false (dst as it is) when rel needs the parser.
+func appendPath(dst []byte, prefix string, pathStart int, rel string) (_ []byte, ok bool) {
+	// Check everything before growing dst: most references that fail
 	// here have a space or a non-ASCII byte.
 	q, ok := fastPathEnd(rel)
 	if !ok {
-		return "", false
+		return dst, false
 	}
-	buf := appendFastPath(make([]byte, 0, len(prefix)+len(rel)+2), prefix, pathStart, rel, q)
-	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
+	dst = slices.Grow(dst, len(prefix)+len(rel)+2)
+	return appendFastPath(dst, prefix, pathStart, rel, q), true
 }
 
 // fastPathEnd returns where rel's path ends (its query or fragment
@@ -167,25 +195,11 @@ func appendFastPath(buf []byte, prefix string, pathStart int, rel string, q int)
 }
 
 // appendReference is reference appending to dst, without a string of
-// its own for the relative paths real pages hold most (path-relative and
-// path-absolute references, fastPath's cases).
+// its own where a fast path applies (appendFast).
 func (b *whatwgBase) appendReference(dst []byte, ref string, opts Options) ([]byte, error) {
-	if b != nil && b.fast && ref != "" && schemeEnd(ref) < 0 {
-		u := &b.url
-		prefix, pathStart, rel := b.dir, u.pathStart, ref
-		switch ref[0] {
-		case '/':
-			prefix, pathStart, rel = u.href[:u.authEnd], u.authEnd, ref[1:]
-			if len(ref) > 1 && (ref[1] == '/' || ref[1] == '\\') {
-				rel = "" // scheme-relative or a backslash: not here
-			}
-		case '#', '?':
-			rel = ""
-		}
-		if rel != "" {
-			if q, ok := fastPathEnd(rel); ok {
-				return appendFastPath(dst, prefix, pathStart, rel, q), nil
-			}
+	if b != nil && b.fast {
+		if out, ok := b.appendFast(dst, ref); ok {
+			return out, nil
 		}
 	}
 	s, err := b.reference(ref, opts)
@@ -199,34 +213,46 @@ func (b *whatwgBase) appendReference(dst []byte, ref string, opts Options) ([]by
 // basic URL parser would serialize unchanged, or ref with the "/" of an
 // empty path added (see scanAuthorityAndRest).
 func fastAbsolute(ref string) (string, bool) {
-	var rest, defPort string
-	switch {
-	case strings.HasPrefix(ref, "http://"):
-		rest, defPort = ref[len("http://"):], "80"
-	case strings.HasPrefix(ref, "https://"):
-		rest, defPort = ref[len("https://"):], "443"
-	default:
-		return "", false
-	}
-	slashAt, ok := scanAuthorityAndRest(rest, defPort)
+	prefix, rest, slashAt, ok := absoluteParts(ref)
 	switch {
 	case !ok:
 		return "", false
 	case slashAt < 0:
 		return ref, true
 	}
-	return withSlash(ref[:len(ref)-len(rest)], "", rest, slashAt), true
+	buf := appendJoin(nil, prefix, "", rest, slashAt)
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
 }
 
-// withSlash returns a + b + rest with "/" inserted in rest at slashAt.
-func withSlash(a, b, rest string, slashAt int) string {
-	buf := make([]byte, 0, len(a)+len(b)+len(rest)+1)
-	buf = append(buf, a...)
-	buf = append(buf, b...)
-	buf = append(buf, rest[:slashAt]...)
-	buf = append(buf, '/')
-	buf = append(buf, rest[slashAt:]...)
-	return unsafe.String(unsafe.SliceData(buf), len(buf))
+// absoluteParts splits an http or https URL ref in serialized form (ok)
+// into its scheme and "://" (prefix) and the rest, and says where the "/"
+// of an empty path goes in rest (slashAt; -1: the path is not empty).
+func absoluteParts(ref string) (prefix, rest string, slashAt int, ok bool) {
+	var defPort string
+	switch {
+	case strings.HasPrefix(ref, "http://"):
+		rest, defPort = ref[len("http://"):], "80"
+	case strings.HasPrefix(ref, "https://"):
+		rest, defPort = ref[len("https://"):], "443"
+	default:
+		return "", "", -1, false
+	}
+	slashAt, ok = scanAuthorityAndRest(rest, defPort)
+	return ref[:len(ref)-len(rest)], rest, slashAt, ok
+}
+
+// appendJoin appends a + b + rest to dst, with "/" inserted in rest at
+// slashAt (none when slashAt < 0), growing dst once.
+func appendJoin(dst []byte, a, b, rest string, slashAt int) []byte {
+	dst = slices.Grow(dst, len(a)+len(b)+len(rest)+1)
+	dst = append(dst, a...)
+	dst = append(dst, b...)
+	if slashAt < 0 {
+		return append(dst, rest...)
+	}
+	dst = append(dst, rest[:slashAt]...)
+	dst = append(dst, '/')
+	return append(dst, rest[slashAt:]...)
 }
 
 // scanAuthorityAndRest reports whether rest, what follows "http://" or
