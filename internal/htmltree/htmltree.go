@@ -247,6 +247,11 @@ type Attrs interface {
 // "<![CDATA[" opens a CDATA section (HTML §13.2.5.42) and no element
 // holds raw text.
 func (t *Tree) Foreign() bool {
+	if t.count[countForeign] == 0 {
+		// No foreign element remembered: asked after every tag, the
+		// common answer without a look at the stack.
+		return t.deep > 0
+	}
 	return t.deep > 0 || len(t.stack) > 0 && t.stack[len(t.stack)-1].ns != HTML
 }
 
