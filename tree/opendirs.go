@@ -26,6 +26,9 @@ type openDirs struct {
 	// cleanup closes the held directories once the Rewriter is
 	// unreachable (set with the first).
 	cleanup bool
+	// room is 1 when directories may be held (roomToHold, asked once),
+	// -1 when the descriptor limit is too low: each is closed after use.
+	room int8
 }
 
 type openDir struct {
@@ -81,8 +84,14 @@ func (o *openDirs) parent(root, rel string) (d *treeDir, name string, done func(
 			}
 		}
 	}
-	if len(o.held) >= openDirsMax {
-		h.gone = true // every one held is in use: this one is not kept
+	if o.room == 0 {
+		o.room = -1
+		if roomToHold() {
+			o.room = 1
+		}
+	}
+	if len(o.held) >= openDirsMax || o.room < 0 {
+		h.gone = true // every one held is in use, or none may be: this one is not kept
 		return d, name, func() { o.release(h) }, nil
 	}
 	if o.held == nil {

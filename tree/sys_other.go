@@ -37,3 +37,6 @@ func readHead(path string, head []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// roomToHold: no descriptor limit to consult here.
+func roomToHold() bool { return true }

@@ -66,3 +66,23 @@ func readHead(path string, head []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// roomToHold reports whether the process may open enough descriptors
+// for a walk and a Rewriter to keep some open between files (handoff,
+// openDirs: up to handoffLen + openDirsMax, to save system calls). Under
+// a low limit (ulimit -n) they open each file and directory when needed
+// and close it after, as before they held any: a run must never fail
+// for descriptors it would keep only to be faster.
+func roomToHold() bool {
+	var r unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &r); err != nil {
+		return false
+	}
+	return r.Cur == unix.RLIM_INFINITY || r.Cur >= holdLimit
+}
+
+// holdLimit is the least descriptor limit under which descriptors are
+// held between files: the soft limit most systems give a process (Go
+// raises it to the hard limit at start), where the few held are a small
+// share.
+const holdLimit = 1024

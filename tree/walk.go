@@ -102,7 +102,7 @@ func Count(ctx context.Context, paths []string) (int, error) {
 // Walk is the package's Walk, with w's options.
 func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 	return func(yield func(File, error) bool) {
-		if !w.count && !w.unheld {
+		if !w.count && !w.unheld && roomToHold() {
 			h := &handoff{}
 			defer h.end()
 			w.handoff = h
