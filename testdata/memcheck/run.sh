@@ -75,6 +75,19 @@ measure "links --format text FILE ($((page / 1000000)) MB page)" 64 \
   "$tmp/relurl" links --format text "$tmp/site/page.html" | enough "links FILE" $((page / 100))
 measure "links FILE (jsonl, same page)" 64 \
   "$tmp/relurl" links "$tmp/site/page.html" | enough "links FILE jsonl" $((page / 10))
+# Long links (v6): 150 links of 1 MiB each, one worker (links -j 1 encodes
+# and writes its records behind the worker when a core is free): what is
+# held for the output is bounded by bytes, not only by a count of records.
+long=$((1024 * 1024 / scale))
+{
+  printf '<html><body>'
+  for i in $(seq 1 150); do
+    printf '<a href="https://gen.example/'; head -c "$long" /dev/zero | tr '\0' a; printf '%d">x</a>\n' "$i"
+  done
+} > "$tmp/long.html"
+measure "links -j 1 FILE (150 links of $((long >> 10)) KiB)" 64 \
+  "$tmp/relurl" links -j 1 "$tmp/long.html" | enough "links -j 1 long links" $((150 * long))
+rm -f "$tmp/long.html"
 # The writes stream too: into a temporary file beside the target, renamed
 # over it. The mirror and the rewritten file must be whole (the links made
 # absolute make them longer than the page).
