@@ -295,9 +295,10 @@ func scanAuthorityAndRest(rest, defPort string) (slashAt int, ok bool) {
 	// The path, in one pass: plain bytes, and no segment that is "." or
 	// ".." in any of their spellings.
 	i := h
+	plain := pathPlain // a local: the global's load and nil check were a third of the loop
 	for seg := h + 1; ; i++ {
-		if i < len(rest) && pathPlain[rest[i]] {
-			continue
+		for i < len(rest) && plain[rest[i]] {
+			i++
 		}
 		if i < len(rest) && rest[i] != '/' && rest[i] != '?' && rest[i] != '#' {
 			return -1, false
