@@ -116,14 +116,21 @@ func (b *whatwgBase) appendFast(dst []byte, ref string) (_ []byte, ok bool) {
 // plainQueryFragment reports whether s, a query and fragment, is in its
 // serialized form.
 func plainQueryFragment(s string) bool {
-	q, f := s, ""
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		q, f = s[:i], s[i+1:]
+	i := 0
+	if s != "" && s[0] == '?' {
+		i = 1
+		plain := queryPlain
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
 	}
-	if q != "" && (q[0] != '?' || !allPlain(q[1:], queryPlain)) {
+	if i == len(s) {
+		return true
+	}
+	if s[i] != '#' {
 		return false
 	}
-	return allPlain(f, fragmentPlain)
+	return allPlain(s[i+1:], fragmentPlain)
 }
 
 // appendPath appends to dst prefix, a URL up to the path whose path (from
@@ -263,15 +270,14 @@ func appendJoin(dst []byte, a, b, rest string, slashAt int) []byte {
 // is empty, slashAt is where the serializer's "/" goes; otherwise it is
 // -1.
 func scanAuthorityAndRest(rest, defPort string) (slashAt int, ok bool) {
+	// The tables are locals: a global's load and nil check per byte were a
+	// third of a loop.
+	host, plain := hostPlain, pathPlain
 	h := 0
-	for h < len(rest) {
-		c := rest[h]
-		if !('a' <= c && c <= 'z' || isDigit(c) || c == '-' || c == '.') {
-			break
-		}
+	for h < len(rest) && host[rest[h]] {
 		h++
 	}
-	if h == 0 || endsInNumber(rest[:h]) {
+	if h == 0 || mayEndInNumber(rest[h-1]) && endsInNumber(rest[:h]) {
 		return -1, false
 	}
 	if h < len(rest) && rest[h] == ':' {
@@ -285,34 +291,48 @@ func scanAuthorityAndRest(rest, defPort string) (slashAt int, ok bool) {
 		}
 		h = p
 	}
+	slashAt = -1
 	if h == len(rest) || rest[h] == '?' || rest[h] == '#' {
 		slashAt = h
 	} else if rest[h] != '/' {
 		return -1, false
-	} else {
-		slashAt = -1
 	}
-	// The path, in one pass: plain bytes, and no segment that is "." or
-	// ".." in any of their spellings.
+	// The path, a segment at a time: plain bytes, and no segment that is
+	// "." or ".." in any of their spellings (which all start with "." or
+	// "%" and are at most six bytes long).
 	i := h
-	plain := pathPlain // a local: the global's load and nil check were a third of the loop
-	for seg := h + 1; ; i++ {
+	for i < len(rest) && rest[i] == '/' {
+		i++
+		seg := i
 		for i < len(rest) && plain[rest[i]] {
 			i++
 		}
-		if i < len(rest) && rest[i] != '/' && rest[i] != '?' && rest[i] != '#' {
-			return -1, false
+		if n := i - seg; n > 0 && n <= 6 && (rest[seg] == '.' || rest[seg] == '%') {
+			if s := rest[seg:i]; isSingleDotSegment(s) || isDoubleDotSegment(s) {
+				return -1, false
+			}
 		}
-		if s := rest[min(seg, i):i]; isSingleDotSegment(s) || isDoubleDotSegment(s) {
-			return -1, false
-		}
-		if i == len(rest) || rest[i] != '/' {
-			break
-		}
-		seg = i + 1
 	}
 	if !plainQueryFragment(rest[i:]) {
 		return -1, false
 	}
 	return slashAt, true
+}
+
+// hostPlain holds the bytes scanAuthorityAndRest takes in a host: lower
+// case ASCII letters, digits, "-" and ".".
+var hostPlain = func() *[256]bool {
+	var p [256]bool
+	for c := 0; c < 256; c++ {
+		p[c] = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.'
+	}
+	return &p
+}()
+
+// mayEndInNumber reports whether a host of hostPlain's bytes ending in c
+// may end in a number (§3.5's ends-in-a-number checker): its last label
+// is then decimal digits, or "0x" and hexadecimal digits, perhaps followed
+// by a "."; any other last byte rules it out without looking further.
+func mayEndInNumber(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || c == 'x' || c == '.'
 }

@@ -91,6 +91,12 @@ func FuzzWHATWGFastPath(f *testing.F) {
 		f.Add("http://a/b/c/d;p?q", s)
 	}
 	f.Fuzz(func(t *testing.T, base, ref string) {
+		for _, port := range []string{"80", "443"} {
+			gotAt, gotOK := scanAuthorityAndRest(ref, port)
+			if wantAt, wantOK := scanAuthorityAndRestBefore(ref, port); gotAt != wantAt || gotOK != wantOK {
+				t.Fatalf("scanAuthorityAndRest(%q, %s) = %d, %v; before: %d, %v", ref, port, gotAt, gotOK, wantAt, wantOK)
+			}
+		}
 		for _, opts := range []Options{{}, {QueryEncoding: charmap.Windows1252}} {
 			b, err := parseWHATWGBase(base, opts)
 			if err != nil {
