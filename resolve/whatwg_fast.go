@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"slices"
 	"strings"
 	"unsafe"
 )
@@ -144,7 +143,7 @@ func appendPath(dst []byte, prefix string, pathStart int, rel string) (_ []byte,
 	if !ok {
 		return dst, false
 	}
-	dst = slices.Grow(dst, len(prefix)+len(rel)+2)
+	dst = grow(dst, len(prefix)+len(rel)+2)
 	return appendFastPath(dst, prefix, pathStart, rel, q), true
 }
 
@@ -248,10 +247,21 @@ func absoluteParts(ref string) (prefix, rest string, slashAt int, ok bool) {
 	return ref[:len(ref)-len(rest)], rest, slashAt, ok
 }
 
+// grow returns dst with room for n more bytes, in one allocation when it
+// has not (slices.Grow makes two under the race detector).
+func grow(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	g := make([]byte, len(dst), len(dst)+n)
+	copy(g, dst)
+	return g
+}
+
 // appendJoin appends a + b + rest to dst, with "/" inserted in rest at
 // slashAt (none when slashAt < 0), growing dst once.
 func appendJoin(dst []byte, a, b, rest string, slashAt int) []byte {
-	dst = slices.Grow(dst, len(a)+len(b)+len(rest)+1)
+	dst = grow(dst, len(a)+len(b)+len(rest)+1)
 	dst = append(dst, a...)
 	dst = append(dst, b...)
 	if slashAt < 0 {
