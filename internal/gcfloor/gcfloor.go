@@ -98,7 +98,14 @@ func (t *tuner) adjust() {
 	}
 	debug.SetGCPercent(percent(t.floor, v[0], v[1]+v[2]))
 	adjustments.Add(1)
+	if afterAdjust != nil {
+		afterAdjust()
+	}
 }
+
+// afterAdjust, when set (by tests), is called after each adjustment, with
+// the goal it set in force.
+var afterAdjust func()
 
 // adjustments counts adjust's calls (tests wait for one).
 var adjustments atomic.Int64

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"testing"
 	"time"
 )
@@ -13,14 +14,13 @@ var sink []byte
 // churn allocates n bytes of garbage in 32 KiB pieces (a page's buffers)
 // while live stays reachable, and returns how many collections ran and
 // the largest heap goal seen after one.
-func churn(t *testing.T, n int, live [][]byte, tuned bool) (cycles uint32, maxGoal, maxRoom, maxOver uint64) {
+func churn(t *testing.T, n int, live [][]byte) (cycles uint32, maxGoal uint64) {
 	t.Helper()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	start := ms.NumGC
-	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
 	last := start
-	adjusted := adjustments.Load()
 	for i := 0; i < n; i += 32 << 10 {
 		sink = make([]byte, 32<<10)
 		if i%(1<<20) == 0 {
@@ -32,37 +32,42 @@ func churn(t *testing.T, n int, live [][]byte, tuned bool) (cycles uint32, maxGo
 			// collection before set (it runs after it, concurrently).
 			if ms.NumGC != last && ms.NumGC > start+2 {
 				last = ms.NumGC
-				if tuned {
-					// The goal to check is the one the floor sets after
-					// the cycle: until its finalizer runs (late on a
-					// loaded machine) the cycle's own goal is GOGC's
-					// from before, scaled by whatever it found live.
-					waitAdjusted(adjusted)
-				}
-				adjusted = adjustments.Load()
 				metrics.Read(goal)
-				g, l := goal[0].Value.Uint64(), goal[1].Value.Uint64()
-				maxGoal = max(maxGoal, g)
-				if g > l {
-					maxRoom = max(maxRoom, g-l)
-				}
-				if g > 2*l {
-					maxOver = max(maxOver, g-2*l)
-				}
+				maxGoal = max(maxGoal, goal[0].Value.Uint64())
 			}
 		}
 	}
 	runtime.ReadMemStats(&ms)
 	runtime.KeepAlive(live)
-	return ms.NumGC - start, maxGoal, maxRoom, maxOver
+	return ms.NumGC - start, maxGoal
 }
 
-// waitAdjusted waits up to a second for an adjustment after the count
-// was since.
-func waitAdjusted(since int64) {
-	for deadline := time.Now().Add(time.Second); adjustments.Load() == since && time.Now().Before(deadline); {
-		time.Sleep(100 * time.Microsecond)
+// goals records, for each adjustment while it is set, the goal the floor
+// set and the live heap it set it for, as /gc/heap metrics tell them
+// right after SetGCPercent. (A goal read between a cycle's end and the
+// adjustment that follows it is the cycle's own, GOGC's from before
+// scaled by what it found live — which includes what the program
+// allocated while it marked, more on a loaded machine.)
+type goals struct {
+	mu         sync.Mutex
+	goal, over uint64 // largest goal; largest excess over max(live+floor, 2×live)
+}
+
+func watchGoals(t *testing.T, floor uint64) *goals {
+	g := &goals{}
+	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	afterAdjust = func() {
+		metrics.Read(s)
+		goal, live := s[0].Value.Uint64(), s[1].Value.Uint64()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.goal = max(g.goal, goal)
+		if want := max(live+floor, 2*live); goal > want {
+			g.over = max(g.over, goal-want)
+		}
 	}
+	t.Cleanup(func() { afterAdjust = nil })
+	return g
 }
 
 // collect runs a collection and waits for the floor to adjust after it.
@@ -93,23 +98,25 @@ func hold(n int) [][]byte {
 func TestFloorSmallHeap(t *testing.T) {
 	live := hold(1 << 20)
 	runtime.GC()
-	without, _, _, _ := churn(t, 256<<20, live, false)
+	without, _ := churn(t, 256<<20, live)
 
 	stop := Floor(16 << 20)
 	collect(t)
-	with, goal, room, _ := churn(t, 256<<20, live, true)
+	g := watchGoals(t, 16<<20)
+	with, _ := churn(t, 256<<20, live)
 	stop()
-	t.Logf("collections: %d without the floor, %d with it; largest goal %d MB, largest room above live %d MB", without, with, goal>>20, room>>20)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t.Logf("collections: %d without the floor, %d with it; largest goal set %d MB, at most %d KB above max(live+floor, 2×live)", without, with, g.goal>>20, g.over>>10)
 	if with == 0 || with*3 > without {
 		t.Errorf("with a 16 MB floor %d collections, without %d: want fewer than a third", with, without)
 	}
-	// The goal is the live heap plus the floor: what a cycle finds live
-	// includes what the churn allocated while it marked (more on a loaded
-	// machine), so the room above live is checked, not the goal alone,
-	// with 4 MB for the roots and for a goal read before the adjustment
-	// that follows its cycle.
-	if room > 20<<20 {
-		t.Errorf("heap goal %d MB, %d MB above the live heap, with a 16 MB floor", goal>>20, room>>20)
+	// 1 MB for the roots (stacks, globals), which GOGC also scales. (What
+	// a cycle finds live includes what the churn allocated while it
+	// marked: on a loaded machine tens of MB, and the goal is then twice
+	// that.)
+	if g.over > 1<<20 {
+		t.Errorf("heap goal %d MB, %d KB above max(live+floor, 2×live), with a 16 MB floor", g.goal>>20, g.over>>10)
 	}
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("GOGC after stop = %d, want 100 restored", p)
@@ -123,12 +130,14 @@ func TestFloorLargeHeap(t *testing.T) {
 	stop := Floor(16 << 20)
 	defer stop()
 	collect(t)
-	_, goal, _, over := churn(t, 256<<20, live, true)
-	t.Logf("largest goal %d MB with 24 MB live, at most %d MB above twice what the cycle found live", goal>>20, over>>20)
-	// What a cycle finds live includes what the churn allocated while it
-	// marked (more on a loaded machine): the goal is checked against it.
-	if over > 2<<20 || goal > 100<<20 {
-		t.Errorf("heap goal %d MB with 24 MB live, %d MB above twice the live heap found: want about 2×live as GOGC=100 (GOGC=400 would be 5×)", goal>>20, over>>20)
+	g := watchGoals(t, 16<<20)
+	churn(t, 256<<20, live)
+	stop()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t.Logf("largest goal set %d MB with 24 MB live, at most %d KB above twice the live heap", g.goal>>20, g.over>>10)
+	if g.over > 1<<20 {
+		t.Errorf("heap goal %d MB with 24 MB live, %d KB above twice the live heap: want about 2×live as GOGC=100 (GOGC=400 would be 5×)", g.goal>>20, g.over>>10)
 	}
 }
 
