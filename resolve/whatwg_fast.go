@@ -248,12 +248,15 @@ func absoluteParts(ref string) (prefix, rest string, slashAt int, ok bool) {
 }
 
 // grow returns dst with room for n more bytes, in one allocation when it
-// has not (slices.Grow makes two under the race detector).
+// has not (slices.Grow makes two under the race detector). Like append it
+// at least doubles a buffer it grows, so appending many references to one
+// buffer copies it O(log n) times, not once per reference (an empty dst
+// gets exactly n: Reference's result string is all of it).
 func grow(dst []byte, n int) []byte {
 	if cap(dst)-len(dst) >= n {
 		return dst
 	}
-	g := make([]byte, len(dst), len(dst)+n)
+	g := make([]byte, len(dst), max(len(dst)+n, 2*cap(dst)))
 	copy(g, dst)
 	return g
 }
