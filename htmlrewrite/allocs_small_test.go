@@ -117,13 +117,8 @@ func TestScannerKeptBounded(t *testing.T) {
 	for _, s := range kept {
 		scanners.Put(s)
 	}
-	var bufs [][]byte
-	for {
-		b, ok := readBuffers.Get()
-		if !ok {
-			break
-		}
-		bufs = append(bufs, b)
+	bufs := takeReadBuffers()
+	for _, b := range bufs {
 		if cap(b) > maxReadBuffer || cap(b) < readSize {
 			t.Errorf("read buffer of capacity %d kept, want %d to %d", cap(b), readSize, maxReadBuffer)
 		}
@@ -215,14 +210,7 @@ func TestFirstReadTakenOver(t *testing.T) {
 		if err := c.f(); err != nil {
 			t.Fatal(err)
 		}
-		var kept [][]byte
-		for {
-			b, ok := readBuffers.Get()
-			if !ok {
-				break
-			}
-			kept = append(kept, b)
-		}
+		kept := takeReadBuffers()
 		readBuffers.Put(kept[0])
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -236,5 +224,18 @@ func TestFirstReadTakenOver(t *testing.T) {
 		if n := after.TotalAlloc - before.TotalAlloc; n >= readSize {
 			t.Errorf("%s: %d bytes allocated with one read buffer kept, want < %d (one buffer a page)", c.name, n, readSize)
 		}
+	}
+}
+
+// takeReadBuffers takes every read buffer kept between documents out of
+// readBuffers; the caller puts back what it wants kept.
+func takeReadBuffers() [][]byte {
+	var bufs [][]byte
+	for {
+		b, ok := readBuffers.Get()
+		if !ok {
+			return bufs
+		}
+		bufs = append(bufs, b)
 	}
 }

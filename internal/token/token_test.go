@@ -262,29 +262,11 @@ func TestPassText(t *testing.T) {
 // TestHTML5lib compares the tokenizers on every input of the html5lib
 // tokenizer suite.
 func TestHTML5lib(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/html/html5lib-tokenizer/*.test")
-	if err != nil || len(files) == 0 {
-		t.Fatal("no html5lib tests", err)
-	}
 	n := 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var suite map[string][]struct {
-			Input string `json:"input"`
-		}
-		if err := json.Unmarshal(data, &suite); err != nil {
-			t.Fatal(err)
-		}
-		for _, tests := range suite {
-			for _, c := range tests {
-				for _, w := range []string{"", "<script>", "<style>", "<title>", "<svg><![CDATA[", "<plaintext>", "<a title='"} {
-					check(t, f, []byte(w+c.Input))
-					n++
-				}
-			}
+	for _, in := range html5libInputs(t) {
+		for _, w := range []string{"", "<script>", "<style>", "<title>", "<svg><![CDATA[", "<plaintext>", "<a title='"} {
+			check(t, in.file, []byte(w+in.input))
+			n++
 		}
 	}
 	if n < 6000 {
@@ -385,26 +367,11 @@ func checkChunks(t testing.TB, name string, doc []byte) {
 // split token grows past its chunk by more than a few bytes (issue 11: only
 // a start tag needs holding in memory).
 func TestChunk(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/html/html5lib-tokenizer/*.test")
 	n := 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var suite map[string][]struct {
-			Input string `json:"input"`
-		}
-		if err := json.Unmarshal(data, &suite); err != nil {
-			t.Fatal(err)
-		}
-		for _, tests := range suite {
-			for _, c := range tests {
-				for _, w := range []string{"", "<script>", "<title>", "<textarea>", "<plaintext>", "<script><!--", "<script><!--<script>"} {
-					checkChunks(t, f, []byte(w+c.Input))
-					n++
-				}
-			}
+	for _, in := range html5libInputs(t) {
+		for _, w := range []string{"", "<script>", "<title>", "<textarea>", "<plaintext>", "<script><!--", "<script><!--<script>"} {
+			checkChunks(t, in.file, []byte(w+in.input))
+			n++
 		}
 	}
 	if n < 6000 {
@@ -584,4 +551,37 @@ func TestResetBuffer(t *testing.T) {
 	if cap(reused.attr) > maxKeptAttrs || reused.r != nil || reused.buf != nil {
 		t.Errorf("after ResetBuffer: attribute spans of capacity %d kept (want <= %d), reader %v, buffer of %d", cap(reused.attr), maxKeptAttrs, reused.r, cap(reused.buf))
 	}
+}
+
+// html5libInput is one input of the html5lib tokenizer suite and the file
+// it comes from.
+type html5libInput struct{ file, input string }
+
+// html5libInputs reads every input of the html5lib tokenizer suite
+// (testdata/html/html5lib-tokenizer).
+func html5libInputs(t *testing.T) []html5libInput {
+	t.Helper()
+	files, err := filepath.Glob("../../testdata/html/html5lib-tokenizer/*.test")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no html5lib tests", err)
+	}
+	var ins []html5libInput
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var suite map[string][]struct {
+			Input string `json:"input"`
+		}
+		if err := json.Unmarshal(data, &suite); err != nil {
+			t.Fatal(err)
+		}
+		for _, tests := range suite {
+			for _, c := range tests {
+				ins = append(ins, html5libInput{f, c.Input})
+			}
+		}
+	}
+	return ins
 }
