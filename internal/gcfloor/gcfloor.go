@@ -98,14 +98,15 @@ func (t *tuner) adjust() {
 	}
 	debug.SetGCPercent(percent(t.floor, v[0], v[1]+v[2]))
 	adjustments.Add(1)
-	if afterAdjust != nil {
-		afterAdjust()
+	if f := afterAdjust.Load(); f != nil {
+		(*f)()
 	}
 }
 
 // afterAdjust, when set (by tests), is called after each adjustment, with
-// the goal it set in force.
-var afterAdjust func()
+// the goal it set in force. (Atomic: adjustments run on the finalizer
+// goroutine, tests set it on theirs.)
+var afterAdjust atomic.Pointer[func()]
 
 // adjustments counts adjust's calls (tests wait for one).
 var adjustments atomic.Int64

@@ -56,7 +56,7 @@ type goals struct {
 func watchGoals(t *testing.T, floor uint64) *goals {
 	g := &goals{}
 	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/live:bytes"}}
-	afterAdjust = func() {
+	f := func() {
 		metrics.Read(s)
 		goal, live := s[0].Value.Uint64(), s[1].Value.Uint64()
 		g.mu.Lock()
@@ -66,7 +66,8 @@ func watchGoals(t *testing.T, floor uint64) *goals {
 			g.over = max(g.over, goal-want)
 		}
 	}
-	t.Cleanup(func() { afterAdjust = nil })
+	afterAdjust.Store(&f)
+	t.Cleanup(func() { afterAdjust.Store(nil) })
 	return g
 }
 
