@@ -489,3 +489,23 @@ func TestWARCWarnings(t *testing.T) {
 	assert.True(t, strings.HasPrefix(st.Warnings[1], "record at "+strconv.Itoa(len(rec))+": "), st.Warnings[1])
 	assert.Contains(t, st.Warnings[0], "<base href>")
 }
+
+// TestWARCNotRead: a record whose payload is in an encoding whose bytes
+// cannot be read as they are (an HTML page declaring ISO-2022-JP in a
+// <meta>, one served as ISO-2022-KR, the "replacement" encoding) gives no links and is named in WARCStats.Warnings,
+// as an MHTML part is; it used to pass without a word.
+func TestWARCNotRead(t *testing.T) {
+	record := func(ct, body string) string {
+		http := "HTTP/1.1 200 OK\r\nContent-Type: " + ct + "\r\n\r\n" + body
+		return "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://x.example/\r\nContent-Length: " + strconv.Itoa(len(http)) + "\r\n\r\n" + http + "\r\n\r\n"
+	}
+	html := record("text/html", `<meta charset="iso-2022-jp"><a href=a>a</a>`)
+	other := record("text/html; charset=iso-2022-kr", `<a href=b>b</a>`) // the "replacement" encoding
+	n := 0
+	st, err := ScanWARCLinks(strings.NewReader(html+other), Options{Spec: resolve.WHATWG}, func(WARCLink) error { n++; return nil }, nil)
+	require.NoError(t, err)
+	assert.Zero(t, n, "links")
+	require.Len(t, st.Warnings, 2)
+	assert.Equal(t, "record at 0: not read for links: htmlrewrite: the document's encoding is not ASCII-compatible: iso-2022-jp", st.Warnings[0])
+	assert.True(t, strings.HasPrefix(st.Warnings[1], "record at "+strconv.Itoa(len(html))+": not read for links: "), st.Warnings[1])
+}

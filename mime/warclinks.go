@@ -317,12 +317,23 @@ func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) e
 		x.stats.warn(rec, res.Warnings)
 	}
 	if errors.Is(err, htmlrewrite.ErrEncoding) {
-		return nil // as for HTML: bytes that cannot be read as they are
+		x.notRead(rec, err) // as for HTML
+		return nil
 	}
 	if err != nil {
 		return x.recordError(rec, err, "links of the payload; the rest of the record skipped")
 	}
 	return nil
+}
+
+// notRead names a record whose payload is in an encoding whose bytes
+// cannot be read as they are (ErrEncoding: ISO-2022-JP, UTF-16 declared
+// where it cannot be, "replacement"): it gives no links, which is no
+// error of the record, but is said, as for an MHTML part.
+func (x *warcExtractor) notRead(rec *Record, err error) {
+	if x.stats != nil {
+		x.stats.warn(rec, []string{"not read for links: " + err.Error()})
+	}
 }
 
 func (x *warcExtractor) referred(rec *Record) (cached, bool) {
@@ -438,7 +449,8 @@ func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) erro
 	o.Spec, o.Context, o.ContentType = x.opts.Spec, x.context(rec, h), strictType(ParseMediaType(ct))
 	d, err := htmlrewrite.Open(bytes.NewReader(body), o)
 	if errors.Is(err, htmlrewrite.ErrEncoding) {
-		return nil // a page in an encoding whose bytes cannot be read as they are
+		x.notRead(rec, err)
+		return nil
 	}
 	if err != nil {
 		return x.recordError(rec, err, "links of the payload; record skipped")
