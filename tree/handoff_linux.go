@@ -69,21 +69,17 @@ func (h *handoff) describeHeld(path, rel, root string) (File, bool) {
 		unix.Close(fd)
 		return File{}, false
 	}
-	if describeHook != nil {
-		describeHook(path)
-	}
-	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size(), info: info}
-	head := make([]byte, HeadLen)
-	// No read past the size fstat told (a file smaller than HeadLen
-	// costs no read that finds its end); one that grew since is a
-	// file changing under the walk, whose head is what it was.
-	n, err := preadFull(fd, head[:min(int64(HeadLen), max(info.Size(), 0))], 0)
+	f, err := described(path, rel, root, info, func(head []byte) (int, error) {
+		// No read past the size fstat told (a file smaller than
+		// HeadLen costs no read that finds its end); one that grew
+		// since is a file changing under the walk, whose head is what
+		// it was.
+		return preadFull(fd, head[:min(int64(HeadLen), max(info.Size(), 0))], 0)
+	})
 	if err != nil {
 		unix.Close(fd)
 		return File{}, false
 	}
-	f.Head = head[:n]
-	f.Kind = KindOf(path, f.Head)
 	f.held = h.hold(fd)
 	return f, true
 }

@@ -294,12 +294,20 @@ func (w Walker) describeWalked(path, sub, root string) (File, bool) {
 
 // describe reads the head of the file at path and classifies it.
 func describe(path, rel, root string, info fs.FileInfo) (File, error) {
+	return described(path, rel, root, info, func(head []byte) (int, error) { return readHead(path, head) })
+}
+
+// described is the File of the file at path that info describes, its
+// head read by read into a buffer of HeadLen bytes and classified: the
+// one description of a walked file, whether the walk reads its head by
+// path (describe) or through the descriptor it holds (describeHeld).
+func described(path, rel, root string, info fs.FileInfo, read func(head []byte) (int, error)) (File, error) {
 	if describeHook != nil {
 		describeHook(path)
 	}
 	f := File{Path: path, Rel: rel, Root: root, Mode: info.Mode().Perm(), Size: info.Size(), info: info}
 	head := make([]byte, HeadLen)
-	n, err := readHead(path, head)
+	n, err := read(head)
 	if err != nil {
 		return f, err
 	}
