@@ -222,7 +222,6 @@ type flusher interface {
 // behindOut is the output of the link records written behind the worker.
 type behindOut interface {
 	flusher
-	Wait() error
 	Close() error
 	Gate(w io.Writer, drop func() bool) io.Writer
 }

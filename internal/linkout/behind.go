@@ -127,10 +127,6 @@ func (b *Behind) Flush() error {
 	return b.q.Flush()
 }
 
-// Wait waits until what was handed over is written, and returns the first
-// write error.
-func (b *Behind) Wait() error { return b.q.Wait() }
-
 // Close flushes and ends the goroutine.
 func (b *Behind) Close() error {
 	err := b.Flush()
