@@ -100,10 +100,15 @@ func TestRunBounded(t *testing.T) {
 }
 
 // TestRunStops: an error of the output stops the run and is returned;
-// no worker is left waiting.
+// no worker is left waiting, and the items' iteration has ended.
 func TestRunStops(t *testing.T) {
 	boom := fmt.Errorf("boom")
-	err := Run(3, 16, count(100), func(string, []byte) error { return boom },
+	var ended atomic.Bool // the items' iteration ended: a walk closes what it holds
+	items := func(yield func(int) bool) {
+		defer ended.Store(true)
+		count(100)(yield)
+	}
+	err := Run(3, 16, items, func(string, []byte) error { return boom },
 		func(i int, s *Sink) int {
 			for range 100 {
 				if s.Record("", []byte("0123456789")) != nil {
@@ -114,6 +119,9 @@ func TestRunStops(t *testing.T) {
 		}, func(int, int) error { return nil })
 	if err != boom {
 		t.Fatalf("err %v, want boom", err)
+	}
+	if !ended.Load() {
+		t.Fatal("Run returned before the items' iteration ended")
 	}
 }
 
@@ -481,5 +489,53 @@ func TestBufferedHeldBytes(t *testing.T) {
 	}
 	if len(keyed) != 1 || keyed[0] != "k=whole" {
 		t.Errorf("keyed records %q, want [k=whole]", keyed)
+	}
+}
+
+// TestRunTakesWhenFree: a worker takes its next item from the items
+// itself when it is free, so no item is taken while every worker is
+// busy. With a goroutine feeding the workers, that goroutine took the
+// next item and waited, with it, for a worker; on two cores it then
+// waited for a processor when a worker came free, and the worker for it
+// (relurl rewrite -j 2, corpus B: 16 ms of worker time lost so).
+func TestRunTakesWhenFree(t *testing.T) {
+	const workers = 2
+	var taken atomic.Int64
+	items := func(yield func(int) bool) {
+		for i := range 10 {
+			taken.Store(int64(i + 1))
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	started := make(chan int, workers)
+	release := make(chan struct{})
+	go func() {
+		for range workers {
+			<-started
+		}
+		// Time for a feeder to take the next item, were there one.
+		time.Sleep(50 * time.Millisecond)
+		if n := taken.Load(); n != workers {
+			t.Errorf("%d items taken while the %d workers were busy with the first ones", n, workers)
+		}
+		close(release)
+	}()
+	var worked atomic.Int64
+	err := Run(workers, 0, items, func(string, []byte) error { return nil },
+		func(i int, s *Sink) int {
+			if i < workers {
+				started <- i
+				<-release
+			}
+			worked.Add(1)
+			return i
+		}, func(int, int) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if worked.Load() != 10 {
+		t.Errorf("%d items worked on, want 10", worked.Load())
 	}
 }
