@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
 	"errors"
 	"flag"
@@ -110,10 +112,16 @@ func run(args []string, s stdio) int {
 			s.errorf("unknown command %q (relurl help lists them)", args[1])
 			return exitUsage
 		}
-		usage(s.out)
+		var b bytes.Buffer
+		usage(&b)
+		if _, err := s.out.Write(b.Bytes()); err != nil {
+			return s.writeFailed(name, err)
+		}
 		return exitOK
 	case "version", "-version", "--version":
-		fmt.Fprintln(s.out, versionLine())
+		if _, err := fmt.Fprintln(s.out, versionLine()); err != nil {
+			return s.writeFailed("version", err)
+		}
 		return exitOK
 	}
 	for _, c := range commands {
@@ -123,6 +131,23 @@ func run(args []string, s stdio) int {
 	}
 	s.errorf("unknown command %q (relurl help lists them)", name)
 	return exitUsage
+}
+
+// flushed flushes w, the buffer of standard output, and returns code, or
+// exitFailure when standard output could not be written (writeFailed).
+func (s stdio) flushed(cmd string, w *bufio.Writer, code int) int {
+	if err := w.Flush(); err != nil {
+		return s.writeFailed(cmd, err)
+	}
+	return code
+}
+
+// writeFailed says on stderr that cmd could not write its standard output
+// (a full disk, a pipe's reader gone with an error) and returns
+// exitFailure: output cut short must not pass for success.
+func (s stdio) writeFailed(cmd string, err error) int {
+	s.errorf("%s: %v", cmd, err)
+	return exitFailure
 }
 
 func usage(w io.Writer) {

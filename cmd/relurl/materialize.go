@@ -81,7 +81,9 @@ func runMaterialize(args []string, s stdio) int {
 	m := summary.Materialize{Summary: sum, Dir: *dir}
 	switch {
 	case *asJSON:
-		m.WriteJSON(s.out)
+		if err := m.WriteJSON(s.out); err != nil {
+			return s.writeFailed("materialize", err)
+		}
 	case !*quiet:
 		m.WriteLine(s.err)
 	}

@@ -62,29 +62,31 @@ func runResolve(args []string, s stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
-	return printEach(*spec, base.value, *opts, fs.Args(), s, (*resolve.Resolver).Reference)
+	return printEach("resolve", *spec, base.value, *opts, fs.Args(), s, (*resolve.Resolver).Reference)
 }
 
 // printEach makes a Resolver for base and prints fn of each argument, one
-// per line, in order. The first failure ends the run with exit status 1.
-func printEach(spec resolve.Spec, base string, opts resolve.Options, args []string, s stdio, fn func(*resolve.Resolver, string) (string, error)) int {
+// per line, in order. The first failure, of fn or of the output, ends the
+// run with exit status 1.
+func printEach(cmd string, spec resolve.Spec, base string, opts resolve.Options, args []string, s stdio, fn func(*resolve.Resolver, string) (string, error)) int {
 	r, err := resolve.NewResolver(spec, base, opts)
 	if err != nil {
 		s.errorf("%v", err)
 		return exitFailure
 	}
 	w := bufio.NewWriter(s.out)
-	defer w.Flush()
 	for _, arg := range args {
 		out, err := fn(r, arg)
 		if err != nil {
-			w.Flush()
+			s.flushed(cmd, w, exitFailure)
 			s.errorf("%v", err)
 			return exitFailure
 		}
-		fmt.Fprintln(w, out)
+		if _, err := fmt.Fprintln(w, out); err != nil {
+			return s.writeFailed(cmd, err)
+		}
 	}
-	return exitOK
+	return s.flushed(cmd, w, exitOK)
 }
 
 // resolveJSONL streams JSON Lines from stdin to stdout. A line that is not
@@ -109,27 +111,30 @@ func resolveJSONL(spec resolve.Spec, opts resolve.Options, s stdio) int {
 		out    = bufio.NewWriter(s.out)
 		enc    = json.NewEncoder(out)
 		lines  = inputs.NewLineReader(s.in)
+		werr   error // the first failed write: the run ends
 		answer = func(href string, err error) {
+			if werr != nil {
+				return
+			}
 			if err != nil {
-				enc.Encode(response{Error: err.Error()})
+				werr = enc.Encode(response{Error: err.Error()})
 			} else {
-				enc.Encode(response{URL: &href, Href: &href})
+				werr = enc.Encode(response{URL: &href, Href: &href})
 			}
 		}
 	)
 	enc.SetEscapeHTML(false)
-	defer out.Flush()
-	for {
+	for werr == nil {
 		line, err := lines.Next()
 		if errors.Is(err, io.EOF) {
-			return exitOK
+			return s.flushed("resolve", out, exitOK)
 		}
 		if err != nil {
 			answer("", err)
 			if errors.Is(err, inputs.ErrLineTooLong) {
 				continue
 			}
-			out.Flush()
+			s.flushed("resolve", out, exitFailure)
 			s.errorf("resolve: reading stdin: %v", err)
 			return exitFailure
 		}
@@ -152,6 +157,7 @@ func resolveJSONL(spec resolve.Spec, opts resolve.Options, s stdio) int {
 		}
 		answer(r.Reference(*req.Ref))
 	}
+	return s.writeFailed("resolve", werr)
 }
 
 func runRelativize(args []string, s stdio) int {
@@ -166,5 +172,5 @@ func runRelativize(args []string, s stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
-	return printEach(*spec, base.value, *opts, fs.Args(), s, (*resolve.Resolver).Relativize)
+	return printEach("relativize", *spec, base.value, *opts, fs.Args(), s, (*resolve.Resolver).Relativize)
 }

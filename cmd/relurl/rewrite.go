@@ -166,7 +166,9 @@ func runRewrite(args []string, s stdio) int {
 		case r.Err != nil:
 			s.errorf("%s", fileError(w.File.Path, r.Err, t.maxSize))
 		case *dryRun && r.Changed:
-			fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.File.Path), r.Rewritten, r.Links)
+			// A failed write ends the run (ordered.Run returns it).
+			_, err := fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.File.Path), r.Rewritten, r.Links)
+			return err
 		case toStdout:
 			// No summary follows a document written to standard
 			// output: what failed in it is said here.
@@ -188,7 +190,9 @@ func runRewrite(args []string, s stdio) int {
 	if toStdout {
 		summaryTo = s.err
 	}
-	printSummary(s, total, summaryTo, *quiet || toStdout, *jsonSummary)
+	if err := printSummary(s, total, summaryTo, *quiet || toStdout, *jsonSummary); err != nil {
+		return s.writeFailed("rewrite", err)
+	}
 	if total.Failed > 0 {
 		return exitFailure
 	}
@@ -196,13 +200,15 @@ func runRewrite(args []string, s stdio) int {
 }
 
 // printSummary writes the summary c: JSON to jsonTo, or a line on stderr.
-func printSummary(s stdio, c summary.Rewrite, jsonTo io.Writer, quiet, asJSON bool) {
+// It returns the JSON's write error: the summary is then the output lost.
+func printSummary(s stdio, c summary.Rewrite, jsonTo io.Writer, quiet, asJSON bool) error {
 	switch {
 	case asJSON:
-		c.WriteJSON(jsonTo)
+		return c.WriteJSON(jsonTo)
 	case !quiet:
 		c.WriteLine(s.err)
 	}
+	return nil
 }
 
 // failedLinks says on stderr how many of a document's links could not be
@@ -263,7 +269,9 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		failedLinks(s, "standard input", r.Links, r.Failed, "relurl links")
 	}
 	c := summary.Of(r)
-	printSummary(s, c, s.err, true, asJSON)
+	if err := printSummary(s, c, s.err, true, asJSON); err != nil {
+		return s.writeFailed("rewrite", err)
+	}
 	if c.Failed > 0 {
 		return exitFailure
 	}

@@ -39,15 +39,16 @@ func runValidate(args []string, s stdio) int {
 		return exitUsage
 	}
 	w := bufio.NewWriter(s.out)
-	defer w.Flush()
 	code := exitOK
 	for _, u := range fs.Args() {
 		if err := grammar.Validate(*name, u); err != nil {
-			fmt.Fprintf(w, "%s: %s\n", u, reason(err))
+			if _, err := fmt.Fprintf(w, "%s: %s\n", u, reason(err)); err != nil {
+				return s.writeFailed("validate", err)
+			}
 			code = exitFailure
 		}
 	}
-	return code
+	return s.flushed("validate", w, code)
 }
 
 // reason is "offset N: what is wrong in which production".
@@ -78,19 +79,20 @@ func validateJSONL(name string, s stdio) int {
 		code  = exitOK
 	)
 	enc.SetEscapeHTML(false)
-	defer out.Flush()
 	for n := 1; ; n++ {
 		line, err := lines.Next()
 		if errors.Is(err, io.EOF) {
-			return code
+			return s.flushed("validate", out, code)
 		}
 		if err != nil {
-			enc.Encode(result{Line: n, Error: err.Error()})
+			if werr := enc.Encode(result{Line: n, Error: err.Error()}); werr != nil {
+				return s.writeFailed("validate", werr)
+			}
 			code = exitFailure
 			if errors.Is(err, inputs.ErrLineTooLong) {
 				continue
 			}
-			out.Flush()
+			s.flushed("validate", out, exitFailure)
 			s.errorf("validate: reading stdin: %v", err)
 			return exitFailure
 		}
@@ -102,6 +104,8 @@ func validateJSONL(name string, s stdio) int {
 				r.Offset, r.Error, r.Production = &e.Offset, e.Reason(), e.Production
 			}
 		}
-		enc.Encode(r)
+		if err := enc.Encode(r); err != nil {
+			return s.writeFailed("validate", err)
+		}
 	}
 }
