@@ -205,7 +205,7 @@ var errUsed = errors.New("extract: a Document is read once")
 // stops at the first error fn returns and returns it.
 func Links(r io.Reader, k base.Kind, o Options, fn func(link.Link) error) (Result, error) {
 	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
-		return htmlLinks(rs, o, fn)
+		return htmlLinks(rs, o, fn, nil)
 	}
 	d, err := Open(r, k, o)
 	if err != nil {
@@ -213,6 +213,26 @@ func Links(r io.Reader, k base.Kind, o Options, fn func(link.Link) error) (Resul
 	}
 	defer d.Close()
 	return d.Links(fn)
+}
+
+// LinksRef is [Links] with fn given a pointer to each link instead of a
+// copy, as [htmlrewrite.LinksRef]: the Link is fn's to read and change
+// during the call only. A seekable HTML document's links come without a
+// copy; other kinds' are copied once, to be handed over.
+func LinksRef(r io.Reader, k base.Kind, o Options, fn func(*link.Link) error) (Result, error) {
+	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
+		return htmlLinks(rs, o, nil, fn)
+	}
+	d, err := Open(r, k, o)
+	if err != nil {
+		return Result{Records: 1}, err
+	}
+	defer d.Close()
+	var one link.Link // one for the document: a Link taken by address per call would be an allocation each
+	return d.Links(func(l link.Link) error {
+		one = l
+		return fn(&one)
+	})
 }
 
 // Links calls fn for every link of the document, as the package-level
@@ -251,22 +271,30 @@ func (d *Document) Links(fn func(link.Link) error) (Result, error) {
 // (htmlrewrite's TestLinksOnceAgrees; TestLinksSinglePass here). Options.Base
 // is called with the base of the first link before fn gets it, or with
 // the final base when there is none.
-func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error) (Result, error) {
+func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error, ref func(*link.Link) error) (Result, error) {
 	onBase := o.Base // not o: a closure over o copied all of Options to the heap, per page
-	if onBase == nil {
-		final, err := htmlrewrite.Links(rs, o.HTML, fn)
-		return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
-	}
-	first := true
-	final, err := htmlrewrite.Links(rs, o.HTML, func(l link.Link) error {
+	var final base.Result
+	var err error
+	switch {
+	case onBase == nil && ref != nil:
+		final, err = htmlrewrite.LinksRef(rs, o.HTML, ref)
+	case onBase == nil:
+		final, err = htmlrewrite.Links(rs, o.HTML, fn)
+	default:
+		first := true
+		final, err = htmlrewrite.LinksRef(rs, o.HTML, func(l *link.Link) error {
+			if first {
+				first = false
+				onBase(l.Base)
+			}
+			if ref != nil {
+				return ref(l)
+			}
+			return fn(*l)
+		})
 		if first {
-			first = false
-			onBase(l.Base)
+			onBase(final)
 		}
-		return fn(l)
-	})
-	if first {
-		onBase(final)
 	}
 	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
 }

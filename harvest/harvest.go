@@ -80,6 +80,31 @@ var ErrNotDocument = errors.New("not an HTML, MHTML, WARC, CSS, SVG or feed file
 // reads is skipped when walked in a directory, an error when named
 // alone.
 func (r *Reader) File(f tree.File, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+	return r.file(f, to{fn: fn}, onRecordError)
+}
+
+// FileRef is [Reader.File] with fn given a pointer to each link instead of
+// a copy, as [extract.LinksRef]: the Link is fn's to read and change
+// during the call only.
+func (r *Reader) FileRef(f tree.File, fn func(tree.Kind, *link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+	return r.file(f, to{ref: fn}, onRecordError)
+}
+
+// to is where a Reader's links go: to fn, or to ref without a copy.
+type to struct {
+	fn  func(tree.Kind, link.Link) error
+	ref func(tree.Kind, *link.Link) error
+}
+
+func (t to) call(k tree.Kind, l *link.Link) error {
+	if t.ref != nil {
+		return t.ref(k, l)
+	}
+	return t.fn(k, *l)
+}
+
+// file is File with its links going to t.
+func (r *Reader) file(f tree.File, t to, onRecordError func(*mime.RecordError) error) Result {
 	defer f.Release() // the walk waits for a page's pass (tree.Referrals.Gather)
 	if r.Kind != tree.Other {
 		f.Kind = r.Kind
@@ -128,7 +153,7 @@ func (r *Reader) File(f tree.File, fn func(tree.Kind, link.Link) error, onRecord
 			o.HTML.Referrer = ref
 		}
 	}
-	return r.readWith(in, f.Kind, o, site, fn, onRecordError)
+	return r.readWith(in, f.Kind, o, site, t, onRecordError)
 }
 
 // Stream calls fn for every link of the document src, retrieved from
@@ -149,14 +174,14 @@ func (r *Reader) Stream(src io.Reader, docURL string, fn func(tree.Kind, link.Li
 	if err != nil {
 		return Result{Err: err}
 	}
-	return r.read(in, kind, docURL, linkfilter.Site{Document: docURL}, fn, onRecordError)
+	return r.read(in, kind, docURL, linkfilter.Site{Document: docURL}, to{fn: fn}, onRecordError)
 }
 
 // Document calls fn for every link of the document src of kind k at site
 // (the page of a response: its URL after redirects), with the readers'
 // options o, as File does.
 func (r *Reader) Document(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, fn func(tree.Kind, link.Link) error) Result {
-	return r.links(src, k, o, site, fn)
+	return r.links(src, k, o, site, to{fn: fn})
 }
 
 // Header calls fn for the links of a response's Link header field values
@@ -178,21 +203,21 @@ func (r *Reader) Header(values []string, responseURL string, fn func(tree.Kind, 
 }
 
 // read reads the links of src of kind k, retrieved from docURL.
-func (r *Reader) read(src io.Reader, k tree.Kind, docURL string, site linkfilter.Site, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) read(src io.Reader, k tree.Kind, docURL string, site linkfilter.Site, t to, onRecordError func(*mime.RecordError) error) Result {
 	var o extract.Options
 	if r.Options != nil {
 		o = r.Options(docURL)
 	}
-	return r.readWith(src, k, o, site, fn, onRecordError)
+	return r.readWith(src, k, o, site, t, onRecordError)
 }
 
 // readWith reads the links of src of kind k with the readers' options o.
-func (r *Reader) readWith(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) readWith(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, t to, onRecordError func(*mime.RecordError) error) Result {
 	if k == tree.WARC {
 		o.MIME.Retrieval = "" // each record has its own
 		o.RecordError = onRecordError
 	}
-	res := r.links(src, k, o, site, fn)
+	res := r.links(src, k, o, site, t)
 	if k != tree.WARC {
 		res.Records = 1 // one document
 	}
@@ -202,7 +227,7 @@ func (r *Reader) readWith(src io.Reader, k tree.Kind, o extract.Options, site li
 // links reads the links of src of kind k through extract, each compared
 // with its site: an MHTML part's base, a WARC record's target, else the
 // document's.
-func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, fn func(tree.Kind, link.Link) error) Result {
+func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, t to) Result {
 	var b base.Result
 	o.Base = func(d base.Result) {
 		b = d
@@ -212,7 +237,7 @@ func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkf
 			site.Document = d.URL
 		}
 	}
-	res, err := extract.Links(src, k, o, func(l link.Link) error {
+	res, err := extract.LinksRef(src, k, o, func(l *link.Link) error {
 		s := site
 		switch k {
 		case tree.WARC:
@@ -225,7 +250,7 @@ func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkf
 			return nil
 		}
 		l.URL = u
-		return fn(k, l)
+		return t.call(k, l)
 	})
 	if k == tree.XML {
 		b = res.Base

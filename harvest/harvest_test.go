@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -279,4 +280,57 @@ func TestHeader(t *testing.T) {
 		{tree.Other, "https://example.org/dir/x.js", "https://example.org/dir/page"},
 		{tree.Other, "https://example.org/a,b.css", "https://example.org/dir/page"},
 	}, got, "against the response URL; the CDN is another origin")
+}
+
+// TestFileRef: FileRef reads what File reads, each link handed by
+// pointer: an HTML page's links without a copy on the way (the pass's
+// own, consecutive in its hold), whatever fn does to them.
+func TestFileRef(t *testing.T) {
+	files := map[string]string{"many.html": strings.Repeat(`<a href="x.html" rel=next>x</a><img src="https://i.example/i.png">`, 50)}
+	for name, data := range site {
+		files[name] = data
+	}
+	dir := writeTree(t, files)
+	m, err := tree.NewMapper("https://example.org/site/")
+	require.NoError(t, err)
+	r := &harvest.Reader{Mapper: m, Options: readers, Spec: resolve.WHATWG}
+	type got struct {
+		links []link.Link
+		kinds []tree.Kind
+		res   harvest.Result
+	}
+	byValue, byRef := map[string]*got{}, map[string]*got{}
+	addrs := map[string][]uintptr{}
+	for f, err := range tree.Walk([]string{dir}) {
+		require.NoError(t, err)
+		g := &got{}
+		g.res = r.File(f, func(k tree.Kind, l link.Link) error {
+			g.links, g.kinds = append(g.links, l), append(g.kinds, k)
+			return nil
+		}, nil)
+		byValue[f.Rel] = g
+	}
+	for f, err := range tree.Walk([]string{dir}) {
+		require.NoError(t, err)
+		g := &got{}
+		g.res = r.FileRef(f, func(k tree.Kind, l *link.Link) error {
+			g.links, g.kinds = append(g.links, *l), append(g.kinds, k)
+			addrs[f.Rel] = append(addrs[f.Rel], reflect.ValueOf(l).Pointer())
+			*l = link.Link{URL: "scribbled", Rel: []string{"x"}}
+			return nil
+		}, nil)
+		byRef[f.Rel] = g
+	}
+	require.Len(t, byRef, len(files))
+	for name, want := range byValue {
+		assert.Equal(t, want, byRef[name], name)
+	}
+	a := addrs["many.html"]
+	require.Len(t, a, 100)
+	size := reflect.TypeOf(link.Link{}).Size()
+	for i := 1; i < len(a); i++ {
+		if a[i]-a[i-1] != size {
+			t.Fatalf("link %d at %#x, link %d at %#x: a copy, not the pass's next link", i-1, a[i-1], i, a[i])
+		}
+	}
 }

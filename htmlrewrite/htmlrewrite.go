@@ -479,9 +479,23 @@ func (e *encodingError) Unwrap() error { return ErrEncoding }
 // document share the memory they are carved from, in blocks of 1 KiB: a
 // link kept alone keeps its block alive.
 func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+	return links(src, opts, fn, nil)
+}
+
+// LinksRef is [Links] with fn given a pointer to each link instead of a
+// copy (a Link is some 260 bytes, copied at each call it goes through):
+// the zero-copy path beside the convenient one. The Link is fn's to read
+// and change during the call only; its strings and Rel slice are its
+// own, as Links says, and may be kept.
+func LinksRef(src io.Reader, opts Options, fn func(*Link) error) (base.Result, error) {
+	return links(src, opts, nil, fn)
+}
+
+// links is Links with fn, or LinksRef with ref.
+func links(src io.Reader, opts Options, fn func(Link) error, ref func(*Link) error) (base.Result, error) {
 	if rs, ok := src.(io.ReadSeeker); ok {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
-			if res, done, err := linksOnce(rs, start, opts, fn); done {
+			if res, done, err := linksOnce(rs, start, opts, fn, ref); done {
 				return res, err
 			}
 		}
@@ -491,6 +505,14 @@ func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error
 		return base.Result{}, err
 	}
 	defer d.Close()
+	if ref != nil {
+		// A stream's links come through Document.Links, one copy each.
+		var one Link // one for the document: a Link taken by address per call would be an allocation each
+		fn = func(l Link) error {
+			one = l
+			return ref(&one)
+		}
+	}
 	return d.Links(fn)
 }
 

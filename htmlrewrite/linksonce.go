@@ -36,20 +36,49 @@ var (
 var holds = spare.New[[]Link](spareBuffers)
 
 // hold is the fn of a single pass: it keeps links until full says they
-// can go, then passes them and every later one to fn.
+// can go, then passes them and every later one to fn (or ref: see
+// LinksRef).
 type hold struct {
 	fn     func(Link) error
+	ref    func(*Link) error // when set, called instead of fn
 	links  []Link
 	size   int
 	direct bool
 	full   func() error // called at the bound: may stop the pass (errRedo)
+	one    Link         // a link passed directly (emit), filled in place
+}
+
+// call hands l to fn, or to ref without a copy.
+func (h *hold) call(l *Link) error {
+	if h.ref != nil {
+		return h.ref(l)
+	}
+	return h.fn(*l)
 }
 
 func (h *hold) add(l Link) error {
 	if h.direct {
-		return h.fn(l)
+		return h.call(&l)
 	}
 	*h.slot() = l
+	return h.added()
+}
+
+// next returns the Link, zero, for the scanner to fill in place: a new
+// slot of the hold, or, once links go directly, the hold's own Link.
+func (h *hold) next() *Link {
+	if h.direct {
+		h.one = Link{}
+		return &h.one
+	}
+	return h.slot()
+}
+
+// filled passes on the link next returned, once the scanner filled it.
+func (h *hold) filled() error {
+	if h.direct {
+		return h.call(&h.one)
+	}
 	return h.added()
 }
 
@@ -99,7 +128,7 @@ func (h *hold) pass() error {
 	h.direct = true
 	var err error
 	for i := range h.links {
-		if err = h.fn(h.links[i]); err != nil {
+		if err = h.call(&h.links[i]); err != nil {
 			break
 		}
 	}
@@ -121,7 +150,8 @@ func (h *hold) drop() {
 // above). ok is false when the document is to go the look-ahead's way
 // after all (UTF-16, decoded as a stream): rs is then back at start and
 // fn was not called.
-func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error) (res base.Result, ok bool, err error) {
+// Links go to fn, or to ref when it is set (LinksRef).
+func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error, ref func(*Link) error) (res base.Result, ok bool, err error) {
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}
@@ -134,7 +164,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 		freeReadBuffer(buf)
 		return base.Result{}, !utf16, err
 	}
-	h := &hold{fn: fn}
+	h := &hold{fn: fn, ref: ref}
 	defer h.drop()
 	s, err := newScannerPrepared(p, opts, nil, h.add)
 	if err != nil {
@@ -185,10 +215,12 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error)
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
 		return base.Result{}, true, err
 	}
-	s, err = newScannerPrepared(*late.decided, opts, nil, fn)
+	h = &hold{fn: fn, ref: ref, direct: true}
+	s, err = newScannerPrepared(*late.decided, opts, nil, h.add)
 	if err != nil {
 		return base.Result{}, true, err
 	}
+	s.hold = h
 	err = s.run(rs)
 	res = s.stats.Base
 	s.free()

@@ -68,6 +68,33 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 			}
 		}
 	}
+	// LinksRef gives the same, whatever fn does to the links it is
+	// handed (harvest changes URL): they are the pass's own.
+	var byRef []Link
+	r = bytes.NewReader([]byte(doc))
+	if !readerAt {
+		r = seekOnly{r.(io.ReadSeeker)}
+	}
+	res, err = LinksRef(r, o, func(l *Link) error {
+		byRef = append(byRef, *l)
+		*l = Link{URL: "scribbled", Rel: []string{"x"}, Line: -1, Part: "p", Record: 9}
+		if len(byRef) == stop {
+			return errStop
+		}
+		return nil
+	})
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(res, wantRes) {
+		t.Errorf("%s: LinksRef: error %v, base %+v; look-ahead %v, %+v", name, err, res, wantErr, wantRes)
+	}
+	if !reflect.DeepEqual(byRef, want) {
+		t.Errorf("%s: LinksRef: %d links, look-ahead %d", name, len(byRef), len(want))
+		for i := range min(len(byRef), len(want)) {
+			if !reflect.DeepEqual(byRef[i], want[i]) {
+				t.Errorf("%s: LinksRef: link %d: %+v, look-ahead %+v", name, i, byRef[i], want[i])
+				break
+			}
+		}
+	}
 	return src.read
 }
 
@@ -231,4 +258,39 @@ func TestHoldSlotZero(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestLinksRefNoCopy: LinksRef hands fn the pass's own links, not copies:
+// the links held until the document's end are the consecutive elements
+// of the hold's array, and once links go straight through (over the
+// bound) each is the hold's one Link, filled in place. (Links copies
+// each, some 260 bytes, at every call it goes through.)
+func TestLinksRefNoCopy(t *testing.T) {
+	doc := strings.Repeat(`<a href="x.html" rel=next>x</a><img src=i.png>`+"\n", 100)
+	size := reflect.TypeOf(Link{}).Size()
+	addrs := func() []uintptr {
+		var got []uintptr
+		_, err := LinksRef(strings.NewReader(doc), testOptions(), func(l *Link) error {
+			got = append(got, reflect.ValueOf(l).Pointer())
+			return nil
+		})
+		if err != nil || len(got) != 200 {
+			t.Fatalf("LinksRef: %d links, %v", len(got), err)
+		}
+		return got
+	}
+	got := addrs()
+	for i := 1; i < len(got); i++ {
+		if got[i]-got[i-1] != size {
+			t.Fatalf("held: link %d at %#x, link %d at %#x: not the next element (%d bytes on)", i-1, got[i-1], i, got[i], size)
+		}
+	}
+	withBound(1, 1<<20, func() {
+		got := addrs()
+		for i := 2; i < len(got); i++ {
+			if got[i] != got[1] {
+				t.Fatalf("direct: link %d at %#x, link 1 at %#x: a copy", i, got[i], got[1])
+			}
+		}
+	})
 }

@@ -1327,10 +1327,12 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 	if s.err != nil {
 		return
 	}
-	if h := s.hold; h != nil && !h.direct {
-		// Links' single pass: filled in the hold's own slot.
-		s.link(h.slot(), at, d0, raw, u, err)
-		s.err = h.added()
+	if h := s.hold; h != nil {
+		// Links' single pass: filled in the hold's own slot, or its
+		// own Link once links go directly, and handed on by pointer
+		// where the caller takes one (LinksRef).
+		s.link(h.next(), at, d0, raw, u, err)
+		s.err = h.filled()
 		return
 	}
 	var l Link

@@ -138,7 +138,7 @@ func runLinks(args []string, s stdio) int {
 			return linkout.Failed(wk.Name, wk.Err)
 		}
 		lw := linkout.NewWriter(sink, wk.Name, mode)
-		return lw.Result(hv.File(wk.File, lw.Link, lw.RecordError))
+		return lw.Result(hv.FileRef(wk.File, lw.LinkRef, lw.RecordError))
 	}
 	// A list is a stream: each file's links go out before the next path
 	// is waited for, so a caller can talk to the command line by line.

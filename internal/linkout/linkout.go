@@ -223,11 +223,17 @@ func NewWriter(sink *ordered.Sink, file string, m Mode) *Writer {
 // Link writes the record of the link l of a document of kind k: with its
 // part in MHTML, its record in WARC (harvest.Reader's fn).
 func (e *Writer) Link(k tree.Kind, l link.Link) error {
+	return e.LinkRef(k, &l)
+}
+
+// LinkRef is Link with the link by pointer (harvest.Reader.FileRef): l
+// is read during the call only.
+func (e *Writer) LinkRef(k tree.Kind, l *link.Link) error {
 	if e.mode.Behind != nil {
-		return e.behind(k, &l)
+		return e.behind(k, l)
 	}
 	r := &e.rec
-	record(r, &l, e.name, e.nameEncoding, &e.mode)
+	record(r, l, e.name, e.nameEncoding, &e.mode)
 	r.cache = &e.cache
 	switch k {
 	case tree.MHTML:
