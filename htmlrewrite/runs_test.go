@@ -1,6 +1,7 @@
 package htmlrewrite
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -141,5 +142,35 @@ func TestLastNewline(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLinksRunsNotCut: in Links, placing a link counts the lines of the
+// passed tokens before it where they are, without ending their run: a
+// document in one buffer is handed over in a run or two, not one per
+// link (ending the run at every link was a Flush, a call and a shorter
+// run each time).
+func TestLinksRunsNotCut(t *testing.T) {
+	doc := strings.Repeat("<p>text\n<a href=\"x.html\">x</a> and <img\nsrc=i.png>\n", 200)
+	runs := func(w *bufio.Writer) (int, int) {
+		n := 0
+		s, r, err := newScanner(strings.NewReader(doc), testOptions(), w, func(l Link) error {
+			n++
+			line := 1 + strings.Count(doc[:l.Offset], "\n")
+			col := int(l.Offset) - strings.LastIndexByte(doc[:l.Offset], '\n')
+			if l.Line != line || l.Column != col {
+				t.Fatalf("%+v: at line %d column %d", l, line, col)
+			}
+			return nil
+		})
+		require.NoError(t, err)
+		calls := 0
+		s.ranFn = func(b []byte) { calls++; s.ran(b) }
+		require.NoError(t, s.run(r))
+		return calls, n
+	}
+	calls, n := runs(nil)
+	if n != 400 || calls > 2 {
+		t.Fatalf("Links: %d links, runs handed over %d times, want at most 2", n, calls)
 	}
 }

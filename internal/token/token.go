@@ -272,6 +272,17 @@ func (z *Tokenizer) newRun() {
 	z.passStart = z.raw.start
 }
 
+// Pending returns the run of passed tokens not yet handed to the pass
+// function (nil: none), without handing it: valid until the next call
+// to Next or Flush. A caller that only reads the bytes before a token
+// (counts their lines) need not end the run.
+func (z *Tokenizer) Pending() []byte {
+	if z.passEnd > z.passStart {
+		return z.buf[z.passStart:z.passEnd]
+	}
+	return nil
+}
+
 // Flush hands the run of passed tokens, if any, to the pass function. A
 // caller that uses the bytes of a token it does not pass (writes them,
 // counts their lines) must call Flush first.
