@@ -19,6 +19,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/mime"
@@ -237,7 +238,11 @@ func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkf
 			site.Document = d.URL
 		}
 	}
+	all := passesAll(&r.Filter)
 	res, err := extract.LinksRef(src, k, o, func(l *link.Link) error {
+		if !all {
+			lazyurl.Resolve(l) // the filter reads the URL
+		}
 		s := site
 		switch k {
 		case tree.WARC:
@@ -260,6 +265,13 @@ func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkf
 		out.Records, out.RecordErrors = res.Records, res.RecordErrors
 	}
 	return out
+}
+
+// passesAll reports whether f keeps every link as it is, reading no URL:
+// a link whose URL was left for later (htmlrewrite.Options.Defer) can
+// then go on unresolved (TestPassesAll lists Filter's fields).
+func passesAll(f *linkfilter.Filter) bool {
+	return f.Kinds == nil && f.Schemes == nil && !f.StripFragment && f.Normalize == 0 && f.Scope == linkfilter.Anywhere
 }
 
 func (r *Reader) mapper() (*tree.Mapper, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/mime"
@@ -333,4 +334,53 @@ func TestFileRef(t *testing.T) {
 			t.Fatalf("link %d at %#x, link %d at %#x: a copy, not the pass's next link", i-1, a[i-1], i, a[i])
 		}
 	}
+}
+
+// TestFileDeferred: links whose URLs the pass left for later
+// (htmlrewrite.Options.Defer) are resolved before a filter that reads
+// them, and go on as they are when the filter keeps every link; resolved
+// by lazyurl.Resolve, they are what File gives without Defer.
+func TestFileDeferred(t *testing.T) {
+	dir := writeTree(t, site)
+	m, err := tree.NewMapper("https://example.org/site/")
+	require.NoError(t, err)
+	for _, filter := range []linkfilter.Filter{{}, {Scope: linkfilter.Internal}, {Schemes: []string{"https"}}, {StripFragment: true}} {
+		read := func(refs *lazyurl.Refs) (map[string][]link.Link, int) {
+			r := &harvest.Reader{Mapper: m, Spec: resolve.WHATWG, Filter: filter, Options: func(u string) extract.Options {
+				o := readers(u)
+				o.HTML.Defer = refs
+				return o
+			}}
+			got, deferred := map[string][]link.Link{}, 0
+			for f, err := range tree.Walk([]string{dir}) {
+				require.NoError(t, err)
+				r.FileRef(f, func(k tree.Kind, l *link.Link) error {
+					if lazyurl.Deferred(l) {
+						deferred++
+					}
+					lazyurl.Resolve(l)
+					got[f.Rel] = append(got[f.Rel], *l)
+					return nil
+				}, nil)
+			}
+			return got, deferred
+		}
+		want, _ := read(nil)
+		got, deferred := read(new(lazyurl.Refs))
+		assert.Equal(t, want, got, "%+v", filter)
+		if all := filter.Scope == linkfilter.Anywhere && filter.Schemes == nil && !filter.StripFragment; all != (deferred > 0) {
+			t.Errorf("%+v: %d links deferred past the filter", filter, deferred)
+		}
+	}
+}
+
+// TestPassesAll: a Filter field that is not checked by passesAll would
+// let a link go past it with its URL not resolved yet.
+func TestPassesAll(t *testing.T) {
+	var names []string
+	for f := range reflect.TypeFor[linkfilter.Filter]().Fields() {
+		names = append(names, f.Name)
+	}
+	assert.Equal(t, []string{"Kinds", "Schemes", "StripFragment", "Normalize", "Scope"}, names,
+		"linkfilter.Filter changed: make harvest's passesAll check the new field")
 }

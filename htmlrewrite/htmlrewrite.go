@@ -53,6 +53,7 @@ import (
 	"golang.org/x/text/encoding"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
@@ -163,6 +164,14 @@ type Options struct {
 	// document is done.
 	Spool    bool
 	SpoolDir string
+	// Defer, when set, leaves the URL of each link of a UTF-8 document
+	// resolved against the document's own resolvers to be resolved by
+	// whoever reads the link last: Link.URL is empty and Link.Err holds
+	// what lazyurl.Resolve needs (relurl links resolves on the goroutine
+	// that encodes its records). Its type is relurl's own: nothing outside
+	// relurl can set it.
+	Defer *lazyurl.Refs
+
 	// identity (tests only) replaces every URL by itself, through the
 	// same splicing as a real change: the output must equal the input.
 	identity bool

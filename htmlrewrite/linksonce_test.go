@@ -12,6 +12,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/lazyurl"
 )
 
 // linksLookahead is Links the look-ahead way (Open, then Document.Links:
@@ -91,6 +92,33 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 		for i := range min(len(byRef), len(want)) {
 			if !reflect.DeepEqual(byRef[i], want[i]) {
 				t.Errorf("%s: LinksRef: link %d: %+v, look-ahead %+v", name, i, byRef[i], want[i])
+				break
+			}
+		}
+	}
+	// With Options.Defer, the links resolved later (lazyurl.Resolve, by
+	// whoever reads them last) are the same.
+	var deferred []Link
+	r = bytes.NewReader([]byte(doc))
+	od := o
+	od.Defer = new(lazyurl.Refs)
+	res, err = LinksRef(r, od, func(l *Link) error {
+		c := *l
+		lazyurl.Resolve(&c)
+		deferred = append(deferred, c)
+		if len(deferred) == stop {
+			return errStop
+		}
+		return nil
+	})
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(res, wantRes) {
+		t.Errorf("%s: Defer: error %v, base %+v; look-ahead %v, %+v", name, err, res, wantErr, wantRes)
+	}
+	if !reflect.DeepEqual(deferred, want) {
+		t.Errorf("%s: Defer: %d links, look-ahead %d", name, len(deferred), len(want))
+		for i := range min(len(deferred), len(want)) {
+			if !reflect.DeepEqual(deferred[i], want[i]) {
+				t.Errorf("%s: Defer: link %d: %+v, look-ahead %+v", name, i, deferred[i], want[i])
 				break
 			}
 		}
@@ -293,4 +321,54 @@ func TestLinksRefNoCopy(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDeferLeavesURLs: with Options.Defer the pass resolves no URL of a
+// UTF-8 document's links: each comes with an empty URL and what
+// lazyurl.Resolve needs, which gives the URL (and error) the pass gives
+// without it. A reference that is not a part of the value as written (a
+// tab taken out), a document in a legacy encoding (its query encoding)
+// and a UTF-16 one are resolved in the pass, as without Defer.
+func TestDeferLeavesURLs(t *testing.T) {
+	doc := `<a href=" x.html">x</a><img src="https://i.example/./i.png" srcset="a.png 1x, HTTP://B.example/b.png 2x">` +
+		`<p style="background:url(&quot;c.png&quot;)"><a href="http://[bad">y</a><a href="">e</a><a href="t&#9;ab.html">`
+	for _, c := range []struct {
+		name, doc, contentType string
+		deferred               bool
+	}{
+		{"utf-8", doc, "text/html; charset=utf-8", true},
+		{"legacy", doc, "text/html; charset=windows-1252", false},
+		{"utf-16", utf16Doc(doc), "", false},
+	} {
+		o := testOptions()
+		o.ContentType = c.contentType
+		var want []Link
+		if _, err := Links(strings.NewReader(c.doc), o, func(l Link) error { want = append(want, l); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		o.Defer = new(lazyurl.Refs)
+		var got []Link
+		n := 0
+		_, err := LinksRef(strings.NewReader(c.doc), o, func(l *Link) error {
+			tab := strings.Contains(l.Raw, "\t")
+			if lazyurl.Deferred(l) != (c.deferred && !tab) || lazyurl.Deferred(l) && l.URL != "" {
+				t.Errorf("%s: %+v: deferred %v, want %v", c.name, *l, lazyurl.Deferred(l), c.deferred)
+			}
+			if lazyurl.Deferred(l) {
+				n++
+			}
+			lazyurl.Resolve(l)
+			got = append(got, *l)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: resolved later: %+v\nwant %+v", c.name, got, want)
+		}
+		if c.deferred && n != len(want)-1 {
+			t.Errorf("%s: %d of %d links deferred, want all but the one with a tab", c.name, n, len(want))
+		}
+	}
 }

@@ -1316,6 +1316,10 @@ func (s *scanner) reference(res *resolve.Resolver, ref string) (string, error) {
 // (an absolute URL as written). One allocation per link: the resolver
 // appends the URL after the value (resolve.AppendReference).
 func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, res *resolve.Resolver) {
+	if s.opts.Defer != nil && inRaw && s.p.enc == nil && s.p.utf16 == nil {
+		s.emitDeferred(at, d0, raw, t, len(ref), res)
+		return
+	}
 	b := append(s.linkBuf[:0], raw...)
 	b, err := res.AppendReference(b, ref)
 	s.linkBuf = b
@@ -1342,6 +1346,14 @@ func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, 
 		raw, u = all[:u0], all[u0:]
 	}
 	s.emit(at, d0, raw, u, nil)
+}
+
+// emitDeferred is emitRef with the URL left to lazyurl.Resolve
+// (Options.Defer), for a reference that is a part of the value as
+// written, raw[t:t+n]: the link's one string is the value.
+func (s *scanner) emitDeferred(at *site, d0 int, raw string, t, n int, res *resolve.Resolver) {
+	s.linkBuf = append(s.linkBuf[:0], raw...)
+	s.emit(at, d0, s.blocks.string(s.linkBuf), "", s.opts.Defer.New(res, t, n))
 }
 
 func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {

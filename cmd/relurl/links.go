@@ -7,9 +7,11 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/behind"
 	"github.com/relurl/relurl/internal/inputs"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/linkout"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/internal/progress"
@@ -133,6 +135,17 @@ func runLinks(args []string, s stdio) int {
 	failed := 0
 	mode.NoKeys = !ff.unique // out looks at the keys only for --unique
 	hv := t.harvester(forced, filter)
+	if mode.Behind != nil {
+		// The links' URLs are resolved behind too (package lazyurl),
+		// where their records are encoded: the worker does not read
+		// them (harvest resolves them first for a filter that does).
+		refs, opts := new(lazyurl.Refs), hv.Options
+		hv.Options = func(docURL string) extract.Options {
+			o := opts(docURL)
+			o.HTML.Defer = refs
+			return o
+		}
+	}
 	work := func(wk inputs.Item, sink *ordered.Sink) linkout.Result {
 		if wk.Err != nil {
 			return linkout.Failed(wk.Name, wk.Err)

@@ -25,6 +25,14 @@ func linksTree(t *testing.T, n, links int) string {
 		}
 		for j := range links {
 			fmt.Fprintf(&b, "<p><a href=\"p%d-%d.html\">x</a></p>\n", i, j)
+			switch j % 5 {
+			case 1: // absolute, as written or not in its serialized form
+				fmt.Fprintf(&b, "<img src=\"https://cdn.example/i/%d.png\" srcset=\"HTTPS://CDN.example/./i/%d.png 2x, s.png 3x\">\n", j, j)
+			case 2: // a style attribute, a reference decoded, rel tokens
+				fmt.Fprintf(&b, "<div style=\"background:url('b%d.png')\"></div><link rel=\"Stylesheet preload\" href=\"s&amp;%d.css\">\n", j, j)
+			case 3: // tabs and spaces taken out; a reference that cannot resolve
+				fmt.Fprintf(&b, "<a href=\" q%d\t.html \">y</a><a href=\"http://[x%d\">z</a>\n", j, j)
+			}
 		}
 		if i%3 == 0 {
 			b.WriteString("<!--" + strings.Repeat("x", 20000) + "-->")
@@ -75,7 +83,12 @@ func TestLinksBehindAsBufio(t *testing.T) {
 		code := run(args, stdio{out: out, err: &errb})
 		return out.buf.String(), errb.String(), code
 	}
-	for _, extra := range [][]string{nil, {"--status"}, {"--format", "text"}, {"--format", "tsv", "--status"}, {"--counters", "hadoop"}, {"--unique"}} {
+	// A sheet's links too; and filters, which read the URLs on the worker.
+	if err := os.WriteFile(filepath.Join(dir, "s.css"), []byte("a{b:url(c.png)}\n@import 'https://x.example/i.css';\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{nil, {"--status"}, {"--format", "text"}, {"--format", "tsv", "--status"}, {"--counters", "hadoop"}, {"--unique"},
+		{"--internal"}, {"--scheme", "https", "--format", "tsv"}} {
 		args := append([]string{"links", "-j", "1", "--max-size", "20000", "--base", "https://example.org/"}, extra...)
 		args = append(args, dir)
 		full, _, _ := runWith(1, args, 1<<30)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/internal/behind"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/tree"
 )
@@ -143,6 +144,7 @@ func (b *Behind) Gate(w io.Writer, drop func() bool) io.Writer { return b.q.Gate
 // link encodes and writes the record of a queued link, as Writer.Link
 // and Writer.add do without Behind.
 func (b *Behind) link(it *queued) error {
+	lazyurl.Resolve(&it.link) // here, off the worker (htmlrewrite.Options.Defer)
 	e := it.w
 	if e.mode.text {
 		if it.link.URL == "" {

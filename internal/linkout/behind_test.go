@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -185,5 +187,52 @@ func TestBehindBounded(t *testing.T) {
 	require.NoError(t, b.Close())
 	if max := 2*behindBytes/(100<<10) + 4; last > max {
 		t.Fatalf("the worker queued %d links of 100 KiB before it waited, want at most %d", last, max)
+	}
+}
+
+// TestBehindResolves: a link whose URL was left for later
+// (htmlrewrite.Options.Defer) is resolved where its record is made, on
+// Behind's goroutine or in the worker's Writer: the records are those of
+// the links resolved at once, in every format.
+func TestBehindResolves(t *testing.T) {
+	res, err := resolve.NewResolver(resolve.WHATWG, "https://b.example/d/", resolve.Options{})
+	require.NoError(t, err)
+	refs := []string{"x.html", "../y?q", "https://o.example/", "http://[bad", ""}
+	write := func(m Mode, out *bytes.Buffer, deferred bool) {
+		var w flushOut = nopFlusher{out}
+		if m.Behind != nil {
+			w = m.Behind
+		}
+		o := Out(w, false, nil)
+		lw := NewWriter(ordered.Direct(o), "f.html", m)
+		var lazy lazyurl.Refs
+		for i := range 3000 {
+			ref := refs[i%len(refs)]
+			l := testLink(ref)
+			l.Raw = ref
+			if deferred {
+				l.URL, l.Err = "", lazy.New(res, 0, len(ref))
+			} else {
+				l.URL, l.Err = res.Reference(ref)
+			}
+			require.NoError(t, lw.LinkRef(tree.HTML, &l))
+		}
+		st := lw.Result(harvest.Result{}).Status
+		require.NoError(t, m.Finish(o, &st))
+		require.NoError(t, w.Flush())
+	}
+	for _, format := range []string{"jsonl", "text", "tsv"} {
+		m, err := NewMode(format, "")
+		require.NoError(t, err)
+		m.Status = true
+		var want, worker, behind bytes.Buffer
+		write(m, &want, false)
+		write(m, &worker, true)
+		b := NewBehind(&behind)
+		m.Behind = b
+		write(m, &behind, true)
+		require.NoError(t, b.Close())
+		assert.Equal(t, want.String(), worker.String(), "%s: resolved by the worker's Writer", format)
+		assert.Equal(t, want.String(), behind.String(), "%s: resolved behind", format)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/mime"
@@ -230,8 +231,9 @@ func (e *Writer) Link(k tree.Kind, l link.Link) error {
 // is read during the call only.
 func (e *Writer) LinkRef(k tree.Kind, l *link.Link) error {
 	if e.mode.Behind != nil {
-		return e.behind(k, l)
+		return e.behind(k, l) // its URL resolved behind, if left for later
 	}
+	lazyurl.Resolve(l)
 	r := &e.rec
 	record(r, l, e.name, e.nameEncoding, &e.mode)
 	r.cache = &e.cache
