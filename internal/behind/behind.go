@@ -21,14 +21,15 @@ import (
 	"sync"
 )
 
-// pipe hands batches of T to a goroutine that drains them, one batch
-// behind: at most two batches exist, the one being filled and the one
-// being drained.
+// pipe hands batches of T to a goroutine that drains them, in order:
+// at most depth batches exist, the one being filled and those handed
+// off (being drained or waiting for it).
 type pipe[T any] struct {
-	cur   []T // being filled
-	spare []T // the second batch, when not being drained
-	todo  chan []T
-	back  chan []T
+	cur  []T               // being filled
+	free chan []T          // batches drained, to be filled again
+	made int               // batches made so far (at most depth)
+	size int               // a batch's capacity
+	todo chan handedOff[T] // handed off, in order
 	// drain does the work of a batch on the pipe's goroutine; handed
 	// says whether the batch was handed off by the producer without
 	// waiting for it (Write, a full Queue), else by Flush. It returns
@@ -36,21 +37,28 @@ type pipe[T any] struct {
 	// had returned before it (late: see Gate).
 	drain func(batch []T, handed bool) (late bool, err error)
 	// mu guards busy, err and late (Wait and Gate may run on other
-	// goroutines); idle is signalled when busy turns false.
-	mu     sync.Mutex
-	idle   sync.Cond
-	busy   bool
-	handed bool // the batch being drained was handed off without a wait
-	err    error
-	late   bool
+	// goroutines); idle is signalled when busy falls to zero.
+	mu   sync.Mutex
+	idle sync.Cond
+	busy int // batches handed off and not yet drained
+	err  error
+	late bool
 	// fail is the first error the producer was told of: every later
 	// call returns it, as bufio.Writer's do.
 	fail error
 }
 
-func (p *pipe[T]) start(size int, drain func([]T, bool) (bool, error)) {
-	p.cur, p.spare = make([]T, 0, size), make([]T, 0, size)
-	p.todo, p.back = make(chan []T), make(chan []T, 1)
+// handedOff is a batch handed off, and how (see pipe.drain).
+type handedOff[T any] struct {
+	items  []T
+	handed bool
+}
+
+func (p *pipe[T]) start(size, depth int, drain func([]T, bool) (bool, error)) {
+	p.size = size
+	p.cur, p.made = make([]T, 0, size), 1
+	p.free = make(chan []T, depth-1)
+	p.todo = make(chan handedOff[T], depth-1)
 	p.drain = drain
 	p.idle.L = &p.mu
 	go p.loop()
@@ -60,22 +68,24 @@ func (p *pipe[T]) start(size int, drain func([]T, bool) (bool, error)) {
 func (p *pipe[T]) loop() {
 	for b := range p.todo {
 		p.mu.Lock()
-		failed, handed := p.err != nil, p.handed
+		failed := p.err != nil
 		p.mu.Unlock()
 		var late bool
 		var err error
 		if !failed {
-			late, err = p.drain(b, handed)
+			late, err = p.drain(b.items, b.handed)
 		}
-		clear(b) // what the items point to is not kept alive
+		clear(b.items) // what the items point to is not kept alive
 		p.mu.Lock()
 		if err != nil {
 			p.err, p.late = err, late
 		}
-		p.busy = false
-		p.idle.Broadcast()
+		p.busy--
+		if p.busy == 0 {
+			p.idle.Broadcast()
+		}
 		p.mu.Unlock()
-		p.back <- b[:0]
+		p.free <- b.items[:0]
 	}
 }
 
@@ -83,7 +93,7 @@ func (p *pipe[T]) loop() {
 // The batch being filled is not drained (Flush drains it).
 func (p *pipe[T]) Wait() error {
 	p.mu.Lock()
-	for p.busy {
+	for p.busy > 0 {
 		p.idle.Wait()
 	}
 	err := p.err
@@ -91,33 +101,49 @@ func (p *pipe[T]) Wait() error {
 	return err
 }
 
-// settle waits for the batch being drained and takes it back as the
-// spare; it returns the first error.
+// settle waits until every batch handed off is drained; it returns the
+// first error.
 func (p *pipe[T]) settle() error {
 	if p.fail != nil {
 		return p.fail
 	}
-	if p.spare == nil {
-		p.spare = <-p.back
-	}
-	p.mu.Lock()
-	p.fail = p.err
-	p.mu.Unlock()
+	p.fail = p.Wait()
 	return p.fail
 }
 
 // handOff gives the batch being filled to the goroutine and goes on with
-// the spare one.
+// an empty one: a new one while fewer than depth exist, else the first
+// drained (waiting for it). It returns the first error known when it
+// hands off or once it has waited (a batch handed off after a failed
+// one is not drained).
 func (p *pipe[T]) handOff(handed bool) error {
-	if err := p.settle(); err != nil {
-		return err
+	if p.fail != nil {
+		return p.fail
 	}
 	p.mu.Lock()
-	p.busy, p.handed = true, handed
+	if p.fail = p.err; p.fail == nil {
+		p.busy++
+	}
 	p.mu.Unlock()
-	p.todo <- p.cur
-	p.cur, p.spare = p.spare, nil
-	return nil
+	if p.fail != nil {
+		return p.fail
+	}
+	p.todo <- handedOff[T]{p.cur, handed}
+	select {
+	case p.cur = <-p.free:
+		return nil
+	default:
+	}
+	if p.made < cap(p.free)+1 {
+		p.cur = make([]T, 0, p.size)
+		p.made++
+		return nil
+	}
+	p.cur = <-p.free
+	p.mu.Lock()
+	p.fail = p.err
+	p.mu.Unlock()
+	return p.fail
 }
 
 // flush hands off what is being filled and waits until it is drained.
@@ -156,7 +182,7 @@ type Writer struct {
 // its writing goroutine; Close ends it.
 func New(w io.Writer, size int) *Writer {
 	b := &Writer{w: w}
-	b.start(size, func(p []byte, handed bool) (bool, error) {
+	b.start(size, 2, func(p []byte, handed bool) (bool, error) {
 		_, err := w.Write(p)
 		return handed, err
 	})
@@ -261,13 +287,15 @@ type Queue[T any] struct {
 	pipe[T]
 }
 
-// NewQueue returns a Queue of batches of size items, which drain does
-// the work of (see Gate for late), and starts its goroutine; Close ends
-// it. Once drain fails, it is not called again, and the producer gets the
-// error from its next hand-off (Next, Flush).
-func NewQueue[T any](size int, drain func(batch []T, handed bool) (late bool, err error)) *Queue[T] {
+// NewQueue returns a Queue of at most depth (at least 2) batches of size
+// items, which drain does the work of (see Gate for late), and starts
+// its goroutine; Close ends it. The producer waits only when depth
+// batches exist: the one it fills and depth-1 handed off. Once drain
+// fails, it is not called again, and the producer gets the error from a
+// later hand-off (Next, Send, Flush).
+func NewQueue[T any](size, depth int, drain func(batch []T, handed bool) (late bool, err error)) *Queue[T] {
 	q := &Queue[T]{}
-	q.start(size, drain)
+	q.start(size, max(2, depth), drain)
 	return q
 }
 

@@ -250,7 +250,7 @@ func TestQueue(t *testing.T) {
 	var events []string
 	logged := func(what string) { mu.Lock(); events = append(events, what); mu.Unlock() }
 	errFail := errors.New("fail")
-	q := NewQueue(3, func(batch []int, handed bool) (bool, error) {
+	q := NewQueue(3, 2, func(batch []int, handed bool) (bool, error) {
 		for _, v := range batch {
 			if v < 0 {
 				return true, errFail
@@ -293,5 +293,48 @@ func TestQueue(t *testing.T) {
 	}
 	if got, want := fmt.Sprint(events), "[6]"; got != want {
 		t.Fatalf("events %s, want %s", got, want)
+	}
+}
+
+// TestQueueDepth: the producer goes on filling while depth-1 batches
+// wait to be drained, and waits at the depth-th.
+func TestQueueDepth(t *testing.T) {
+	for _, depth := range []int{2, 4} {
+		release := make(chan struct{})
+		q := NewQueue(1, depth, func(batch []int, handed bool) (bool, error) {
+			<-release
+			return false, nil
+		})
+		filled, done := make(chan int, 16), make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := range 10 {
+				p, err := q.Next()
+				if err != nil {
+					return
+				}
+				*p = i
+				filled <- i
+			}
+		}()
+		for last, same := -1, 0; same < 5; { // settled: 100 ms without a new item
+			time.Sleep(20 * time.Millisecond)
+			if n := len(filled); n == last {
+				same++
+			} else {
+				last, same = n, 0
+			}
+		}
+		// Batches of one item: depth-1 handed off (one being drained,
+		// waiting for release), the depth-th being filled, the next Next
+		// waits.
+		if got := len(filled); got != depth {
+			t.Errorf("depth %d: %d items filled before the producer waited, want %d", depth, got, depth)
+		}
+		close(release)
+		<-done // the producer is done with the queue
+		if err := q.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -141,8 +141,9 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // TestBehindBounded: what the queue holds is bounded in bytes, not only
 // in links: with its writer stuck, the worker waits once the links
-// queued hold about twice behindBytes (here 100 KiB each: about 20),
-// not after two batches of links of any length (2,048).
+// queued hold about behindDepth times behindBytes (here 100 KiB each:
+// about 40), not after behindDepth batches of links of any length
+// (4,096).
 func TestBehindBounded(t *testing.T) {
 	release := make(chan struct{})
 	b := NewBehind(writerFunc(func(p []byte) (int, error) { <-release; return len(p), nil }))
@@ -185,7 +186,7 @@ func TestBehindBounded(t *testing.T) {
 	close(release)
 	<-done
 	require.NoError(t, b.Close())
-	if max := 2*behindBytes/(100<<10) + 4; last > max {
+	if max := behindDepth*behindBytes/(100<<10) + 2*behindDepth; last > max {
 		t.Fatalf("the worker queued %d links of 100 KiB before it waited, want at most %d", last, max)
 	}
 }
