@@ -361,8 +361,12 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				if h != nil {
-					fmt.Fprintf(h.s.out, "usage: relurl %s %s\n", h.name, h.synopsis)
-					h.printFlags(fs, h.s.out)
+					var b bytes.Buffer
+					fmt.Fprintf(&b, "usage: relurl %s %s\n", h.name, h.synopsis)
+					h.printFlags(fs, &b)
+					if _, err := h.s.out.Write(b.Bytes()); err != nil {
+						return h.s.writeFailed(h.name, err)
+					}
 				}
 				return exitOK
 			}

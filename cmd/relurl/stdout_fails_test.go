@@ -27,6 +27,9 @@ func TestStdoutFails(t *testing.T) {
 	}{
 		{"version", []string{"version"}, ""},
 		{"help", []string{"help"}, ""},
+		{"help links", []string{"help", "links"}, ""},
+		{"links -h", []string{"links", "-h"}, ""},
+		{"resolve -h", []string{"resolve", "-h"}, ""},
 		{"resolve", []string{"resolve", "--base", "http://a/b/c", "g", "../h"}, ""},
 		{"resolve --jsonl", []string{"resolve", "--jsonl"}, `{"base":"http://a/b","ref":"c"}` + "\n"},
 		{"relativize", []string{"relativize", "--base", "http://a/b/c", "http://a/b/d"}, ""},
