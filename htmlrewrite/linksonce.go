@@ -45,7 +45,7 @@ type hold struct {
 	size   int
 	direct bool
 	full   func() error // called at the bound: may stop the pass (errRedo)
-	one    Link         // a link passed directly (emit), filled in place
+	one    *Link        // a link passed directly (emit), filled in place: made when first needed
 }
 
 // call hands l to fn, or to ref without a copy.
@@ -68,8 +68,11 @@ func (h *hold) add(l Link) error {
 // slot of the hold, or, once links go directly, the hold's own Link.
 func (h *hold) next() *Link {
 	if h.direct {
-		h.one = Link{}
-		return &h.one
+		if h.one == nil {
+			h.one = new(Link)
+		}
+		*h.one = Link{}
+		return h.one
 	}
 	return h.slot()
 }
@@ -77,7 +80,7 @@ func (h *hold) next() *Link {
 // filled passes on the link next returned, once the scanner filled it.
 func (h *hold) filled() error {
 	if h.direct {
-		return h.call(&h.one)
+		return h.call(h.one)
 	}
 	return h.added()
 }
@@ -215,7 +218,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error,
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
 		return base.Result{}, true, err
 	}
-	h = &hold{fn: fn, ref: ref, direct: true}
+	*h = hold{fn: fn, ref: ref, direct: true} // dropped above: reused, not made again
 	s, err = newScannerPrepared(*late.decided, opts, nil, h.add)
 	if err != nil {
 		return base.Result{}, true, err
