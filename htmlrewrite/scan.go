@@ -112,9 +112,6 @@ type scanner struct {
 	line    int   // line of the current token's first byte
 	lineOff int64 // offset of that line's first byte
 	cur     cursor
-	// runCounted is how many bytes of the tokenizer's run of passed
-	// tokens, not yet handed over, are counted (position).
-	runCounted int
 
 	t        tag
 	tree     htmltree.Tree // foreign content, integration points (package htmltree)
@@ -161,6 +158,10 @@ type scanner struct {
 	lineOff16 int64 // of the first byte of its line
 	u16cur    struct{ i, u int64 }
 	u16line   struct{ dec, off16 int64 }
+
+	// runCounted is how many bytes of the tokenizer's run of passed
+	// tokens, not yet handed over, are counted (position).
+	runCounted int
 }
 
 func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, io.Reader, error) {
