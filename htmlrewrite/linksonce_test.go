@@ -54,21 +54,7 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 	}
 	var got []Link
 	res, err := Links(r, o, collectUntil(&got, stop))
-	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
-		t.Errorf("%s: error %v, look-ahead %v", name, err, wantErr)
-	}
-	if !reflect.DeepEqual(res, wantRes) {
-		t.Errorf("%s: base %+v, look-ahead %+v", name, res, wantRes)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("%s: %d links, look-ahead %d", name, len(got), len(want))
-		for i := range min(len(got), len(want)) {
-			if !reflect.DeepEqual(got[i], want[i]) {
-				t.Errorf("%s: link %d: %+v, look-ahead %+v", name, i, got[i], want[i])
-				break
-			}
-		}
-	}
+	agree(t, name, got, res, err, want, wantRes, wantErr)
 	// LinksRef gives the same, whatever fn does to the links it is
 	// handed (harvest changes URL): they are the pass's own.
 	var byRef []Link
@@ -84,18 +70,7 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 		}
 		return nil
 	})
-	if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(res, wantRes) {
-		t.Errorf("%s: LinksRef: error %v, base %+v; look-ahead %v, %+v", name, err, res, wantErr, wantRes)
-	}
-	if !reflect.DeepEqual(byRef, want) {
-		t.Errorf("%s: LinksRef: %d links, look-ahead %d", name, len(byRef), len(want))
-		for i := range min(len(byRef), len(want)) {
-			if !reflect.DeepEqual(byRef[i], want[i]) {
-				t.Errorf("%s: LinksRef: link %d: %+v, look-ahead %+v", name, i, byRef[i], want[i])
-				break
-			}
-		}
-	}
+	agree(t, name+": LinksRef", byRef, res, err, want, wantRes, wantErr)
 	// With Options.Defer, the links resolved later (lazyurl.Resolve, by
 	// whoever reads them last) are the same.
 	var deferred []Link
@@ -111,19 +86,29 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 		}
 		return nil
 	})
-	if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(res, wantRes) {
-		t.Errorf("%s: Defer: error %v, base %+v; look-ahead %v, %+v", name, err, res, wantErr, wantRes)
+	agree(t, name+": Defer", deferred, res, err, want, wantRes, wantErr)
+	return src.read
+}
+
+// agree reports where the links, base and error of a pass (what names
+// it) differ from the look-ahead's.
+func agree(t *testing.T, what string, got []Link, res base.Result, err error, want []Link, wantRes base.Result, wantErr error) {
+	t.Helper()
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Errorf("%s: error %v, look-ahead %v", what, err, wantErr)
 	}
-	if !reflect.DeepEqual(deferred, want) {
-		t.Errorf("%s: Defer: %d links, look-ahead %d", name, len(deferred), len(want))
-		for i := range min(len(deferred), len(want)) {
-			if !reflect.DeepEqual(deferred[i], want[i]) {
-				t.Errorf("%s: Defer: link %d: %+v, look-ahead %+v", name, i, deferred[i], want[i])
+	if !reflect.DeepEqual(res, wantRes) {
+		t.Errorf("%s: base %+v, look-ahead %+v", what, res, wantRes)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: %d links, look-ahead %d", what, len(got), len(want))
+		for i := range min(len(got), len(want)) {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Errorf("%s: link %d: %+v, look-ahead %+v", what, i, got[i], want[i])
 				break
 			}
 		}
 	}
-	return src.read
 }
 
 // withBound runs f with the hold's bound set to n links (and bytes).
