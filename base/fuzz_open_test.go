@@ -34,8 +34,8 @@ func FuzzOpen(f *testing.F) {
 				t.Fatalf("Reader gave %q (%v), want %q", got, err, doc)
 			}
 		}
-		if file.Kind != piped.Kind || file.Charset != piped.Charset || file.Base.URL != piped.Base.URL || !piped.Settled {
-			t.Fatalf("file %v %q %q, stream %v %q %q settled %v", file.Kind, file.Charset, file.Base.URL, piped.Kind, piped.Charset, piped.Base.URL, piped.Settled)
+		if file.Format != piped.Format || file.Charset != piped.Charset || file.Base.URL != piped.Base.URL || !piped.Settled {
+			t.Fatalf("file %v %q %q, stream %v %q %q settled %v", file.Format, file.Charset, file.Base.URL, piped.Format, piped.Charset, piped.Base.URL, piped.Settled)
 		}
 		small := in
 		small.ScanLimit = 7

@@ -55,7 +55,7 @@ func TestDecideHTMLPolicy(t *testing.T) {
 	if err != nil || d.Element.Found || d.Base.URL != "http://r.example/d/p" {
 		t.Errorf("pre-check: %v %+v", err, d)
 	}
-	if o, err := Open(strings.NewReader(long), Input{Kind: HTML, Context: c}); err != nil || o.Element.Found {
+	if o, err := Open(strings.NewReader(long), Input{Format: HTML, Context: c}); err != nil || o.Element.Found {
 		t.Errorf("pre-check, Open of a file: %v", err) // before DecideHTML: the scan's error
 	}
 	if _, err := DecideHTML(stream{strings.NewReader(long)}, "", c, HTMLPolicy{}); err == nil {

@@ -16,16 +16,16 @@ import (
 // Input is what is known around a document's bytes, for [Open].
 type Input struct {
 	// Name is the document's file name, or "" or "-" for a stream: its
-	// extension is evidence of the kind (KindOf).
+	// extension is evidence of the kind (FormatOf).
 	Name string
-	// Kind is the kind the caller was told (--input-format); Other lets
+	// Format is the kind the caller was told (--input-format); Other lets
 	// Open decide: the name's extension, else ContentType, else the first
-	// bytes (KindOf, SniffKind).
-	Kind Kind
+	// bytes (FormatOf, SniffFormat).
+	Format Format
 	// Default is the kind of a document that nothing tells (the name, type
 	// and bytes say Other, or the stream is empty or binary); Other makes
 	// that an error for a stream and Other for a named file.
-	Default Kind
+	Default Format
 	// ContentType is the document's declared media type with its
 	// parameters (the charset); "" takes Context.Header's Content-Type.
 	ContentType string
@@ -58,7 +58,7 @@ const DefaultScanLimit = 1 << 20
 // Opened is what Open decided of a document, once, for every reader of
 // it: its kind, its encoding, its base with provenance, and the bytes.
 type Opened struct {
-	Kind Kind
+	Format Format
 	// Charset is the name of the encoding an HTML, CSS or XML document
 	// is read in (the Encoding Standard's, e.g. "utf-8", "windows-1252",
 	// "utf-16le"), CharsetSource the layer that decided it (ByBOM,
@@ -97,7 +97,7 @@ type Opened struct {
 // layers of Input.Context, with provenance. A reader that can seek is
 // seeked back and held nowhere; a stream is held up to Input.ScanLimit
 // bytes. The error is that of reading r, of a kind the bytes cannot be
-// (CheckKind), or of a stream that is empty or binary (SniffKind) with no
+// (CheckFormat), or of a stream that is empty or binary (SniffFormat) with no
 // Input.Default.
 func Open(r io.Reader, in Input) (*Opened, error) {
 	rs, seekable := r.(io.ReadSeeker)
@@ -135,7 +135,7 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Kind = k
+	d.Format = k
 	c := in.Context
 	if in.SavedFrom {
 		if u, line, ok := SavedFrom(head); ok {
@@ -169,24 +169,24 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 
 // kind decides the document's kind from what the caller said, its name,
 // its Content-Type and its first bytes, in that order.
-func (in *Input) kind(head []byte) (Kind, error) {
-	if in.Kind != Other {
-		return in.Kind, CheckKind(head, in.Kind)
+func (in *Input) kind(head []byte) (Format, error) {
+	if in.Format != Other {
+		return in.Format, CheckFormat(head, in.Format)
 	}
-	var k Kind
+	var k Format
 	var err error
 	if in.Name != "" && in.Name != "-" {
-		k = KindOf(in.Name, head)
+		k = FormatOf(in.Name, head)
 	}
 	if k == Other {
 		// Typed content: the one rule of MHTML parts and WARC payloads
 		// (XHTML by its root, a payload that is not its XML type named).
-		if k, err = KindOfContent(in.Context.ContentType(in.ContentType), head); err != nil {
+		if k, err = FormatOfContent(in.Context.ContentType(in.ContentType), head); err != nil {
 			return Other, err
 		}
 	}
 	if k == Other && (in.Name == "" || in.Name == "-") {
-		k, err = SniffKind(head)
+		k, err = SniffFormat(head)
 	}
 	if k == Other && in.Default != Other {
 		return in.Default, nil
@@ -194,10 +194,10 @@ func (in *Input) kind(head []byte) (Kind, error) {
 	return k, err
 }
 
-// KindOfType returns the kind a media type (a Content-Type value) names,
+// FormatOfType returns the kind a media type (a Content-Type value) names,
 // Other for the types relurl does not read or cannot tell by type alone
 // (JavaScript is a module only when a document says so).
-func KindOfType(contentType string) Kind {
+func FormatOfType(contentType string) Format {
 	mt, _, err := mime.ParseMediaType(contentType)
 	if err != nil {
 		mt = strings.ToLower(strings.TrimSpace(strings.Split(contentType, ";")[0]))

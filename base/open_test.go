@@ -35,13 +35,13 @@ func TestOpen(t *testing.T) {
 		name string
 		doc  string
 		in   Input
-		kind Kind
+		kind Format
 		cs   string // charset and its source
 		base string // Base.URL and Base.Source
 		open bool   // Settled
 	}{
 		{"html by name", `<a href=x><base href="/b/">`, Input{Name: "p.html"}, HTML, "utf-8 default", "http://r.example/b/ embedded", true},
-		{"kind forced", `<base href="/b/">`, Input{Name: "p.css", Kind: HTML}, HTML, "utf-8 default", "http://r.example/b/ embedded", true},
+		{"kind forced", `<base href="/b/">`, Input{Name: "p.css", Format: HTML}, HTML, "utf-8 default", "http://r.example/b/ embedded", true},
 		{"css by name", `a{b:url(x)}`, Input{Name: "s.css"}, CSS, "utf-8 default", "http://r.example/dir/page retrieval", true},
 		{"css by type", `<base href="/b/">`, Input{ContentType: "text/css"}, CSS, "utf-8 default", "http://r.example/dir/page retrieval", true},
 		{"mhtml sniffed", "MIME-Version: 1.0\r\n\r\n<base href=/b/>", Input{Name: "-"}, MHTML, " ", "http://r.example/dir/page retrieval", true},
@@ -63,7 +63,7 @@ func TestOpen(t *testing.T) {
 		{"late base, no room", late, Input{ScanLimit: 100}, HTML, "utf-8 default", "http://r.example/dir/page retrieval", false},
 		{"utf-16 late, no room", utf16le(late), Input{ScanLimit: 100}, HTML, "utf-16le byte order mark", "http://r.example/dir/page retrieval", false},
 		{"saved from", "<!-- saved from url=(0025)https://s.example/a/b -->\n<p>", Input{SavedFrom: true}, HTML, "utf-8 default", "https://s.example/a/b retrieval", true},
-		// Typed content is KindOfContent's: application/xhtml+xml is XML
+		// Typed content is FormatOfContent's: application/xhtml+xml is XML
 		// with XHTML's root, else HTML (its <base> is then read).
 		{"xhtml type, root", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`, Input{ContentType: "application/xhtml+xml"}, XML, "utf-8 default", "http://r.example/dir/page retrieval", true},
 		{"xhtml type, HTML page", `<!DOCTYPE html><base href="/b/">`, Input{ContentType: "application/xhtml+xml"}, HTML, "utf-8 default", "http://r.example/b/ embedded", true},
@@ -89,8 +89,8 @@ func TestOpen(t *testing.T) {
 			if seek && !c.open {
 				base = "http://r.example/late/ embedded"
 			}
-			if d.Kind != c.kind || d.Charset+" "+d.CharsetSource != c.cs || d.Base.URL+" "+d.Base.Source.String() != base || d.Settled != open {
-				t.Errorf("%s (seek %v): kind %v, charset %q %q, base %q %v, settled %v", c.name, seek, d.Kind, d.Charset, d.CharsetSource, d.Base.URL, d.Base.Source, d.Settled)
+			if d.Format != c.kind || d.Charset+" "+d.CharsetSource != c.cs || d.Base.URL+" "+d.Base.Source.String() != base || d.Settled != open {
+				t.Errorf("%s (seek %v): kind %v, charset %q %q, base %q %v, settled %v", c.name, seek, d.Format, d.Charset, d.CharsetSource, d.Base.URL, d.Base.Source, d.Settled)
 			}
 			if got, _ := io.ReadAll(d.Reader); !bytes.Equal(got, []byte(c.doc)) {
 				t.Errorf("%s (seek %v): Reader gives %d bytes back, not the %d of the document", c.name, seek, len(got), len(c.doc))
@@ -113,14 +113,14 @@ func TestOpenErrors(t *testing.T) {
 	if _, err := Open(strings.NewReader(""), Input{Name: "-"}); err == nil {
 		t.Error("empty stream: no error")
 	}
-	if _, err := Open(strings.NewReader("<p>"), Input{Kind: WARC}); err == nil {
+	if _, err := Open(strings.NewReader("<p>"), Input{Format: WARC}); err == nil {
 		t.Error("HTML forced to WARC: no error")
 	}
 	// A payload that cannot be of its type is an error, not read as it.
-	if _, err := Open(strings.NewReader("\x1f\x8b\x08\x00\x00\x00"), Input{ContentType: "image/svg+xml"}); !errors.As(err, new(*KindError)) {
-		t.Errorf("gzip declared image/svg+xml: %v, want a *KindError", err)
+	if _, err := Open(strings.NewReader("\x1f\x8b\x08\x00\x00\x00"), Input{ContentType: "image/svg+xml"}); !errors.As(err, new(*FormatError)) {
+		t.Errorf("gzip declared image/svg+xml: %v, want a *FormatError", err)
 	}
-	if d, err := Open(strings.NewReader(""), Input{Name: "-", Default: HTML}); err != nil || d.Kind != HTML {
+	if d, err := Open(strings.NewReader(""), Input{Name: "-", Default: HTML}); err != nil || d.Format != HTML {
 		t.Errorf("empty with default: %v %v", d, err)
 	}
 }
@@ -146,7 +146,7 @@ func TestOpenUTF16Text(t *testing.T) {
 			if seek {
 				r = strings.NewReader(c.doc)
 			}
-			d, err := Open(r, Input{Kind: HTML, ContentType: c.ct, Context: Context{Spec: resolve.RFC3986, Retrieval: "http://r.example/"}})
+			d, err := Open(r, Input{Format: HTML, ContentType: c.ct, Context: Context{Spec: resolve.RFC3986, Retrieval: "http://r.example/"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@
 // files record by record (mime; WARC is read, not rewritten). It is the
 // per-kind dispatch of `relurl links`, `fetch --links` and `rewrite`, kept
 // out of the command so that every caller treats each kind the same way;
-// the kind itself is base's decision (base.KindOf, base.SniffKind,
+// the kind itself is base's decision (base.FormatOf, base.SniffFormat,
 // base.Open).
 package extract
 
@@ -64,7 +64,7 @@ type Result struct {
 // encoding and base decided once, before the first link or byte, ready
 // for one pass (Links or Rewrite), as htmlrewrite.Document is for HTML.
 type Document struct {
-	kind base.Kind
+	kind base.Format
 	o    Options
 	r    io.Reader
 	html *htmlrewrite.Document // HTML (and Other, read as HTML)
@@ -83,7 +83,7 @@ type Document struct {
 // module are UTF-8 (their specs); an MHTML or WARC file is decided part by
 // part, record by record, when read. Close frees what an HTML stream's
 // spool holds.
-func Open(r io.Reader, k base.Kind, o Options) (*Document, error) {
+func Open(r io.Reader, k base.Format, o Options) (*Document, error) {
 	return open(r, k, o, false)
 }
 
@@ -91,7 +91,7 @@ func Open(r io.Reader, k base.Kind, o Options) (*Document, error) {
 // Document.Rewrite to open, where htmlrewrite.Rewrite decides its
 // encoding and base (the same decision) and reads a seekable file
 // written into an output that can be rewound only once.
-func open(r io.Reader, k base.Kind, o Options, rewriteHTML bool) (*Document, error) {
+func open(r io.Reader, k base.Format, o Options, rewriteHTML bool) (*Document, error) {
 	d := &Document{kind: k, o: o, r: r}
 	switch k {
 	case base.WARC, base.MHTML, base.Manifest, base.Module:
@@ -127,7 +127,7 @@ func open(r io.Reader, k base.Kind, o Options, rewriteHTML bool) (*Document, err
 }
 
 // Kind returns the document's kind, as Open was given it.
-func (d *Document) Kind() base.Kind { return d.kind }
+func (d *Document) Kind() base.Format { return d.kind }
 
 // Charset returns the name of the encoding the document is read in, as
 // Open decided it (HTML, CSS, XML); "" for the other kinds.
@@ -203,7 +203,7 @@ var errUsed = errors.New("extract: a Document is read once")
 // order, each with its base (link.Link.Base) and, in an archive, its part
 // or record. A kind relurl does not read (base.Other) is read as HTML. It
 // stops at the first error fn returns and returns it.
-func Links(r io.Reader, k base.Kind, o Options, fn func(link.Link) error) (Result, error) {
+func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Result, error) {
 	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
 		return htmlLinks(rs, o, fn, nil)
 	}
@@ -219,7 +219,7 @@ func Links(r io.Reader, k base.Kind, o Options, fn func(link.Link) error) (Resul
 // copy, as [htmlrewrite.LinksRef]: the Link is fn's to read and change
 // during the call only. A seekable HTML document's links come without a
 // copy; other kinds' are copied once, to be handed over.
-func LinksRef(r io.Reader, k base.Kind, o Options, fn func(*link.Link) error) (Result, error) {
+func LinksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
 	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
 		return htmlLinks(rs, o, nil, fn)
 	}
@@ -358,7 +358,7 @@ type Stats struct {
 // then a part at a time); CSS, XML, manifests and modules are read whole
 // by their rewriters, each bounded by its own limit. WARC files are not
 // rewritten (an error).
-func Rewrite(dst io.Writer, src io.Reader, k base.Kind, o Options) (Stats, error) {
+func Rewrite(dst io.Writer, src io.Reader, k base.Format, o Options) (Stats, error) {
 	switch k {
 	case base.WARC:
 		return Stats{}, errWARC

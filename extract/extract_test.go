@@ -34,7 +34,7 @@ func options(u string) Options {
 func TestLinksDispatch(t *testing.T) {
 	const u = "http://h.example/d/doc"
 	for _, c := range []struct {
-		kind  base.Kind
+		kind  base.Format
 		doc   string
 		want  string // the links' URLs and kinds
 		based bool   // Options.Base called before the first link
@@ -105,7 +105,7 @@ func TestLinksArchives(t *testing.T) {
 func TestRewriteDispatch(t *testing.T) {
 	const u = "http://h.example/d/doc"
 	for _, c := range []struct {
-		kind    base.Kind
+		kind    base.Format
 		doc     string
 		want    string
 		changed bool
@@ -141,7 +141,7 @@ func TestOpen(t *testing.T) {
 	const u = "http://h.example/d/doc"
 	for _, c := range []struct {
 		name    string
-		kind    base.Kind
+		kind    base.Format
 		doc     string
 		env     string // the sheet's environment encoding
 		charset string
@@ -197,7 +197,7 @@ func FuzzOpen(f *testing.F) {
 			f.Add([]byte(s), uint8(k))
 		}
 	}
-	kinds := []base.Kind{base.CSS, base.XML, base.HTML}
+	kinds := []base.Format{base.CSS, base.XML, base.HTML}
 	f.Fuzz(func(t *testing.T, doc []byte, k uint8) {
 		kind := kinds[int(k)%len(kinds)]
 		read := func(r io.Reader) (string, string) {

@@ -142,7 +142,7 @@ func first(l []link.Link) []link.Link { return l[:min(len(l), 2)] }
 func TestRewriteAllocs(t *testing.T) {
 	const doc = `<!DOCTYPE html><title>t</title><a href="a/b.html">x</a><img src="i.png">`
 	o := options("http://h.example/d/doc")
-	for _, k := range []base.Kind{base.HTML, base.Other} {
+	for _, k := range []base.Format{base.HTML, base.Other} {
 		var out rewindBuffer
 		direct := testing.AllocsPerRun(20, func() {
 			out.Reset()

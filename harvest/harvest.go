@@ -43,7 +43,7 @@ type Reader struct {
 	Resolve resolve.Options
 	// Kind, when not Other, is the kind of every input, whatever its name
 	// or content (`relurl links --input-format`).
-	Kind tree.Kind
+	Kind base.Format
 	// Filter chooses the links and writes their URLs; the zero Filter
 	// keeps every link as it is.
 	Filter linkfilter.Filter
@@ -80,24 +80,24 @@ var ErrNotDocument = errors.New("not an HTML, MHTML, WARC, CSS, SVG or feed file
 // (nil: the first ends the file with its error). A file of no kind relurl
 // reads is skipped when walked in a directory, an error when named
 // alone.
-func (r *Reader) File(f tree.File, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) File(f tree.File, fn func(base.Format, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
 	return r.file(f, to{fn: fn}, onRecordError)
 }
 
 // FileRef is [Reader.File] with fn given a pointer to each link instead of
 // a copy, as [extract.LinksRef]: the Link is fn's to read and change
 // during the call only.
-func (r *Reader) FileRef(f tree.File, fn func(tree.Kind, *link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) FileRef(f tree.File, fn func(base.Format, *link.Link) error, onRecordError func(*mime.RecordError) error) Result {
 	return r.file(f, to{ref: fn}, onRecordError)
 }
 
 // to is where a Reader's links go: to fn, or to ref without a copy.
 type to struct {
-	fn  func(tree.Kind, link.Link) error
-	ref func(tree.Kind, *link.Link) error
+	fn  func(base.Format, link.Link) error
+	ref func(base.Format, *link.Link) error
 }
 
-func (t to) call(k tree.Kind, l *link.Link) error {
+func (t to) call(k base.Format, l *link.Link) error {
 	if t.ref != nil {
 		return t.ref(k, l)
 	}
@@ -107,10 +107,10 @@ func (t to) call(k tree.Kind, l *link.Link) error {
 // file is File with its links going to t.
 func (r *Reader) file(f tree.File, t to, onRecordError func(*mime.RecordError) error) Result {
 	defer f.Release() // the walk waits for a page's pass (tree.Referrals.Gather)
-	if r.Kind != tree.Other {
+	if r.Kind != base.Other {
 		f.Kind = r.Kind
 	}
-	if f.Kind == tree.Other {
+	if f.Kind == base.Other {
 		if f.Rel == "" {
 			return Result{Err: ErrNotDocument}
 		}
@@ -148,7 +148,7 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*mime.RecordError) e
 	if r.Options != nil {
 		o = r.Options(docURL)
 	}
-	if f.Kind == tree.HTML {
+	if f.Kind == base.HTML {
 		// What the page tells of the tree's other files, for the walk.
 		if ref := f.Referrer(); ref != nil {
 			o.HTML.Referrer = ref
@@ -159,15 +159,15 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*mime.RecordError) e
 
 // Stream calls fn for every link of the document src, retrieved from
 // docURL ("" for none), as File does. Its kind is the Reader's Kind, else
-// src's by its first bytes (base.SniffKind), read no further than has
+// src's by its first bytes (base.SniffFormat), read no further than has
 // come: a filter's input is not waited for.
-func (r *Reader) Stream(src io.Reader, docURL string, fn func(tree.Kind, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) Stream(src io.Reader, docURL string, fn func(base.Format, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
 	in, ok := src.(*bufio.Reader)
 	if !ok {
 		in = bufio.NewReaderSize(src, 64<<10)
 	}
 	kind, err := r.Kind, error(nil)
-	if kind != tree.Other {
+	if kind != base.Other {
 		err = checkKind(in, kind)
 	} else {
 		kind, err = sniffKind(in)
@@ -181,7 +181,7 @@ func (r *Reader) Stream(src io.Reader, docURL string, fn func(tree.Kind, link.Li
 // Document calls fn for every link of the document src of kind k at site
 // (the page of a response: its URL after redirects), with the readers'
 // options o, as File does.
-func (r *Reader) Document(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, fn func(tree.Kind, link.Link) error) Result {
+func (r *Reader) Document(src io.Reader, k base.Format, o extract.Options, site linkfilter.Site, fn func(base.Format, link.Link) error) Result {
 	return r.links(src, k, o, site, to{fn: fn})
 }
 
@@ -190,7 +190,7 @@ func (r *Reader) Document(src io.Reader, k tree.Kind, o extract.Options, site li
 // the response came from (RFC 8288 §3.1: no base of the body applies),
 // which is also each link's base and, its origin, the site the filter
 // compares with. The links are in no document: fn is given kind Other.
-func (r *Reader) Header(values []string, responseURL string, fn func(tree.Kind, link.Link) error) error {
+func (r *Reader) Header(values []string, responseURL string, fn func(base.Format, link.Link) error) error {
 	site := linkfilter.Site{Document: responseURL}
 	b := base.Result{URL: responseURL, Source: base.Retrieval, Detail: "response URL"}
 	return mime.HeaderLinks(values, r.Spec, responseURL, func(l link.Link) error {
@@ -199,12 +199,12 @@ func (r *Reader) Header(values []string, responseURL string, fn func(tree.Kind, 
 			return nil
 		}
 		l.URL, l.Base = u, b
-		return fn(tree.Other, l)
+		return fn(base.Other, l)
 	})
 }
 
 // read reads the links of src of kind k, retrieved from docURL.
-func (r *Reader) read(src io.Reader, k tree.Kind, docURL string, site linkfilter.Site, t to, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) read(src io.Reader, k base.Format, docURL string, site linkfilter.Site, t to, onRecordError func(*mime.RecordError) error) Result {
 	var o extract.Options
 	if r.Options != nil {
 		o = r.Options(docURL)
@@ -213,13 +213,13 @@ func (r *Reader) read(src io.Reader, k tree.Kind, docURL string, site linkfilter
 }
 
 // readWith reads the links of src of kind k with the readers' options o.
-func (r *Reader) readWith(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, t to, onRecordError func(*mime.RecordError) error) Result {
-	if k == tree.WARC {
+func (r *Reader) readWith(src io.Reader, k base.Format, o extract.Options, site linkfilter.Site, t to, onRecordError func(*mime.RecordError) error) Result {
+	if k == base.WARC {
 		o.MIME.Retrieval = "" // each record has its own
 		o.RecordError = onRecordError
 	}
 	res := r.links(src, k, o, site, t)
-	if k != tree.WARC {
+	if k != base.WARC {
 		res.Records = 1 // one document
 	}
 	return res
@@ -228,13 +228,13 @@ func (r *Reader) readWith(src io.Reader, k tree.Kind, o extract.Options, site li
 // links reads the links of src of kind k through extract, each compared
 // with its site: an MHTML part's base, a WARC record's target, else the
 // document's.
-func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkfilter.Site, t to) Result {
+func (r *Reader) links(src io.Reader, k base.Format, o extract.Options, site linkfilter.Site, t to) Result {
 	var b base.Result
 	o.Base = func(d base.Result) {
 		b = d
 		// An HTML page's links are compared with its base's origin when
 		// nothing else says where it is.
-		if k != tree.CSS && k != tree.Module && k != tree.Manifest && site.Document == "" {
+		if k != base.CSS && k != base.Module && k != base.Manifest && site.Document == "" {
 			site.Document = d.URL
 		}
 	}
@@ -245,9 +245,9 @@ func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkf
 		}
 		s := site
 		switch k {
-		case tree.WARC:
+		case base.WARC:
 			s = linkfilter.Site{Document: l.Target}
-		case tree.MHTML:
+		case base.MHTML:
 			s = linkfilter.Site{Document: l.Base.URL}
 		}
 		u, ok := r.Filter.Apply(l.Kind, l.URL, s)
@@ -257,11 +257,11 @@ func (r *Reader) links(src io.Reader, k tree.Kind, o extract.Options, site linkf
 		l.URL = u
 		return t.call(k, l)
 	})
-	if k == tree.XML {
+	if k == base.XML {
 		b = res.Base
 	}
 	out := Result{Base: b, Warnings: res.Warnings, Err: err}
-	if k == tree.WARC {
+	if k == base.WARC {
 		out.Records, out.RecordErrors = res.Records, res.RecordErrors
 	}
 	return out
@@ -282,24 +282,24 @@ func (r *Reader) mapper() (*tree.Mapper, error) {
 }
 
 // sniffKind tells the kind of a stream, which has no name, by what has
-// come of its first bytes (base.SniffKind): a filter must not wait for
+// come of its first bytes (base.SniffFormat): a filter must not wait for
 // 1024 bytes that may come much later.
-func sniffKind(in *bufio.Reader) (tree.Kind, error) {
+func sniffKind(in *bufio.Reader) (base.Format, error) {
 	head, err := in.Peek(base.SniffLenStream)
 	if len(head) > 0 {
 		head, _ = in.Peek(min(max(in.Buffered(), len(head)), 1024))
 	} else if err != nil && err != io.EOF {
-		return tree.Other, err
+		return base.Other, err
 	}
-	return base.SniffKind(head)
+	return base.SniffFormat(head)
 }
 
 // checkKind returns an error when the stream's first bytes cannot be the
-// kind forced (base.CheckKind).
-func checkKind(in *bufio.Reader, kind tree.Kind) error {
+// kind forced (base.CheckFormat).
+func checkKind(in *bufio.Reader, kind base.Format) error {
 	head, err := in.Peek(base.SniffLenStream)
 	if len(head) == 0 && err != nil && err != io.EOF {
 		return err
 	}
-	return base.CheckKind(head, kind)
+	return base.CheckFormat(head, kind)
 }

@@ -48,7 +48,7 @@ func writeTree(t testing.TB, files map[string]string) string {
 }
 
 type found struct {
-	kind tree.Kind
+	kind base.Format
 	url  string
 	base string
 }
@@ -63,7 +63,7 @@ func harvestAll(t *testing.T, r *harvest.Reader, paths ...string) (map[string][]
 		if name == "" {
 			name = filepath.Base(f.Path)
 		}
-		results[name] = r.File(f, func(k tree.Kind, l link.Link) error {
+		results[name] = r.File(f, func(k base.Format, l link.Link) error {
 			links[name] = append(links[name], found{k, l.URL, l.Base.URL})
 			return nil
 		}, nil)
@@ -90,17 +90,17 @@ func TestFileTree(t *testing.T) {
 	links, results := harvestAll(t, r, dir)
 
 	assert.Equal(t, []found{
-		{tree.HTML, "https://example.org/site/a/b.html", "https://example.org/site/index.html"},
-		{tree.HTML, "https://other.example/x", "https://example.org/site/index.html"},
-		{tree.HTML, "https://example.org/top.html", "https://example.org/site/index.html"},
+		{base.HTML, "https://example.org/site/a/b.html", "https://example.org/site/index.html"},
+		{base.HTML, "https://other.example/x", "https://example.org/site/index.html"},
+		{base.HTML, "https://example.org/top.html", "https://example.org/site/index.html"},
 	}, links["index.html"])
-	assert.Equal(t, []found{{tree.HTML, "https://cdn.example/app/i.png", "https://cdn.example/app/"}}, links["a/b.html"],
+	assert.Equal(t, []found{{base.HTML, "https://cdn.example/app/i.png", "https://cdn.example/app/"}}, links["a/b.html"],
 		"the base from the first link on")
 	assert.Equal(t, "https://cdn.example/app/", results["a/b.html"].Base.URL)
 	assert.Equal(t, base.Embedded, results["a/b.html"].Base.Source)
-	assert.Equal(t, []found{{tree.CSS, "https://example.org/site/img/bg.png", "https://example.org/site/style.css"}}, links["style.css"])
-	assert.Equal(t, []found{{tree.XML, "https://example.org/site/feed/entry.html", "https://example.org/site/feed/atom.xml"}}, links["feed/atom.xml"])
-	assert.Equal(t, []found{{tree.MHTML, "https://saved.example/p/q.html", "https://saved.example/p/"}}, links["m/page.mhtml"])
+	assert.Equal(t, []found{{base.CSS, "https://example.org/site/img/bg.png", "https://example.org/site/style.css"}}, links["style.css"])
+	assert.Equal(t, []found{{base.XML, "https://example.org/site/feed/entry.html", "https://example.org/site/feed/atom.xml"}}, links["feed/atom.xml"])
+	assert.Equal(t, []found{{base.MHTML, "https://saved.example/p/q.html", "https://saved.example/p/"}}, links["m/page.mhtml"])
 	assert.Equal(t, int64(1), results["index.html"].Records)
 	assert.True(t, results["notes.txt"].Skipped, "a file of no kind in a tree is skipped")
 	assert.NoError(t, results["notes.txt"].Err)
@@ -115,7 +115,7 @@ func TestFileFilterScope(t *testing.T) {
 	require.NoError(t, err)
 	r := &harvest.Reader{Mapper: m, Options: readers, Spec: resolve.WHATWG, Filter: linkfilter.Filter{Scope: linkfilter.Internal}}
 	links, _ := harvestAll(t, r, dir)
-	assert.Equal(t, []found{{tree.HTML, "https://example.org/site/a/b.html", "https://example.org/site/index.html"}}, links["index.html"],
+	assert.Equal(t, []found{{base.HTML, "https://example.org/site/a/b.html", "https://example.org/site/index.html"}}, links["index.html"],
 		"inside the tree: under its root, not /top.html")
 	assert.Empty(t, links["a/b.html"], "the CDN is outside the tree")
 	assert.Len(t, links["m/page.mhtml"], 1, "a part's links compare with the part's own origin")
@@ -127,8 +127,8 @@ func TestFileFilterScope(t *testing.T) {
 	r.Filter = linkfilter.Filter{Scope: linkfilter.External}
 	links, _ = harvestAll(t, r, dir)
 	assert.Equal(t, []found{
-		{tree.HTML, "https://other.example/x", "https://example.org/site/index.html"},
-		{tree.HTML, "https://example.org/top.html", "https://example.org/site/index.html"},
+		{base.HTML, "https://other.example/x", "https://example.org/site/index.html"},
+		{base.HTML, "https://example.org/top.html", "https://example.org/site/index.html"},
 	}, links["index.html"])
 }
 
@@ -139,7 +139,7 @@ func TestFileKinds(t *testing.T) {
 	assert.ErrorIs(t, results["notes.txt"].Err, harvest.ErrNotDocument, "named alone, it is an error")
 
 	// A forced kind reads every input as that kind.
-	r.Kind = tree.CSS
+	r.Kind = base.CSS
 	links, results := harvestAll(t, r, filepath.Join(dir, "notes.txt"), filepath.Join(dir, "style.css"))
 	require.NoError(t, results["notes.txt"].Err)
 	assert.Empty(t, links["notes.txt"])
@@ -155,8 +155,8 @@ func TestFileWARCRecordErrors(t *testing.T) {
 	var got harvest.Result
 	for wf, err := range tree.Walk([]string{f}) {
 		require.NoError(t, err)
-		got = r.File(wf, func(k tree.Kind, l link.Link) error {
-			assert.Equal(t, tree.WARC, k)
+		got = r.File(wf, func(k base.Format, l link.Link) error {
+			assert.Equal(t, base.WARC, k)
 			assert.Equal(t, "http://example.com/", l.Target)
 			order = append(order, "link")
 			return nil
@@ -174,7 +174,7 @@ func TestFileWARCRecordErrors(t *testing.T) {
 
 	// Without onRecordError the first damaged record ends the file.
 	for wf := range tree.Walk([]string{f}) {
-		got = r.File(wf, func(tree.Kind, link.Link) error { return nil }, nil)
+		got = r.File(wf, func(base.Format, link.Link) error { return nil }, nil)
 	}
 	var re *mime.RecordError
 	assert.True(t, errors.As(got.Err, &re), "%v", got.Err)
@@ -183,24 +183,24 @@ func TestFileWARCRecordErrors(t *testing.T) {
 func TestStream(t *testing.T) {
 	r := &harvest.Reader{Options: readers}
 	var got []found
-	collect := func(k tree.Kind, l link.Link) error {
+	collect := func(k base.Format, l link.Link) error {
 		got = append(got, found{k, l.URL, l.Base.URL})
 		return nil
 	}
 	res := r.Stream(strings.NewReader(`<a href=x.html>x</a>`), "https://s.example/d/p.html", collect, nil)
 	require.NoError(t, res.Err)
-	assert.Equal(t, []found{{tree.HTML, "https://s.example/d/x.html", "https://s.example/d/p.html"}}, got)
+	assert.Equal(t, []found{{base.HTML, "https://s.example/d/x.html", "https://s.example/d/p.html"}}, got)
 
 	got = nil
 	res = r.Stream(strings.NewReader(site["m/page.mhtml"]), "", collect, nil)
 	require.NoError(t, res.Err)
-	assert.Equal(t, []found{{tree.MHTML, "https://saved.example/p/q.html", "https://saved.example/p/"}}, got, "kind by the first bytes")
+	assert.Equal(t, []found{{base.MHTML, "https://saved.example/p/q.html", "https://saved.example/p/"}}, got, "kind by the first bytes")
 
-	r.Kind = tree.WARC
+	r.Kind = base.WARC
 	res = r.Stream(strings.NewReader(`<a href=x.html>x</a>`), "", collect, nil)
 	assert.Error(t, res.Err, "not a WARC file")
 
-	r.Kind = tree.Other
+	r.Kind = base.Other
 	res = r.Stream(strings.NewReader(""), "", collect, nil)
 	assert.ErrorIs(t, res.Err, base.ErrEmpty)
 }
@@ -232,7 +232,7 @@ func ExampleReader_File() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		res := r.File(f, func(k tree.Kind, l link.Link) error {
+		res := r.File(f, func(k base.Format, l link.Link) error {
 			fmt.Printf("%s (%s): %s\n", f.Rel, k, l.URL)
 			return nil
 		}, nil)
@@ -255,7 +255,7 @@ func ExampleReader_Stream() {
 		Filter: linkfilter.Filter{StripFragment: true},
 	}
 	page := strings.NewReader(`<a href="intro.html#top">Intro</a><base href="https://cdn.example/v2/"><img src="logo.png">`)
-	res := r.Stream(page, "https://example.org/docs/", func(k tree.Kind, l link.Link) error {
+	res := r.Stream(page, "https://example.org/docs/", func(k base.Format, l link.Link) error {
 		fmt.Printf("%s %s (base %s, %s)\n", k, l.URL, l.Base.URL, l.Base.Source)
 		return nil
 	}, nil)
@@ -270,16 +270,16 @@ func TestHeader(t *testing.T) {
 	r := &harvest.Reader{Spec: resolve.WHATWG, Filter: linkfilter.Filter{Scope: linkfilter.Internal}}
 	var got []found
 	err := r.Header([]string{`<x.js>; rel=modulepreload, </a,b.css>; rel=preload`, `<https://cdn.example/f.woff2>; rel=preload`},
-		"https://example.org/dir/page", func(k tree.Kind, l link.Link) error {
-			assert.Equal(t, tree.Other, k)
+		"https://example.org/dir/page", func(k base.Format, l link.Link) error {
+			assert.Equal(t, base.Other, k)
 			assert.Equal(t, base.Retrieval, l.Base.Source)
 			got = append(got, found{k, l.URL, l.Base.URL})
 			return nil
 		})
 	require.NoError(t, err)
 	assert.Equal(t, []found{
-		{tree.Other, "https://example.org/dir/x.js", "https://example.org/dir/page"},
-		{tree.Other, "https://example.org/a,b.css", "https://example.org/dir/page"},
+		{base.Other, "https://example.org/dir/x.js", "https://example.org/dir/page"},
+		{base.Other, "https://example.org/a,b.css", "https://example.org/dir/page"},
 	}, got, "against the response URL; the CDN is another origin")
 }
 
@@ -297,7 +297,7 @@ func TestFileRef(t *testing.T) {
 	r := &harvest.Reader{Mapper: m, Options: readers, Spec: resolve.WHATWG}
 	type got struct {
 		links []link.Link
-		kinds []tree.Kind
+		kinds []base.Format
 		res   harvest.Result
 	}
 	byValue, byRef := map[string]*got{}, map[string]*got{}
@@ -305,7 +305,7 @@ func TestFileRef(t *testing.T) {
 	for f, err := range tree.Walk([]string{dir}) {
 		require.NoError(t, err)
 		g := &got{}
-		g.res = r.File(f, func(k tree.Kind, l link.Link) error {
+		g.res = r.File(f, func(k base.Format, l link.Link) error {
 			g.links, g.kinds = append(g.links, l), append(g.kinds, k)
 			return nil
 		}, nil)
@@ -314,7 +314,7 @@ func TestFileRef(t *testing.T) {
 	for f, err := range tree.Walk([]string{dir}) {
 		require.NoError(t, err)
 		g := &got{}
-		g.res = r.FileRef(f, func(k tree.Kind, l *link.Link) error {
+		g.res = r.FileRef(f, func(k base.Format, l *link.Link) error {
 			g.links, g.kinds = append(g.links, *l), append(g.kinds, k)
 			addrs[f.Rel] = append(addrs[f.Rel], reflect.ValueOf(l).Pointer())
 			*l = link.Link{URL: "scribbled", Rel: []string{"x"}}
@@ -354,7 +354,7 @@ func TestFileDeferred(t *testing.T) {
 			got, deferred := map[string][]link.Link{}, 0
 			for f, err := range tree.Walk([]string{dir}) {
 				require.NoError(t, err)
-				r.FileRef(f, func(k tree.Kind, l *link.Link) error {
+				r.FileRef(f, func(k base.Format, l *link.Link) error {
 					if lazyurl.Deferred(l) {
 						deferred++
 					}

@@ -62,7 +62,7 @@ func TestOpenDecisionAgrees(t *testing.T) {
 				if h, ok := strings.CutPrefix(ct, "header:"); ok {
 					ct, bctx.Header = "", textproto.MIMEHeader{"Content-Type": {h}}
 				}
-				o, err := base.Open(src(), base.Input{Kind: base.HTML, ContentType: ct, Context: bctx})
+				o, err := base.Open(src(), base.Input{Format: base.HTML, ContentType: ct, Context: bctx})
 				if err != nil {
 					t.Fatalf("base.Open: %v", err)
 				}
@@ -99,7 +99,7 @@ func TestOpenDecisionPolicies(t *testing.T) {
 		fail := func() io.Reader {
 			return io.MultiReader(strings.NewReader(strings.Repeat("<p>x</p>", 1000)), errReader{})
 		}
-		if _, err := base.Open(fail(), base.Input{Kind: base.HTML, Context: ctx}); !errors.Is(err, errBroken) {
+		if _, err := base.Open(fail(), base.Input{Format: base.HTML, Context: ctx}); !errors.Is(err, errBroken) {
 			t.Errorf("base.Open: %v, want the read error", err)
 		}
 		d, err := Open(fail(), opts)
@@ -117,7 +117,7 @@ func TestOpenDecisionPolicies(t *testing.T) {
 		// A stream whose <base> lies past the look-ahead: base.Open says
 		// unsettled (the fallback), htmlrewrite with Spool spools it and
 		// finds the element.
-		o, err := base.Open(io.MultiReader(strings.NewReader(late)), base.Input{Kind: base.HTML, Context: ctx, ScanLimit: 100})
+		o, err := base.Open(io.MultiReader(strings.NewReader(late)), base.Input{Format: base.HTML, Context: ctx, ScanLimit: 100})
 		if err != nil || o.Settled || o.Element.Found {
 			t.Fatalf("base.Open: %v settled %v %+v", err, o.Settled, o.Element)
 		}
@@ -135,7 +135,7 @@ func TestOpenDecisionPolicies(t *testing.T) {
 	t.Run("ScanLimit<0", func(t *testing.T) {
 		// base: scan whole, keep nothing (Reader nil); htmlrewrite: a
 		// negative ScanLimit is DefaultScanLimit, the document is read.
-		o, err := base.Open(io.MultiReader(strings.NewReader(late)), base.Input{Kind: base.HTML, Context: ctx, ScanLimit: -1})
+		o, err := base.Open(io.MultiReader(strings.NewReader(late)), base.Input{Format: base.HTML, Context: ctx, ScanLimit: -1})
 		if err != nil || o.Reader != nil || o.Base.URL != "http://r.example/late/" {
 			t.Fatalf("base.Open: %v %v %+v", err, o.Reader, o.Base)
 		}
@@ -151,7 +151,7 @@ func TestOpenDecisionPolicies(t *testing.T) {
 		// An encoding the tokenizer cannot read: base.Open decides it
 		// (and the base from the bytes), htmlrewrite refuses it.
 		doc := `<meta charset=iso-2022-jp><base href=/j/>`
-		o, err := base.Open(strings.NewReader(doc), base.Input{Kind: base.HTML, Context: ctx})
+		o, err := base.Open(strings.NewReader(doc), base.Input{Format: base.HTML, Context: ctx})
 		if err != nil || o.Charset != "iso-2022-jp" || !o.Element.Found {
 			t.Fatalf("base.Open: %v %q %+v", err, o.Charset, o.Element)
 		}

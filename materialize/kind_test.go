@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestCaptureKinds: a capture's reader is base.KindOfContent's, as an MHTML
+// TestCaptureKinds: a capture's reader is base.FormatOfContent's, as an MHTML
 // part's and a WARC payload's: an XHTML page with XHTML's root is read as
 // XML (a link in its <textarea> is markup there, and is pointed at the
 // tree; read as HTML it was text and stayed on the web) and is still a

@@ -481,11 +481,11 @@ func (r *run) progress() {
 
 // isPage reports whether a capture is a page (listed in the index with
 // its title) rather than a resource, by its type alone, before its payload
-// is read: a type browsers render as a document, HTML (base.KindOfType)
-// or XHTML (RFC 3236), whichever reader base.KindOfContent then gives it.
+// is read: a type browsers render as a document, HTML (base.FormatOfType)
+// or XHTML (RFC 3236), whichever reader base.FormatOfContent then gives it.
 func isPage(ctype string) bool {
 	mt := mediaType(ctype)
-	return base.KindOfType(mt) == base.HTML || mt == "application/xhtml+xml"
+	return base.FormatOfType(mt) == base.HTML || mt == "application/xhtml+xml"
 }
 
 func mediaType(ctype string) string {

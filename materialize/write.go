@@ -218,7 +218,7 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 // returns what it did and the encoding the open step read it in.
 func rewriteEntry(out *bytes.Buffer, payload []byte, kind string, o htmlrewrite.Options, maxSize int) (extract.Stats, string, error) {
 	eo := extract.Options{HTML: o}
-	var k base.Kind
+	var k base.Format
 	switch kind {
 	case "css":
 		k = base.CSS
@@ -269,7 +269,7 @@ func rewriteEntry(out *bytes.Buffer, payload []byte, kind string, o htmlrewrite.
 
 // docKind says which reader points the links of a document of media type
 // mt at the tree, by package base's one rule for typed content
-// (base.KindOfContent: the type, the root element of XHTML and generic
+// (base.FormatOfContent: the type, the root element of XHTML and generic
 // XML): "html" (HTML through htmlrewrite, whose BaseRemove takes out
 // <base>; also XHTML without XHTML's root), "css" (its CSS reader), "svg"
 // (xmlrewrite with browsers' rules: SVG, and XHTML with its root: href,
@@ -280,7 +280,7 @@ func rewriteEntry(out *bytes.Buffer, payload []byte, kind string, o htmlrewrite.
 // (gzip bytes declared image/svg+xml) is "" with base's error, for the
 // run's warning: it is written as captured.
 func docKind(mt string, payload []byte) (string, error) {
-	k, err := base.KindOfContent(mt, payload)
+	k, err := base.FormatOfContent(mt, payload)
 	switch k {
 	case base.HTML:
 		return "html", nil

@@ -39,7 +39,7 @@ func kindMessage() string {
 		"--B--\r\n"
 }
 
-// TestPartKinds: an MHTML part's kind is base.KindOfContent's: an XHTML
+// TestPartKinds: an MHTML part's kind is base.FormatOfContent's: an XHTML
 // part with XHTML's root is read as XML (its <textarea>'s <a> is a link),
 // an SVG part after a long prologue is read, and a part of gzip bytes
 // declared image/svg+xml is named in a warning, not read.
@@ -74,7 +74,7 @@ func TestPartKinds(t *testing.T) {
 	assert.Equal(t, []string{"part 3: left as stored: declared image/svg+xml but its bytes are gzip data, not XML: not read"}, st.Warnings)
 }
 
-// TestPayloadKinds: a WARC payload's kind is base.KindOfContent's, as an
+// TestPayloadKinds: a WARC payload's kind is base.FormatOfContent's, as an
 // MHTML part's: XHTML with XHTML's root is XML, an SVG or Atom feed after
 // a long prologue is read (it was skipped: every XML payload's root was
 // sniffed), and gzip bytes declared image/svg+xml are a warning naming the

@@ -78,7 +78,7 @@ func (m *Message) Links(fn func(Link) error) error {
 			err error
 		)
 		if kind, err = m.settle(p, kind); err != nil {
-			if ke, ok := errors.AsType[*base.KindError](err); ok {
+			if ke, ok := errors.AsType[*base.FormatError](err); ok {
 				p.Warnings = append(p.Warnings, "not read for links: "+ke.Error())
 				continue
 			}
@@ -90,7 +90,7 @@ func (m *Message) Links(fn func(Link) error) error {
 		if m.readsDecoded(p, kind) {
 			rs := m.bodyReader(p)
 			if kind, err = sniffStream(kind, p, rs); err != nil {
-				if ke, ok := errors.AsType[*base.KindError](err); ok {
+				if ke, ok := errors.AsType[*base.FormatError](err); ok {
 					p.Warnings = append(p.Warnings, "not read for links: "+ke.Error())
 					continue
 				}
@@ -187,23 +187,23 @@ func contentKind(p *Part) string {
 		return ""
 	case !base.ReadsType(p.MediaType):
 		return ""
-	case base.KindOfType(p.MediaType) == base.HTML:
+	case base.FormatOfType(p.MediaType) == base.HTML:
 		return "html"
 	}
 	return "?"
 }
 
 // sniffPart settles a "?" kind from the body's first bytes by package
-// base's one rule for typed content (base.KindOfContent, as WARC payloads
+// base's one rule for typed content (base.FormatOfContent, as WARC payloads
 // and materialize's captures are read): "html", "css", "xml",
 // "manifest", or "" (not read: another XML vocabulary). A body that
 // cannot be of its type (gzip bytes declared image/svg+xml) is "" with a
-// *base.KindError for the part's warning.
+// *base.FormatError for the part's warning.
 func sniffPart(kind string, p *Part, body []byte) (string, error) {
 	if kind != "?" {
 		return kind, nil
 	}
-	k, err := base.KindOfContent(p.MediaType, body)
+	k, err := base.FormatOfContent(p.MediaType, body)
 	switch k {
 	case base.HTML:
 		return "html", nil
@@ -273,7 +273,7 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 			continue
 		}
 		kind, err := m.settle(p, kind)
-		if ke, ok := errors.AsType[*base.KindError](err); ok {
+		if ke, ok := errors.AsType[*base.FormatError](err); ok {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+ke.Error())
 			continue
 		}
@@ -377,7 +377,7 @@ func (m *Message) rewriteStreamed(dst io.Writer, p *Part, _ string, last int, st
 func (m *Message) rewriteDecoded(dst io.Writer, p *Part, kind string, last int, st *Stats) (changed bool, err error) {
 	src := m.bodyReader(p)
 	if kind, err = sniffStream(kind, p, src); err != nil || kind == "" {
-		if ke, ok := errors.AsType[*base.KindError](err); ok {
+		if ke, ok := errors.AsType[*base.FormatError](err); ok {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+ke.Error())
 			return false, nil
 		}
@@ -433,7 +433,7 @@ func (m *Message) readsDecoded(p *Part, kind string) bool {
 
 // sniffStream settles a "?" kind as sniffPart does, from the first
 // bytes of the decoded body, and goes back to its start. A body that
-// cannot be of its type is "" with a *base.KindError.
+// cannot be of its type is "" with a *base.FormatError.
 func sniffStream(kind string, p *Part, body io.ReadSeeker) (string, error) {
 	if kind != "?" {
 		return kind, nil

@@ -275,11 +275,11 @@ func readsType(ct string) bool {
 // payload reads the links of a record's payload by its media type, each
 // against the record's base (the payload's own URL: WARC-Target-URI).
 func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) error {
-	// One rule for a typed payload (base.KindOfContent): the type, and
+	// One rule for a typed payload (base.FormatOfContent): the type, and
 	// for XHTML and generic XML the root element; a payload that cannot
 	// be of its type is named in a warning, not read.
 	mt, _ := ParseMediaType(ct)
-	k, err := base.KindOfContent(mt, body)
+	k, err := base.FormatOfContent(mt, body)
 	if err != nil {
 		if x.stats != nil {
 			x.stats.warn(rec, []string{"payload " + err.Error()})

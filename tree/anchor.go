@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 )
@@ -176,7 +177,7 @@ func (c *Checker) readNames(rel string) anchorSet {
 		// Through the open step as every document Check reads, and as
 		// HTML whatever its kind.
 		var d *extract.Document
-		if d, err = c.open(File{Rel: rel, Kind: HTML}, data, o); err == nil {
+		if d, err = c.open(File{Rel: rel, Kind: base.HTML}, data, o); err == nil {
 			_, err = d.Links(func(Link) error { return nil })
 			d.Close()
 		}

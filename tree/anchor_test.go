@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -82,7 +83,7 @@ func TestCheckAnchors(t *testing.T) {
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
 	check := func(rel string) []Finding {
 		data := readFile(t, filepath.Join(dir, rel))
-		got, err := c.Check(File{Path: rel, Rel: rel, Kind: HTML}, data)
+		got, err := c.Check(File{Path: rel, Rel: rel, Kind: base.HTML}, data)
 		require.NoError(t, err)
 		return got
 	}
@@ -109,7 +110,7 @@ func TestCheckAnchors(t *testing.T) {
 
 	// NoAnchors: nothing about fragments.
 	c2 := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", NoAnchors: true}
-	got, err := c2.Check(File{Path: "a.html", Rel: "a.html", Kind: HTML}, readFile(t, filepath.Join(dir, "a.html")))
+	got, err := c2.Check(File{Path: "a.html", Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	assert.Empty(t, c2.Finish())
@@ -119,8 +120,8 @@ func TestCheckAnchors(t *testing.T) {
 func TestReaders(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"s.css": `x`, "a.html": `<p id=p>`})
-	const other Kind = 99
-	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", Readers: map[Kind]Reader{
+	const other base.Format = 99
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", Readers: map[base.Format]Reader{
 		other: func(f File, u string, data []byte) (Document, error) {
 			assert.Equal(t, "https://example.org/s.css", u)
 			mk := func(raw string) Link {
@@ -286,7 +287,7 @@ func TestFinishUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a.html": `<a href="big.svg#x">x</a>`, "big.svg": `<svg id=y>` + strings.Repeat(" ", 100)})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", MaxSize: 10}
-	got, err := c.Check(File{Path: "a.html", Rel: "a.html", Kind: HTML}, readFile(t, filepath.Join(dir, "a.html")))
+	got, err := c.Check(File{Path: "a.html", Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	assert.Empty(t, c.Finish())
@@ -303,7 +304,7 @@ func TestCollisions(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a.html": `<a href="sub/x.png">x</a>`, "A.html": "", "sub/x.png": "", "sub/X.PNG": "", "sub/Straße.png": "", "sub/STRASSE.png": "", "sub/Kelvin\u212a.png": "", "sub/kelvink.png": "", "other/b.png": "", "other/B.png": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
-	_, err := c.Check(File{Path: filepath.Join(dir, "a.html"), Rel: "a.html", Kind: HTML}, readFile(t, filepath.Join(dir, "a.html")))
+	_, err := c.Check(File{Path: filepath.Join(dir, "a.html"), Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
 	require.NoError(t, err)
 	var got []string
 	for _, f := range c.Finish() {

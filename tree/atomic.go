@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/spare"
 )
 
@@ -403,7 +404,7 @@ func Open(f File) (*os.File, error) {
 // opened relative to its directory without following a link: reading it
 // costs no second open. An MHTML or WARC file comes as an *os.File.
 func TakeHeld(f File) io.ReadCloser {
-	if f.Kind == WARC {
+	if f.Kind == base.WARC {
 		if in := takeFile(f); in != nil {
 			return in
 		}

@@ -151,7 +151,7 @@ type Checker struct {
 	FixMissing bool
 	// Readers read the kinds of file other than HTML (which is built in)
 	// for Check: a stylesheet's or a feed's links plug in here.
-	Readers map[Kind]Reader
+	Readers map[base.Format]Reader
 	// MaxSize bounds a file Finish reads for its anchors; 0 is 256 MiB.
 	MaxSize int64
 
@@ -314,8 +314,8 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 
 // Reads reports whether Check reads files of kind k: HTML, and the kinds
 // of Checker.Readers.
-func (c *Checker) Reads(k Kind) bool {
-	return k == HTML || k == CSS || k == XML || k == Manifest || k == Module || c.Readers[k] != nil
+func (c *Checker) Reads(k base.Format) bool {
+	return k == base.HTML || k == base.CSS || k == base.XML || k == base.Manifest || k == base.Module || c.Readers[k] != nil
 }
 
 // openDocument is the open step Check and Fix read a document through
@@ -328,9 +328,9 @@ var openDocument = extract.Open
 func (c *Checker) open(f File, data []byte, o extract.Options) (*extract.Document, error) {
 	k := f.Kind
 	switch k {
-	case CSS, XML, Manifest, Module:
+	case base.CSS, base.XML, base.Manifest, base.Module:
 	default:
-		k = HTML // as Check has always read a kind it has no reader for
+		k = base.HTML // as Check has always read a kind it has no reader for
 	}
 	return openDocument(bytes.NewReader(data), k, o)
 }
@@ -354,11 +354,11 @@ func (c *Checker) readers(f File) extract.Options {
 func (c *Checker) read(f File, data []byte) (Document, error) {
 	var doc Document
 	o := c.readers(f)
-	if !c.NoAnchors && f.Kind != CSS && f.Kind != XML && f.Kind != Manifest && f.Kind != Module {
+	if !c.NoAnchors && f.Kind != base.CSS && f.Kind != base.XML && f.Kind != base.Manifest && f.Kind != base.Module {
 		doc.HasAnchors = true
 		o.HTML.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
 	}
-	if f.Kind == HTML {
+	if f.Kind == base.HTML {
 		// What the page tells of the tree's other files, for the walk
 		// (Referrals.Gather).
 		if ref := f.Referrer(); ref != nil {

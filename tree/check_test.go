@@ -319,7 +319,7 @@ func TestCheckAndFixTree(t *testing.T) {
 				m := map[string][]string{}
 				for f, err := range Walk([]string{dir}) {
 					require.NoError(t, err)
-					if f.Kind != HTML {
+					if f.Kind != base.HTML {
 						continue
 					}
 					data, err := os.ReadFile(f.Path)
@@ -338,7 +338,7 @@ func TestCheckAndFixTree(t *testing.T) {
 			total := 0
 			for f, err := range Walk([]string{dir}) {
 				require.NoError(t, err)
-				if f.Kind != HTML {
+				if f.Kind != base.HTML {
 					continue
 				}
 				_, err := Update(f.Path, 1<<20, func(old []byte) ([]byte, error) {
@@ -353,7 +353,7 @@ func TestCheckAndFixTree(t *testing.T) {
 			assert.Equal(t, 7, total, "links fixed")
 			for f, err := range Walk([]string{dir}) {
 				require.NoError(t, err)
-				if f.Kind != HTML {
+				if f.Kind != base.HTML {
 					continue
 				}
 				data, err := os.ReadFile(f.Path)
@@ -483,13 +483,13 @@ func TestCheckBaseFromOpen(t *testing.T) {
 // <base href>.
 func TestCheckOpensOnce(t *testing.T) {
 	type open struct {
-		kind    Kind
+		kind    base.Format
 		charset string
 		base    string
 	}
 	var opens []open
-	defer func(o func(io.Reader, base.Kind, extract.Options) (*extract.Document, error)) { openDocument = o }(openDocument)
-	openDocument = func(r io.Reader, k base.Kind, o extract.Options) (*extract.Document, error) {
+	defer func(o func(io.Reader, base.Format, extract.Options) (*extract.Document, error)) { openDocument = o }(openDocument)
+	openDocument = func(r io.Reader, k base.Format, o extract.Options) (*extract.Document, error) {
 		d, err := extract.Open(r, k, o)
 		if err == nil {
 			opens = append(opens, open{k, d.Charset(), d.Element().Href})
@@ -505,10 +505,10 @@ func TestCheckOpensOnce(t *testing.T) {
 		want     open
 		url, fix string
 	}{
-		{File{Rel: "css/s.css", Kind: CSS}, "@charset \"koi8-r\"; a{b:url(/\xe9.png)}", open{CSS, "koi8-r", ""},
+		{File{Rel: "css/s.css", Kind: base.CSS}, "@charset \"koi8-r\"; a{b:url(/\xe9.png)}", open{base.CSS, "koi8-r", ""},
 			"https://example.org/%D0%98.png", "@charset \"koi8-r\"; a{b:url(../%D0%98.png)}"},
-		{File{Rel: "p.html", Kind: HTML}, `<base href="/x/"><img src="/x/a.png">`, open{HTML, "utf-8", "/x/"}, "https://example.org/x/a.png", ""},
-		{File{Rel: "p.html", Kind: Other}, `<meta charset=koi8-r><img src="/` + "\xe9" + `.png">`, open{HTML, "koi8-r", ""},
+		{File{Rel: "p.html", Kind: base.HTML}, `<base href="/x/"><img src="/x/a.png">`, open{base.HTML, "utf-8", "/x/"}, "https://example.org/x/a.png", ""},
+		{File{Rel: "p.html", Kind: base.Other}, `<meta charset=koi8-r><img src="/` + "\xe9" + `.png">`, open{base.HTML, "koi8-r", ""},
 			"https://example.org/%D0%98.png", `<meta charset=koi8-r><img src="%D0%98.png">`},
 	} {
 		opens = nil
@@ -535,19 +535,19 @@ func TestCheckOpensOnce(t *testing.T) {
 // read by Finish, are read through the open step too, as HTML whatever
 // the file's kind (an SVG's ids).
 func TestAnchorsOpened(t *testing.T) {
-	var kinds []Kind
-	defer func(o func(io.Reader, base.Kind, extract.Options) (*extract.Document, error)) { openDocument = o }(openDocument)
-	openDocument = func(r io.Reader, k base.Kind, o extract.Options) (*extract.Document, error) {
+	var kinds []base.Format
+	defer func(o func(io.Reader, base.Format, extract.Options) (*extract.Document, error)) { openDocument = o }(openDocument)
+	openDocument = func(r io.Reader, k base.Format, o extract.Options) (*extract.Document, error) {
 		kinds = append(kinds, k)
 		return extract.Open(r, k, o)
 	}
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"i.svg": `<svg xmlns="http://www.w3.org/2000/svg"><g id="x"/></svg>`, "a.html": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
-	found, err := c.Check(File{Rel: "a.html", Kind: HTML}, []byte(`<img src="i.svg#x"><img src="i.svg#y">`))
+	found, err := c.Check(File{Rel: "a.html", Kind: base.HTML}, []byte(`<img src="i.svg#x"><img src="i.svg#y">`))
 	require.NoError(t, err)
 	found = append(found, c.Finish()...)
 	require.Len(t, found, 1)
 	assert.Equal(t, MissingAnchor, found[0].Problem)
-	assert.Equal(t, []Kind{HTML, HTML}, kinds, "a.html by Check, i.svg's anchors by Finish")
+	assert.Equal(t, []base.Format{base.HTML, base.HTML}, kinds, "a.html by Check, i.svg's anchors by Finish")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 )
@@ -93,12 +94,12 @@ func FuzzKindOf(f *testing.F) {
 	f.Add("x", []byte("\xff\xfe<\x00"))
 	f.Add("x.htm", []byte("\x00"))
 	f.Fuzz(func(t *testing.T, name string, head []byte) {
-		k := KindOf(name, head)
-		if k < Other || k > WARC {
-			t.Fatalf("KindOf(%q, %q) = %d", name, head, k)
+		k := base.FormatOf(name, head)
+		if k < base.Other || k > base.WARC {
+			t.Fatalf("FormatOf(%q, %q) = %d", name, head, k)
 		}
-		if strings.HasSuffix(strings.ToLower(name), ".mht") && !strings.ContainsAny(name, "/\\") && KindOf(name, head) != MHTML {
-			t.Fatalf("KindOf(%q) = %v, want mhtml", name, k)
+		if strings.HasSuffix(strings.ToLower(name), ".mht") && !strings.ContainsAny(name, "/\\") && base.FormatOf(name, head) != base.MHTML {
+			t.Fatalf("FormatOf(%q) = %v, want mhtml", name, k)
 		}
 	})
 }

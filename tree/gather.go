@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 )
@@ -38,7 +39,7 @@ func (a at) before(b at) bool {
 
 type claim struct {
 	at   at
-	kind Kind // Module or Manifest
+	kind base.Format // Module or Manifest
 }
 
 type firstKeys struct {
@@ -115,14 +116,14 @@ func (st *referState) page(seq int, env string, loads []load, keys []string) {
 		switch {
 		case ld.module:
 			if c, ok := st.claims[ld.path]; !ok || a.before(c.at) {
-				st.claims[ld.path] = claim{a, Module}
+				st.claims[ld.path] = claim{a, base.Module}
 			}
 			if k, ok := st.keys[ld.path]; len(keys) > 0 && (!ok || a.before(k.at)) {
 				st.keys[ld.path] = firstKeys{a, keys}
 			}
 		case ld.manifest:
 			if c, ok := st.claims[ld.path]; !ok || a.before(c.at) {
-				st.claims[ld.path] = claim{a, Manifest}
+				st.claims[ld.path] = claim{a, base.Manifest}
 			}
 		}
 		if ld.sheet && env != "" {
@@ -237,14 +238,14 @@ type urlOf struct {
 	err error
 }
 
-func (t *treeFiles) add(path string, kind Kind, cand bool, u urlOf) {
+func (t *treeFiles) add(path string, kind base.Format, cand bool, u urlOf) {
 	p := filepath.Clean(path)
 	switch {
-	case kind == Module:
+	case kind == base.Module:
 		t.mods[p] = true
 		t.modules = append(t.modules, path)
 		t.modURL[path] = u
-	case kind == CSS:
+	case kind == base.CSS:
 		t.sheets[p] = true
 	case cand:
 		t.cands[p] = true
@@ -264,7 +265,7 @@ func (st *referState) finish(t treeFiles) referred {
 	found := referred{}
 	// fileAt is the file of the tree at p, as a module.
 	fileAt := func(p string) File {
-		f := File{Path: p, Root: st.dir, Kind: Module}
+		f := File{Path: p, Root: st.dir, Kind: base.Module}
 		if rel, err := filepath.Rel(st.dir, p); err == nil {
 			f.Rel = filepath.ToSlash(rel)
 		}
@@ -289,7 +290,7 @@ func (st *referState) finish(t treeFiles) referred {
 	for p, c := range st.claims {
 		if t.cands[p] {
 			found[p] = c.kind
-			if c.kind == Module {
+			if c.kind == base.Module {
 				marked = append(marked, p)
 			}
 		}
@@ -319,7 +320,7 @@ func (st *referState) finish(t treeFiles) referred {
 		if _, done := found[p]; done {
 			return
 		}
-		found[p] = Module
+		found[p] = base.Module
 		queue = append(queue, item{f: fileAt(p)})
 	}
 	// inherit gives the module at p the import map keys; a module read
@@ -441,7 +442,7 @@ func (g *gathering) hold(f File) {
 	f.held.drop() // described again when yielded
 	g.held = append(g.held, heldFile{f.Path, f.Rel, f.info})
 	var u urlOf
-	if f.Kind == Module {
+	if f.Kind == base.Module {
 		u.u, u.err = g.st.m.URL(f)
 	}
 	g.files.add(f.Path, f.Kind, candidate(f), u)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/opencount"
 	"github.com/relurl/relurl/link"
@@ -59,7 +60,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if res := hv.File(f, func(tree.Kind, link.Link) error { mu.Lock(); n++; mu.Unlock(); return nil }, nil); res.Err != nil {
+			if res := hv.File(f, func(base.Format, link.Link) error { mu.Lock(); n++; mu.Unlock(); return nil }, nil); res.Err != nil {
 				return res.Err
 			}
 		}

@@ -148,7 +148,7 @@ func rewriteRun(t *testing.T, dir string, gather bool, jobs int) gatherRun {
 	for f, err := range (tree.Walker{Refer: refer}).Walk([]string{dir}) {
 		require.NoError(t, err)
 		var b strings.Builder
-		res := hv.File(f, func(k tree.Kind, l link.Link) error {
+		res := hv.File(f, func(k base.Format, l link.Link) error {
 			fmt.Fprintf(&b, "%v %s %s %v\n", k, l.URL, l.Kind, l.Err)
 			return nil
 		}, nil)
@@ -250,7 +250,7 @@ func TestGatherClaimed(t *testing.T) {
 	go func() {
 		claimed := 0
 		for res := range r.All((tree.Walker{Refer: refer}).Walk([]string{a, b}), 1) {
-			if res.Err != nil && strings.Contains(res.Err.Error(), "already the mirror of") && res.File.Kind == tree.HTML {
+			if res.Err != nil && strings.Contains(res.Err.Error(), "already the mirror of") && res.File.Kind == base.HTML {
 				claimed++
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/relurl/relurl/base"
 	"golang.org/x/sys/unix"
 )
 
@@ -164,7 +165,7 @@ func takeReader(f File) io.ReadCloser {
 	if fd < 0 {
 		return nil
 	}
-	if f.Kind == MHTML {
+	if f.Kind == base.MHTML {
 		return os.NewFile(uintptr(fd), filepath.Clean(f.Path))
 	}
 	return &fdReader{fd: fd, path: f.Path, eof: -1}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 )
@@ -126,14 +127,14 @@ func (r *Referrals) setCharset(u, name string) {
 
 // referred maps the paths of the files the referring documents classify
 // to their kinds.
-type referred map[string]Kind
+type referred map[string]base.Format
 
 // candidate reports whether a referring document may change f's kind:
 // a file of no kind of its own that is text (no NUL byte) and whose name
 // a module or a manifest has (referable). A README, a robots.txt or a
 // dotfile is none, so a tree holding only such files is not read twice.
 func candidate(f File) bool {
-	return f.Kind == Other && referable(f.Path) && !slices.Contains(f.Head, 0)
+	return f.Kind == base.Other && referable(f.Path) && !slices.Contains(f.Head, 0)
 }
 
 // referable reports whether a file called name may be a module or a web
@@ -203,7 +204,7 @@ func containsFold(b []byte, words []string) bool {
 // has no reason to read the tree's documents (Walker.Walk reads them
 // there, once).
 func needsReferrals(f File) bool {
-	return f.Kind == Module || f.Kind == CSS || candidate(f)
+	return f.Kind == base.Module || f.Kind == base.CSS || candidate(f)
 }
 
 // classify gives f the kind its referring documents tell, if any.
@@ -234,7 +235,7 @@ func (r *Referrals) scan(dir string) referred {
 			continue
 		}
 		switch {
-		case f.Kind == HTML:
+		case f.Kind == base.HTML:
 			pg := pageAt{f: f}
 			if u, err := m.URL(f); err == nil {
 				pg.u, pg.urlKnown = u, true
@@ -245,9 +246,9 @@ func (r *Referrals) scan(dir string) referred {
 				}
 			}
 			pages = append(pages, pg)
-		case f.Kind == Module || f.Kind == CSS || candidate(f):
+		case f.Kind == base.Module || f.Kind == base.CSS || candidate(f):
 			var u urlOf
-			if f.Kind == Module {
+			if f.Kind == base.Module {
 				u.u, u.err = m.URL(f)
 			}
 			files.add(f.Path, f.Kind, candidate(f), u)

@@ -56,10 +56,10 @@ func TestReferrals(t *testing.T) {
 		HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
 		Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
 	}
-	want := map[string]Kind{
-		"index.html": HTML, "js/a.js": Module, "js/b.js": Module, "js/c.js": Module, "js/pre.js": Module,
-		"js/mapped.js": Module, "js/classic.js": Other, "js/d.js": Other, "js/inert.js": Other,
-		"app.json": Manifest, "data.json": Other,
+	want := map[string]base.Format{
+		"index.html": base.HTML, "js/a.js": base.Module, "js/b.js": base.Module, "js/c.js": base.Module, "js/pre.js": base.Module,
+		"js/mapped.js": base.Module, "js/classic.js": base.Other, "js/d.js": base.Other, "js/inert.js": base.Other,
+		"app.json": base.Manifest, "data.json": base.Other,
 	}
 	for _, w := range []Walker{{Refer: refer}, {}} {
 		n := 0
@@ -69,8 +69,8 @@ func TestReferrals(t *testing.T) {
 			}
 			n++
 			k := want[f.Rel]
-			if w.Refer == nil && k != HTML {
-				k = Other
+			if w.Refer == nil && k != base.HTML {
+				k = base.Other
 			}
 			if f.Kind != k {
 				t.Errorf("refer %v: %s is %v, want %v", w.Refer != nil, f.Rel, f.Kind, k)
@@ -111,7 +111,7 @@ func TestSheetEnvironment(t *testing.T) {
 	}
 	got := map[string]string{}
 	for f, err := range (Walker{Refer: refer}).Walk([]string{dir}) {
-		if err != nil || f.Kind != CSS {
+		if err != nil || f.Kind != base.CSS {
 			continue
 		}
 		u, _ := m.URL(f)
@@ -267,19 +267,19 @@ func TestReferralsOneWalk(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		files map[string]string
-		kinds map[string]Kind
+		kinds map[string]base.Format
 		once  bool
 	}{
 		{"pages and dotfiles", map[string]string{
 			"a.html": `<script type=module src=m.js></script>`, "b/c.html": `<link rel=manifest href=x.json>`,
 			".source": "x", "README.md": "y", "logo.png": "\x89PNG\r\n\x1a\n\x00",
-		}, map[string]Kind{"a.html": HTML, "b/c.html": HTML, ".source": Other, "README.md": Other, "logo.png": Other}, true},
+		}, map[string]base.Format{"a.html": base.HTML, "b/c.html": base.HTML, ".source": base.Other, "README.md": base.Other, "logo.png": base.Other}, true},
 		{"a module after the page", map[string]string{
 			"a.html": `<script type=module src=z.js></script>`, "z.js": `import "./zz.js"`, "zz.js": ``,
-		}, map[string]Kind{"a.html": HTML, "z.js": Module, "zz.js": Module}, false},
+		}, map[string]base.Format{"a.html": base.HTML, "z.js": base.Module, "zz.js": base.Module}, false},
 		{"a manifest before the page", map[string]string{
 			"a.json": `{}`, "b.html": `<link rel=manifest href=a.json>`,
-		}, map[string]Kind{"a.json": Manifest, "b.html": HTML}, false},
+		}, map[string]base.Format{"a.json": base.Manifest, "b.html": base.HTML}, false},
 	} {
 		dir := t.TempDir()
 		for name, data := range c.files {
@@ -298,7 +298,7 @@ func TestReferralsOneWalk(t *testing.T) {
 			HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
 			Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
 		}
-		got := map[string]Kind{}
+		got := map[string]base.Format{}
 		for f, err := range (Walker{Refer: refer}).Walk([]string{dir}) {
 			if err != nil {
 				t.Fatal(err)

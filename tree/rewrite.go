@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/internal/ordered"
 )
@@ -114,7 +115,7 @@ type RewriteResult struct {
 // document and rewrites its links (HTML, MHTML, CSS, XML, manifests,
 // modules), rather than copy or skip it (Other; WARC files are read by
 // `relurl links`, not rewritten).
-func Rewritable(k Kind) bool { return k != Other && k != WARC }
+func Rewritable(k base.Format) bool { return k != base.Other && k != base.WARC }
 
 // MirrorRel is where the file f goes in a mirror, relative to it: its
 // path in its tree, or for a file given alone its name.
@@ -273,13 +274,13 @@ func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
 // ("" for none), to dst as it is read. Kind Other means src's own kind:
 // MHTML or XML by its first bytes, else HTML (a stream is taken for an
 // HTML page). Its result has no File.
-func (r *Rewriter) Stream(dst io.Writer, src io.Reader, k Kind, docURL string) RewriteResult {
-	if k == Other {
+func (r *Rewriter) Stream(dst io.Writer, src io.Reader, k base.Format, docURL string) RewriteResult {
+	if k == base.Other {
 		br, ok := src.(*bufio.Reader)
 		if !ok {
 			br = bufio.NewReaderSize(src, 64<<10)
 		}
-		head, _ := br.Peek(SniffLen)
+		head, _ := br.Peek(base.SniffLen)
 		k = StreamKind(head)
 		src = br
 	}
@@ -295,13 +296,13 @@ func (r *Rewriter) Stream(dst io.Writer, src io.Reader, k Kind, docURL string) R
 // from its first bytes (up to SniffLen): MHTML (also a bare
 // "MIME-Version:" header block), XML (SVG, Atom, RSS by their root), else
 // HTML.
-func StreamKind(head []byte) Kind {
-	k := KindOf("-", head)
-	if k != MHTML && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")) {
-		k = MHTML
+func StreamKind(head []byte) base.Format {
+	k := base.FormatOf("-", head)
+	if k != base.MHTML && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("MIME-Version:")) {
+		k = base.MHTML
 	}
-	if k != MHTML && k != XML {
-		k = HTML
+	if k != base.MHTML && k != base.XML {
+		k = base.HTML
 	}
 	return k
 }
@@ -322,19 +323,19 @@ func (r *Rewriter) url(f File) (string, error) {
 // into res: HTML and MHTML as they are read (an MHTML archive's headers
 // first, then a part at a time), the other kinds held whole, up to
 // MaxSize (nothing is written when one fails).
-func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k Kind, docURL string) error {
+func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k base.Format, docURL string) error {
 	var o extract.Options
 	if r.Options != nil {
 		o = r.Options(docURL)
 	}
-	if k == HTML {
+	if k == base.HTML {
 		// What the page tells of the tree's other files, for the walk
 		// (Referrals.Gather).
 		if ref := res.File.Referrer(); ref != nil {
 			o.HTML.Referrer = ref
 		}
 	}
-	whole := k == CSS || k == XML || k == Manifest || k == Module
+	whole := k == base.CSS || k == base.XML || k == base.Manifest || k == base.Module
 	if whole {
 		var data []byte
 		var err error

@@ -185,7 +185,7 @@ func TestRewriterToWriter(t *testing.T) {
 	for f := range tree.Walk([]string{filepath.Join(src, "index.html"), filepath.Join(src, "i.png")}) {
 		res := r.Rewrite(&out, f)
 		switch f.Kind {
-		case tree.HTML:
+		case base.HTML:
 			require.NoError(t, res.Err)
 			assert.True(t, res.Changed)
 		default:
@@ -236,21 +236,21 @@ func TestCheckMirror(t *testing.T) {
 }
 
 func TestRewritable(t *testing.T) {
-	for _, k := range []tree.Kind{tree.HTML, tree.MHTML, tree.CSS, tree.XML, tree.Manifest, tree.Module} {
+	for _, k := range []base.Format{base.HTML, base.MHTML, base.CSS, base.XML, base.Manifest, base.Module} {
 		assert.True(t, tree.Rewritable(k), k.String())
 	}
-	assert.False(t, tree.Rewritable(tree.Other))
-	assert.False(t, tree.Rewritable(tree.WARC), "WARC is read by links, not rewritten")
+	assert.False(t, tree.Rewritable(base.Other))
+	assert.False(t, tree.Rewritable(base.WARC), "WARC is read by links, not rewritten")
 }
 
 func TestStreamKind(t *testing.T) {
-	for head, want := range map[string]tree.Kind{
-		"<p>x":        tree.HTML,
-		"":            tree.HTML,
-		"plain words": tree.HTML,
-		"\r\nMIME-Version: 1.0\r\nSubject: x\r\n":  tree.MHTML,
-		`<svg xmlns="http://www.w3.org/2000/svg">`: tree.XML,
-		"WARC/1.1\r\n": tree.HTML, // rewrite reads no WARC: it is taken for a page
+	for head, want := range map[string]base.Format{
+		"<p>x":        base.HTML,
+		"":            base.HTML,
+		"plain words": base.HTML,
+		"\r\nMIME-Version: 1.0\r\nSubject: x\r\n":  base.MHTML,
+		`<svg xmlns="http://www.w3.org/2000/svg">`: base.XML,
+		"WARC/1.1\r\n": base.HTML, // rewrite reads no WARC: it is taken for a page
 	} {
 		assert.Equal(t, want, tree.StreamKind([]byte(head)), "%q", head)
 	}
@@ -259,20 +259,20 @@ func TestStreamKind(t *testing.T) {
 func TestRewriterStream(t *testing.T) {
 	r := &tree.Rewriter{Options: readers, MaxSize: 1 << 20}
 	var out bytes.Buffer
-	res := r.Stream(&out, strings.NewReader(`<base href="https://b.example/d/"><a href=x>`), tree.Other, "")
+	res := r.Stream(&out, strings.NewReader(`<base href="https://b.example/d/"><a href=x>`), base.Other, "")
 	require.NoError(t, res.Err)
 	assert.True(t, res.Read && res.Changed)
-	assert.Equal(t, tree.HTML, res.File.Kind)
+	assert.Equal(t, base.HTML, res.File.Kind)
 	assert.Equal(t, `<base href="https://b.example/d/"><a href=https://b.example/d/x>`, out.String())
 
 	out.Reset()
-	res = r.Stream(&out, strings.NewReader(`a { b: url(x.png) }`), tree.CSS, "https://s.example/c/s.css")
+	res = r.Stream(&out, strings.NewReader(`a { b: url(x.png) }`), base.CSS, "https://s.example/c/s.css")
 	require.NoError(t, res.Err)
 	assert.Equal(t, `a { b: url(https://s.example/c/x.png) }`, out.String())
 
 	out.Reset()
 	r.MaxSize = 4
-	res = r.Stream(&out, strings.NewReader(`a { b: url(x.png) }`), tree.CSS, "")
+	res = r.Stream(&out, strings.NewReader(`a { b: url(x.png) }`), base.CSS, "")
 	assert.True(t, errors.Is(res.Err, tree.ErrTooLarge), "a kind read whole is bounded: %v", res.Err)
 	assert.Empty(t, out.String(), "nothing written")
 }
@@ -378,7 +378,7 @@ func ExampleRewriter_All() {
 // bytes, written as it is read.
 func ExampleRewriter_Stream() {
 	r := &tree.Rewriter{Options: readers, MaxSize: 1 << 20}
-	res := r.Stream(os.Stdout, strings.NewReader(`<img src="a.png"> <a href="../up/">up</a>`+"\n"), tree.Other, "https://example.org/docs/page.html")
+	res := r.Stream(os.Stdout, strings.NewReader(`<img src="a.png"> <a href="../up/">up</a>`+"\n"), base.Other, "https://example.org/docs/page.html")
 	fmt.Println(res.File.Kind, res.Changed, res.Rewritten, res.Err)
 	// Output:
 	// <img src="https://example.org/docs/a.png"> <a href="https://example.org/up/">up</a>

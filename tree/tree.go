@@ -12,28 +12,3 @@
 // system forgives, and fragments that name no element of their target
 // (the HTML Standard's "find a potential indicated element").
 package tree
-
-import "github.com/relurl/relurl/base"
-
-// Kind says how a file is to be read: [base.Kind], decided by the open
-// step of package base.
-type Kind = base.Kind
-
-// The kinds of file the walk tells apart (see base.Kind).
-const (
-	Other    = base.Other
-	HTML     = base.HTML
-	MHTML    = base.MHTML
-	WARC     = base.WARC
-	CSS      = base.CSS
-	XML      = base.XML
-	Manifest = base.Manifest
-	Module   = base.Module
-)
-
-// SniffLen is how many leading bytes KindOf looks at.
-const SniffLen = base.SniffLen
-
-// KindOf returns the kind of the file called name whose first bytes are
-// head (up to SniffLen of them): [base.KindOf].
-func KindOf(name string, head []byte) Kind { return base.KindOf(name, head) }

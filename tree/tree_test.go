@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relurl/relurl/base"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,54 +20,54 @@ func TestKindOf(t *testing.T) {
 	tests := []struct {
 		name string
 		head string
-		want Kind
+		want base.Format
 	}{
 		// By extension.
-		{"index.html", "", HTML},
-		{"INDEX.HTM", "whatever", HTML},
-		{"a.xhtml", "", HTML},
+		{"index.html", "", base.HTML},
+		{"INDEX.HTM", "whatever", base.HTML},
+		{"a.xhtml", "", base.HTML},
 		// .xhtml whose root is XHTML's html: XML (application/xhtml+xml).
-		{"a.xhtml", `<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head>`, XML},
-		{"a.XHT", `<html xmlns="http://www.w3.org/1999/xhtml">`, XML},
-		{"a.xhtml", `<!DOCTYPE html><html><head>`, HTML},
-		{"a.shtml", "", HTML},
-		{"page.mht", "", MHTML},
-		{"page.MHTML", "", MHTML},
-		{"crawl.warc", "", WARC},
-		{"crawl.warc.gz", "\x1f\x8b", WARC},
+		{"a.xhtml", `<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head>`, base.XML},
+		{"a.XHT", `<html xmlns="http://www.w3.org/1999/xhtml">`, base.XML},
+		{"a.xhtml", `<!DOCTYPE html><html><head>`, base.HTML},
+		{"a.shtml", "", base.HTML},
+		{"page.mht", "", base.MHTML},
+		{"page.MHTML", "", base.MHTML},
+		{"crawl.warc", "", base.WARC},
+		{"crawl.warc.gz", "\x1f\x8b", base.WARC},
 		// A binary file named .html is not rewritten (MIME Sniffing §7.1:
 		// a binary data byte); UTF-16 HTML has NULs and is still HTML.
-		{"fake.html", "\x89PNG\r\n\x1a\n\x00\x00", Other},
-		{"utf16.html", "\xff\xfe<\x00h\x00", HTML},
+		{"fake.html", "\x89PNG\r\n\x1a\n\x00\x00", base.Other},
+		{"utf16.html", "\xff\xfe<\x00h\x00", base.HTML},
 		// By content, WHATWG MIME Sniffing §7.1 "identifying a resource
 		// with an unknown MIME type": the HTML signatures after white space.
-		{"noext", "<!DOCTYPE html><p>", HTML},
-		{"noext", "\n\t <html lang=en>", HTML},
-		{"page.php", "<HEAD><title>", HTML},
-		{"x.cgi", "<!-- comment --><p>", HTML},
-		{"x.txt", "<p>", HTML},
-		{"x", "<script>", HTML},
-		{"x", "plain text", Other},
+		{"noext", "<!DOCTYPE html><p>", base.HTML},
+		{"noext", "\n\t <html lang=en>", base.HTML},
+		{"page.php", "<HEAD><title>", base.HTML},
+		{"x.cgi", "<!-- comment --><p>", base.HTML},
+		{"x.txt", "<p>", base.HTML},
+		{"x", "<script>", base.HTML},
+		{"x", "plain text", base.Other},
 		// Issue 15: stylesheets by extension; SVG, Atom and RSS by
 		// extension or, as XML, by their root element (formats.md §9).
-		{"style.css", "body{}", CSS},
-		{"icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>", XML},
-		{"icon.svg", "\x1f\x8b\x08\x00\x00", Other},
-		{"feed", "<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">", XML},
-		{"feed.xml", "<?xml version=\"1.0\"?><rss version=\"2.0\">", XML},
-		{"sitemap.xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">", Other},
-		{"img.png", "\x89PNG\r\n\x1a\n", Other},
-		{"empty", "", Other},
+		{"style.css", "body{}", base.CSS},
+		{"icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>", base.XML},
+		{"icon.svg", "\x1f\x8b\x08\x00\x00", base.Other},
+		{"feed", "<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">", base.XML},
+		{"feed.xml", "<?xml version=\"1.0\"?><rss version=\"2.0\">", base.XML},
+		{"sitemap.xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">", base.Other},
+		{"img.png", "\x89PNG\r\n\x1a\n", base.Other},
+		{"empty", "", base.Other},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, KindOf(tt.name, []byte(tt.head)), "KindOf(%q, %q)", tt.name, tt.head)
+			assert.Equal(t, tt.want, base.FormatOf(tt.name, []byte(tt.head)), "FormatOf(%q, %q)", tt.name, tt.head)
 		})
 	}
 }
 
 func TestKindString(t *testing.T) {
-	assert.Equal(t, "other html mhtml warc", strings.Join([]string{Other.String(), HTML.String(), MHTML.String(), WARC.String()}, " "))
+	assert.Equal(t, "other html mhtml warc", strings.Join([]string{base.Other.String(), base.HTML.String(), base.MHTML.String(), base.WARC.String()}, " "))
 }
 
 // writeTree makes the files of m (slash paths to contents) under dir.

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/relurl/relurl/base"
 )
 
 // File is one input file found by Walk.
@@ -19,10 +21,10 @@ type File struct {
 	// walk started at; "" when the file was named itself.
 	Rel  string
 	Root string // the input the file was found under: a directory, or the file itself
-	Kind Kind
+	Kind base.Format
 	Mode fs.FileMode // permission bits, kept by in-place replacement
 	Size int64
-	Head []byte // the first bytes, up to HeadLen, as KindOf saw them
+	Head []byte // the first bytes, up to HeadLen, as FormatOf saw them
 
 	// info is what the walk saw of the file: the writer checks that the
 	// file it replaces is still this one.
@@ -36,7 +38,7 @@ type File struct {
 }
 
 // HeadLen is how many leading bytes Walk reads from each file: enough for
-// KindOf and for a "saved from url" comment.
+// FormatOf and for a "saved from url" comment.
 const HeadLen = 1024
 
 // Walk yields the files under each path, in order: a file as itself (a
@@ -231,7 +233,7 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 					// Yielded once the tree's pages are done.
 					g.hold(f)
 					return nil
-				case f.Kind == HTML:
+				case f.Kind == base.HTML:
 					f.page = g.add(f)
 				}
 			}
@@ -312,7 +314,7 @@ func described(path, rel, root string, info fs.FileInfo, read func(head []byte) 
 		return f, err
 	}
 	f.Head = head[:n]
-	f.Kind = KindOf(path, f.Head)
+	f.Kind = base.FormatOf(path, f.Head)
 	return f, nil
 }
 

@@ -66,7 +66,7 @@ type extractor struct {
 
 // extractFile reads the file called path from r: a WARC (plain or gzip),
 // an MHTML or an HTML document, told apart as relurl links does
-// (tree.KindOf). size is the file's size, or -1 when unknown.
+// (base.FormatOf). size is the file's size, or -1 when unknown.
 func extractFile(path string, size int64, r io.Reader, opts Options, emit func(Link), fail func(Failure)) fileStats {
 	x := &extractor{opts: opts.withDefaults(), path: path, name: path, emit: emit, fail: fail}
 	if name, escaped := tree.JSONName(path); escaped {
@@ -78,19 +78,19 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 		x.fileFailed(err)
 		return x.stats
 	}
-	switch tree.KindOf(path, head) {
-	case tree.WARC:
+	switch base.FormatOf(path, head) {
+	case base.WARC:
 		x.warc(br)
-	case tree.MHTML:
+	case base.MHTML:
 		x.mhtml(br, size)
-	case tree.HTML:
+	case base.HTML:
 		x.html(br)
-	case tree.Other:
+	case base.Other:
 		x.fileFailed(errors.New("not an HTML, MHTML or WARC file (by name and content)"))
 	default:
 		// relurl links reads these too (CSS, SVG/XML, manifests, JS
 		// modules); this pipeline does not yet.
-		x.fileFailed(fmt.Errorf("a %v file: relurl-beam reads WARC, MHTML and HTML only", tree.KindOf(path, head)))
+		x.fileFailed(fmt.Errorf("a %v file: relurl-beam reads WARC, MHTML and HTML only", base.FormatOf(path, head)))
 	}
 	return x.stats
 }

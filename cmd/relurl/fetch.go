@@ -210,22 +210,22 @@ func networkMessage(err error) (string, bool) {
 
 // pageKind returns how fetch reads a response: as HTML, or as XML for
 // XHTML served as application/xhtml+xml with XHTML's root, by package
-// base's one rule for typed content (base.KindOfContent, as MHTML parts,
+// base's one rule for typed content (base.FormatOfContent, as MHTML parts,
 // WARC payloads and materialize's captures are read); when the response
-// names no media type, by what its bytes sniff as (base.KindOf without
+// names no media type, by what its bytes sniff as (base.FormatOf without
 // a name: MIME Sniffing §7.1). Other: not a page (a stylesheet, an
-// image, an SVG or feed); an error (*base.KindError): a body that cannot
+// image, an SVG or feed); an error (*base.FormatError): a body that cannot
 // be what its type says (gzip bytes served as application/xhtml+xml).
-func pageKind(contentType string, body []byte) (base.Kind, error) {
+func pageKind(contentType string, body []byte) (base.Format, error) {
 	mt, _, _ := strings.Cut(contentType, ";")
 	mt = strings.ToLower(strings.TrimSpace(mt))
 	if mt == "" {
-		if base.KindOf("", body) == base.HTML {
+		if base.FormatOf("", body) == base.HTML {
 			return base.HTML, nil
 		}
 		return base.Other, nil
 	}
-	switch k, err := base.KindOfContent(contentType, body); {
+	switch k, err := base.FormatOfContent(contentType, body); {
 	case err != nil:
 		return base.Other, err
 	case k == base.HTML, k == base.XML && mt == "application/xhtml+xml":

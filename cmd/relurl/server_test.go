@@ -109,7 +109,7 @@ func testSite() http.Handler {
 	mux.Handle("/image.png", page("image/png", "\x89PNG\r\n\x1a\n"))
 	// The kind of a page is base's: by its Content-Type, else by its bytes.
 	mux.Handle("/page.xhtml", page("application/xhtml+xml", `<html xmlns="http://www.w3.org/1999/xhtml"><a href="x.html">x</a></html>`))
-	// XHTML with XHTML's root is read as XML (base.KindOfContent): a
+	// XHTML with XHTML's root is read as XML (base.FormatOfContent): a
 	// <textarea> holds markup, an empty element stays "/>".
 	mux.Handle("/root.xhtml", page("application/xhtml+xml", `<?xml version="1.0"?>`+"\n"+
 		`<html xmlns="http://www.w3.org/1999/xhtml"><body><textarea><a href="in-textarea.html"/></textarea><a href="b.html"/></body></html>`))

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/linkout"
-	"github.com/relurl/relurl/tree"
 )
 
 // streamFlags are the flags of links for streams and cluster jobs: the
@@ -55,24 +55,24 @@ func (sf *streamFlags) mode(format string) (linkout.Mode, error) {
 }
 
 // kind returns the kind --input-format forces, or false for auto.
-func (sf *streamFlags) kind() (tree.Kind, bool) {
+func (sf *streamFlags) kind() (base.Format, bool) {
 	switch sf.inputFormat {
 	case "html":
-		return tree.HTML, true
+		return base.HTML, true
 	case "mhtml":
-		return tree.MHTML, true
+		return base.MHTML, true
 	case "warc":
-		return tree.WARC, true
+		return base.WARC, true
 	case "css":
-		return tree.CSS, true
+		return base.CSS, true
 	case "manifest":
-		return tree.Manifest, true
+		return base.Manifest, true
 	case "module":
-		return tree.Module, true
+		return base.Module, true
 	case "xml", "svg", "atom", "rss":
-		return tree.XML, true
+		return base.XML, true
 	}
-	return tree.Other, false
+	return base.Other, false
 }
 
 // exitStatus is the exit status when failed inputs failed (or had record

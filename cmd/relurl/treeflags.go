@@ -147,7 +147,7 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 
 // inputKind returns the kind rewrite's --input-format forces on
 // standard input, or false for auto.
-func (t *treeFlags) inputKind() (tree.Kind, bool) {
+func (t *treeFlags) inputKind() (base.Format, bool) {
 	sf := streamFlags{inputFormat: t.input}
 	return sf.kind()
 }
@@ -203,7 +203,7 @@ func (t *treeFlags) rewriter() *tree.Rewriter {
 // each file's URL by the mapper, its readers' options by extractOptions,
 // every input of the kind forced (Other: its own), its links chosen by
 // filter.
-func (t *treeFlags) harvester(forced tree.Kind, filter linkfilter.Filter) *harvest.Reader {
+func (t *treeFlags) harvester(forced base.Format, filter linkfilter.Filter) *harvest.Reader {
 	return &harvest.Reader{Mapper: t.mapper, Options: t.extractOptions, Spec: *t.spec, Resolve: *t.opts, Kind: forced, Filter: filter}
 }
 

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"io"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/behind"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/tree"
 )
 
 // Behind encodes the link records of a run with one worker, and writes
@@ -38,7 +38,7 @@ type Behind struct {
 // (raw), or a flush of w.
 type queued struct {
 	link  link.Link
-	kind  tree.Kind
+	kind  base.Format
 	w     *Writer // the link's writer (nil: raw or flush)
 	raw   []byte  // a record the worker made (a status line)
 	flush bool
@@ -171,9 +171,9 @@ func (b *Behind) link(it *queued) error {
 	record(r, l, e.name, e.nameEncoding, &e.mode)
 	r.cache = &e.cache
 	switch it.kind {
-	case tree.MHTML:
+	case base.MHTML:
 		r.Part, r.TargetPart = &l.Part, l.TargetPart
-	case tree.WARC:
+	case base.WARC:
 		r.Record, r.Target = &l.Record, l.Target
 	}
 	if r.Rel == nil {

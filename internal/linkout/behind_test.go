@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/resolve"
-	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +26,7 @@ func writeLinks(t *testing.T, m Mode, out *bytes.Buffer, n int) {
 		w = m.Behind
 	}
 	o := Out(w, false, nil)
-	for _, k := range []tree.Kind{tree.HTML, tree.MHTML, tree.WARC} {
+	for _, k := range []base.Format{base.HTML, base.MHTML, base.WARC} {
 		lw := NewWriter(ordered.Direct(o), "d/f"+k.String()+".html", m)
 		for i := range n {
 			l := testLink(strings.Repeat("x", i%50) + ".html")
@@ -42,7 +42,7 @@ func writeLinks(t *testing.T, m Mode, out *bytes.Buffer, n int) {
 		}
 		st := lw.Result(harvest.Result{}).Status
 		require.NoError(t, m.Finish(o, &st))
-		if k == tree.MHTML {
+		if k == base.MHTML {
 			require.NoError(t, w.Flush())
 		}
 	}
@@ -127,7 +127,7 @@ func TestBehindWriteError(t *testing.T) {
 	lw := NewWriter(sink, "f.html", m)
 	var err error
 	for i := 0; i < 100000 && err == nil; i++ {
-		err = lw.Link(tree.HTML, testLink("a.html"))
+		err = lw.Link(base.HTML, testLink("a.html"))
 	}
 	require.ErrorIs(t, err, errFull)
 	require.ErrorIs(t, sink.Record("", []byte("x")), errFull, "the sink has the error: the run stops")
@@ -157,7 +157,7 @@ func TestBehindBounded(t *testing.T) {
 	go func() {
 		defer close(done)
 		for range 3000 {
-			if err := lw.Link(tree.HTML, long); err != nil {
+			if err := lw.Link(base.HTML, long); err != nil {
 				return
 			}
 			mu.Lock()
@@ -216,7 +216,7 @@ func TestBehindResolves(t *testing.T) {
 			} else {
 				l.URL, l.Err = res.Reference(ref)
 			}
-			require.NoError(t, lw.LinkRef(tree.HTML, &l))
+			require.NoError(t, lw.LinkRef(base.HTML, &l))
 		}
 		st := lw.Result(harvest.Result{}).Status
 		require.NoError(t, m.Finish(o, &st))

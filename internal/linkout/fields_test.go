@@ -189,7 +189,7 @@ func TestRecordEscapesOncePerDocument(t *testing.T) {
 				for i := range 50 {
 					l := link.Link{Raw: fmt.Sprintf("p%d.html", i), URL: fmt.Sprintf("%sp%d.html", b.URL, i),
 						Tag: "a", Attr: "href", Line: i + 1, Column: 3, Offset: int64(10 * i), Base: b}
-					if err := lw.Link(tree.HTML, l); err != nil {
+					if err := lw.Link(base.HTML, l); err != nil {
 						t.Fatal(err)
 					}
 					var r linkRecord // as written without the cache

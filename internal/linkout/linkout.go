@@ -15,6 +15,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
@@ -223,13 +224,13 @@ func NewWriter(sink *ordered.Sink, file string, m Mode) *Writer {
 
 // Link writes the record of the link l of a document of kind k: with its
 // part in MHTML, its record in WARC (harvest.Reader's fn).
-func (e *Writer) Link(k tree.Kind, l link.Link) error {
+func (e *Writer) Link(k base.Format, l link.Link) error {
 	return e.LinkRef(k, &l)
 }
 
 // LinkRef is Link with the link by pointer (harvest.Reader.FileRef): l
 // is read during the call only.
-func (e *Writer) LinkRef(k tree.Kind, l *link.Link) error {
+func (e *Writer) LinkRef(k base.Format, l *link.Link) error {
 	if e.mode.Behind != nil {
 		return e.behind(k, l) // its URL resolved behind, if left for later
 	}
@@ -238,10 +239,10 @@ func (e *Writer) LinkRef(k tree.Kind, l *link.Link) error {
 	record(r, l, e.name, e.nameEncoding, &e.mode)
 	r.cache = &e.cache
 	switch k {
-	case tree.MHTML:
+	case base.MHTML:
 		e.part = l.Part
 		r.Part, r.TargetPart = &e.part, l.TargetPart
-	case tree.WARC:
+	case base.WARC:
 		e.record = l.Record
 		r.Record, r.Target = &e.record, l.Target
 	}
@@ -250,7 +251,7 @@ func (e *Writer) LinkRef(k tree.Kind, l *link.Link) error {
 
 // behind is Link with Mode.Behind: the link is copied into the queue's
 // entry, its record made, encoded and written there.
-func (e *Writer) behind(k tree.Kind, l *link.Link) error {
+func (e *Writer) behind(k base.Format, l *link.Link) error {
 	e.st.Links++
 	it, err := e.mode.Behind.next()
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/mime"
-	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -61,8 +60,8 @@ func TestWriter(t *testing.T) {
 		m.Message = func(s string) string { return strings.TrimPrefix(s, "pkg: ") }
 		var out bytes.Buffer
 		w := NewWriter(ordered.Direct(Out(&out, false, nil)), "d/f.html", m)
-		require.NoError(t, w.Link(tree.HTML, testLink("a.html")))
-		require.NoError(t, w.Link(tree.HTML, bad))
+		require.NoError(t, w.Link(base.HTML, testLink("a.html")))
+		require.NoError(t, w.Link(base.HTML, bad))
 		assert.Equal(t, tc.want, out.String(), tc.format)
 		r := w.Result(harvest.Result{Warnings: []string{"w"}})
 		assert.Equal(t, Result{Warnings: []string{"w"}, Status: Status{File: "d/f.html", Links: 2}}, r, "a link with an error counts")
@@ -77,10 +76,10 @@ func TestWriterArchives(t *testing.T) {
 	w := NewWriter(ordered.Direct(Out(&out, false, nil)), "a\xff.mht", m)
 	l := testLink("a.html")
 	l.Part, l.TargetPart = "index.html", "a.html"
-	w.Link(tree.MHTML, l)
+	w.Link(base.MHTML, l)
 	l = testLink("b.html")
 	l.Record, l.Target = 0, "https://example.com/"
-	w.Link(tree.WARC, l)
+	w.Link(base.WARC, l)
 	assert.Equal(t, `{"file":"a%FF.mht","file_encoding":"percent","part":"index.html","target_part":"a.html"}`+"\n"+
 		`{"file":"a%FF.mht","file_encoding":"percent","record":0,"target":"https://example.com/"}`+"\n", out.String())
 }
@@ -179,7 +178,7 @@ func TestNoKeys(t *testing.T) {
 		require.NoError(t, err)
 		m.NoKeys = noKeys
 		w := NewWriter(sink, "f.html", m)
-		require.NoError(t, w.Link(tree.HTML, link.Link{Raw: "a", URL: "https://x.example/a"}))
+		require.NoError(t, w.Link(base.HTML, link.Link{Raw: "a", URL: "https://x.example/a"}))
 		want := "https://x.example/a"
 		if noKeys {
 			want = ""
@@ -197,7 +196,7 @@ func TestLinkAllocs(t *testing.T) {
 	w := NewWriter(ordered.Direct(Out(io.Discard, false, nil)), "a.mht", m)
 	l := testLink("a.html")
 	l.Part, l.TargetPart, l.Record, l.Target = "index.html", "a.html", 99, "https://t.example/"
-	for _, k := range []tree.Kind{tree.HTML, tree.MHTML, tree.WARC} {
+	for _, k := range []base.Format{base.HTML, base.MHTML, base.WARC} {
 		w.Link(k, l) // the line buffer grows once
 		if n := testing.AllocsPerRun(100, func() { w.Link(k, l) }); n != 0 {
 			t.Errorf("%v: %.1f allocations a link, want 0", k, n)

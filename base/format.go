@@ -11,36 +11,36 @@ import (
 	"strings"
 )
 
-// Kind says what a document is, and so which reader reads it.
-type Kind int
+// Format says what a document is, and so which reader reads it.
+type Format int
 
 // The kinds of document relurl reads.
 const (
-	Other    Kind = iota // not a document relurl reads: copied or skipped
-	HTML                 // text/html
-	MHTML                // multipart/related, RFC 2557 (.mht, .mhtml)
-	WARC                 // WARC 1.1 (.warc, .warc.gz, .warc.zst) and ARC (.arc, .arc.gz)
-	CSS                  // a stylesheet, text/css (.css)
-	XML                  // SVG, XHTML, Atom or RSS (.svg, .atom, .rss; else by its root element): package xmlrewrite
-	Manifest             // a web app manifest (.webmanifest): package manifest
-	Module               // a JavaScript module (.mjs, RFC 9239): package jsmodule
+	Other    Format = iota // not a document relurl reads: copied or skipped
+	HTML                   // text/html
+	MHTML                  // multipart/related, RFC 2557 (.mht, .mhtml)
+	WARC                   // WARC 1.1 (.warc, .warc.gz, .warc.zst) and ARC (.arc, .arc.gz)
+	CSS                    // a stylesheet, text/css (.css)
+	XML                    // SVG, XHTML, Atom or RSS (.svg, .atom, .rss; else by its root element): package xmlrewrite
+	Manifest               // a web app manifest (.webmanifest): package manifest
+	Module                 // a JavaScript module (.mjs, RFC 9239): package jsmodule
 )
 
 var kindNames = [...]string{Other: "other", HTML: "html", MHTML: "mhtml", WARC: "warc", CSS: "css", XML: "xml", Manifest: "manifest", Module: "module"}
 
 // String returns "other", "html", "mhtml", "warc", "css", "xml",
 // "manifest" or "module".
-func (k Kind) String() string {
+func (k Format) String() string {
 	if k > 0 && int(k) < len(kindNames) {
 		return kindNames[k]
 	}
 	return "other"
 }
 
-// SniffLen is how many leading bytes KindOf looks at.
+// SniffLen is how many leading bytes FormatOf looks at.
 const SniffLen = 512
 
-// KindOf returns the kind of the file called name whose first bytes are
+// FormatOf returns the kind of the file called name whose first bytes are
 // head (up to SniffLen of them). The extension decides when it names a
 // kind; otherwise the content is sniffed with the MIME Sniffing
 // Standard's rules for HTML (§7.1, the "<!DOCTYPE HTML", "<html", "<head",
@@ -52,7 +52,7 @@ const SniffLen = 512
 // it could only damage it. A .xhtml or .xht file whose root element is
 // XHTML's html is XML (application/xhtml+xml), read by xmlrewrite; another
 // is HTML.
-func KindOf(name string, head []byte) Kind {
+func FormatOf(name string, head []byte) Format {
 	lower := strings.ToLower(filepath.Base(name))
 	switch {
 	case strings.HasSuffix(lower, ".warc"), strings.HasSuffix(lower, ".warc.gz"), strings.HasSuffix(lower, ".warc.zst"),
@@ -112,7 +112,7 @@ func KindOf(name string, head []byte) Kind {
 
 // text returns k for a head that is text, else Other (a NUL byte: binary,
 // e.g. a gzipped .svgz saved as .svg).
-func text(head []byte, k Kind) Kind {
+func text(head []byte, k Format) Format {
 	if bytes.IndexByte(head, 0) >= 0 && !utf16BOM(head) {
 		return Other
 	}
@@ -178,7 +178,7 @@ func xhtmlRoot(head []byte) bool {
 // own declarations, and false when head does not start an XML document
 // whose root it holds whole: only declarations, processing instructions,
 // comments and white space may come before the root. The decision of
-// every reader (KindOf, SniffKind, xmlrewrite.Sniff) is this one.
+// every reader (FormatOf, SniffFormat, xmlrewrite.Sniff) is this one.
 func XMLRoot(head []byte) (space, local string, ok bool) {
 	d := xml.NewDecoder(bytes.NewReader(head))
 	// Only the names matter, which are ASCII in every encoding XML allows
@@ -212,7 +212,7 @@ func XMLRoot(head []byte) (space, local string, ok bool) {
 	}
 }
 
-// The first bytes of the inputs SniffKind tells apart.
+// The first bytes of the inputs SniffFormat tells apart.
 var (
 	gzipHead = []byte{0x1f, 0x8b}
 	zstdHead = []byte{0x28, 0xb5, 0x2f, 0xfd}
@@ -222,16 +222,16 @@ var (
 // ErrEmpty is the error of a stream with no bytes: no document of any kind.
 var ErrEmpty = errors.New("empty input")
 
-// errBinary is SniffKind's error for binary data.
+// errBinary is SniffFormat's error for binary data.
 var errBinary = errors.New("binary data, not HTML, MHTML or WARC (see --input-format)")
 
-// SniffKind tells the kind of a stream, which has no name, by its first
+// SniffFormat tells the kind of a stream, which has no name, by its first
 // bytes (what has come of its first 1024): WARC (plain, gzip or zstd, or
 // ARC), MHTML, an SVG or feed by its root element, or HTML when it is
 // text. An empty head (ErrEmpty) and binary data (a byte the MIME Sniffing
 // Standard calls a binary data byte, §3, and no UTF-16 byte order mark)
 // are errors: no document of any kind.
-func SniffKind(head []byte) (Kind, error) {
+func SniffFormat(head []byte) (Format, error) {
 	switch {
 	case len(head) == 0:
 		return Other, ErrEmpty
@@ -242,7 +242,7 @@ func SniffKind(head []byte) (Kind, error) {
 	case utf16BOM(head):
 		return HTML, nil
 	}
-	if KindOf("-", head) == XML {
+	if FormatOf("-", head) == XML {
 		return XML, nil // an SVG or a feed, by its root element
 	}
 	for _, c := range head {
@@ -253,7 +253,7 @@ func SniffKind(head []byte) (Kind, error) {
 	return HTML, nil
 }
 
-// SniffLenStream is the longest signature SniffKind tells apart: a reader
+// SniffLenStream is the longest signature SniffFormat tells apart: a reader
 // of a stream waits for that many bytes (or the end), no more.
 const SniffLenStream = len("filedesc://")
 
@@ -262,11 +262,11 @@ func warcHead(head []byte) bool {
 		bytes.HasPrefix(head, zstdHead) || bytes.HasPrefix(head, dictHead)
 }
 
-// CheckKind returns an error when a stream whose first bytes are head
+// CheckFormat returns an error when a stream whose first bytes are head
 // cannot be of kind k, which the caller was told (--input-format): an
 // empty stream, or for WARC a start that is neither "WARC/" nor gzip nor
 // zstd (nor ARC's "filedesc://").
-func CheckKind(head []byte, k Kind) error {
+func CheckFormat(head []byte, k Format) error {
 	if len(head) == 0 {
 		return ErrEmpty
 	}
@@ -276,7 +276,7 @@ func CheckKind(head []byte, k Kind) error {
 	return nil
 }
 
-// ContentSniffLen is how many leading bytes of a payload KindOfContent
+// ContentSniffLen is how many leading bytes of a payload FormatOfContent
 // looks at: an XML root after a longer prologue is not found, and the
 // payload is read as its type says.
 const ContentSniffLen = 4096
@@ -288,18 +288,18 @@ func genericXML(mt string) bool {
 	return mt == "application/xml" || mt == "text/xml" || mt == "application/rdf+xml"
 }
 
-// KindOfContent returns the kind of a document that came with the media
+// FormatOfContent returns the kind of a document that came with the media
 // type contentType (a Content-Type value: an MHTML part's, a WARC
 // payload's, an HTTP response's) and whose first bytes are head (at most
 // ContentSniffLen of them are looked at; pass the whole body or more
 // than that). It is the one rule every reader of typed content follows:
 //
-//   - The type names the kind (KindOfType): text/html is HTML, text/css
+//   - The type names the kind (FormatOfType): text/html is HTML, text/css
 //     CSS, image/svg+xml, Atom and RSS XML, and so on; a type relurl does
 //     not read, or no type, is Other (an archive's untyped payload is not
-//     guessed at; fetch sniffs an untyped response with KindOf).
+//     guessed at; fetch sniffs an untyped response with FormatOf).
 //   - application/xhtml+xml (RFC 3236) is XML when its root is XHTML's
-//     html, the rule KindOf applies to a .xhtml file: browsers parse it
+//     html, the rule FormatOf applies to a .xhtml file: browsers parse it
 //     with the XML parser (HTML Standard §13.2 is for text/html only;
 //     formats.md §3.2: tokenized as XML, HTML's link table), and xmlrewrite
 //     reads it so (no optional end tags, XML entities, CDATA). Without
@@ -318,12 +318,12 @@ func genericXML(mt string) bool {
 //     or UTF-16/32 encoding starts like) cannot be what it claims: Other,
 //     with an error naming the type and what the bytes are, for the
 //     caller's warning. It is never read as XML.
-func KindOfContent(contentType string, head []byte) (Kind, error) {
+func FormatOfContent(contentType string, head []byte) (Format, error) {
 	if len(head) > ContentSniffLen {
 		head = head[:ContentSniffLen]
 	}
 	mt := mediaType(contentType)
-	var k Kind
+	var k Format
 	switch {
 	case mt == "application/xhtml+xml":
 		k = HTML
@@ -339,30 +339,30 @@ func KindOfContent(contentType string, head []byte) (Kind, error) {
 			k = HTML
 		}
 	default:
-		k = KindOfType(mt)
+		k = FormatOfType(mt)
 	}
 	if k == XML || mt == "application/xhtml+xml" {
 		if what := binaryXML(head); what != "" {
-			return Other, &KindError{Type: mt, Found: what}
+			return Other, &FormatError{Type: mt, Found: what}
 		}
 	}
 	return k, nil
 }
 
-// KindError is KindOfContent's error for a payload that cannot be of the
+// FormatError is FormatOfContent's error for a payload that cannot be of the
 // type it came with.
-type KindError struct {
+type FormatError struct {
 	Type  string // the media type declared
 	Found string // what the bytes are: "gzip data", "zstd data", "binary data"
 }
 
-func (e *KindError) Error() string {
+func (e *FormatError) Error() string {
 	return "declared " + e.Type + " but its bytes are " + e.Found + ", not XML: not read"
 }
 
 // mediaType returns contentType's media type, lower case, without
 // parameters; a value mime.ParseMediaType refuses is cut at its first
-// ";", as KindOfType reads it. (Package mime reads archived headers more
+// ";", as FormatOfType reads it. (Package mime reads archived headers more
 // leniently and passes the media type it read.)
 func mediaType(contentType string) string {
 	mt, _, err := mime.ParseMediaType(contentType)
@@ -393,10 +393,10 @@ func binaryXML(head []byte) string {
 }
 
 // ReadsType reports whether a document of media type contentType may be
-// one relurl reads: KindOfContent returns a kind other than Other for
+// one relurl reads: FormatOfContent returns a kind other than Other for
 // some first bytes. A reader of typed content skips the others without
 // looking at their bytes.
 func ReadsType(contentType string) bool {
 	mt := mediaType(contentType)
-	return KindOfType(mt) != Other || genericXML(mt)
+	return FormatOfType(mt) != Other || genericXML(mt)
 }

@@ -14,7 +14,7 @@ func TestKindOf(t *testing.T) {
 	svg := `<svg xmlns="http://www.w3.org/2000/svg">`
 	for _, c := range []struct {
 		name, head string
-		want       Kind
+		want       Format
 	}{
 		{"a.warc.gz", "", WARC}, {"a.ARC", "", WARC}, {"x.warc.zst", "", WARC},
 		{"p.mht", "", MHTML}, {"p.html", "<p>", HTML}, {"p.htm", "\x00", Other},
@@ -47,8 +47,8 @@ func TestKindOf(t *testing.T) {
 		{"noext", ieXHTML, HTML},
 		{"noext", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml">`, HTML},
 	} {
-		if got := KindOf(c.name, []byte(c.head)); got != c.want {
-			t.Errorf("KindOf(%q, %q) = %v, want %v", c.name, c.head, got, c.want)
+		if got := FormatOf(c.name, []byte(c.head)); got != c.want {
+			t.Errorf("FormatOf(%q, %q) = %v, want %v", c.name, c.head, got, c.want)
 		}
 	}
 }
@@ -56,7 +56,7 @@ func TestKindOf(t *testing.T) {
 func TestSniffKind(t *testing.T) {
 	for _, c := range []struct {
 		head string
-		want Kind
+		want Format
 		err  bool
 	}{
 		{"", Other, true}, {"WARC/1.1\r\n", WARC, false}, {"filedesc://x", WARC, false}, {"\x1f\x8b\x08", WARC, false},
@@ -64,22 +64,22 @@ func TestSniffKind(t *testing.T) {
 		{`<svg xmlns="http://www.w3.org/2000/svg">`, XML, false}, {"<p>hi", HTML, false}, {"\x01\x02", Other, true},
 		{ieXHTML, HTML, false}, // piped XHTML 1.0 page: HTML, as a browser reads it (Appendix C)
 	} {
-		got, err := SniffKind([]byte(c.head))
+		got, err := SniffFormat([]byte(c.head))
 		if got != c.want || (err != nil) != c.err {
-			t.Errorf("SniffKind(%q) = %v, %v", c.head, got, err)
+			t.Errorf("SniffFormat(%q) = %v, %v", c.head, got, err)
 		}
 	}
-	if _, err := SniffKind(nil); !errors.Is(err, ErrEmpty) {
-		t.Errorf("SniffKind(nil) error %v, want ErrEmpty", err)
+	if _, err := SniffFormat(nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("SniffFormat(nil) error %v, want ErrEmpty", err)
 	}
-	if err := CheckKind([]byte("<p>"), WARC); err == nil {
-		t.Error("CheckKind(<p>, WARC) = nil")
+	if err := CheckFormat([]byte("<p>"), WARC); err == nil {
+		t.Error("CheckFormat(<p>, WARC) = nil")
 	}
-	if err := CheckKind([]byte("WARC/1.0"), WARC); err != nil {
+	if err := CheckFormat([]byte("WARC/1.0"), WARC); err != nil {
 		t.Error(err)
 	}
-	if err := CheckKind(nil, HTML); !errors.Is(err, ErrEmpty) {
-		t.Errorf("CheckKind(nil) = %v", err)
+	if err := CheckFormat(nil, HTML); !errors.Is(err, ErrEmpty) {
+		t.Errorf("CheckFormat(nil) = %v", err)
 	}
 	for k := Other; k <= Module+1; k++ {
 		if k.String() == "" {
@@ -88,9 +88,9 @@ func TestSniffKind(t *testing.T) {
 	}
 }
 
-// TestKindOfContent is the one media type + first bytes rule of MHTML
+// TestFormatOfContent is the one media type + first bytes rule of MHTML
 // parts, WARC payloads, materialize's captures and fetch's responses.
-func TestKindOfContent(t *testing.T) {
+func TestFormatOfContent(t *testing.T) {
 	const (
 		xhtml       = `<?xml version="1.0"?>` + "\n" + `<html xmlns="http://www.w3.org/1999/xhtml"><body><a href="a">a</a></body></html>`
 		svg         = `<svg xmlns="http://www.w3.org/2000/svg"><a href="x"/></svg>`
@@ -105,7 +105,7 @@ func TestKindOfContent(t *testing.T) {
 	gz := "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + "binary"
 	tests := []struct {
 		name, ct, head string
-		want           Kind
+		want           Format
 		err            string
 	}{
 		// The type names the kind (formats.md §9's table).
@@ -155,9 +155,9 @@ func TestKindOfContent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			k, err := KindOfContent(tt.ct, []byte(tt.head))
+			k, err := FormatOfContent(tt.ct, []byte(tt.head))
 			if k != tt.want {
-				t.Errorf("KindOfContent(%q, %.40q) = %v, want %v", tt.ct, tt.head, k, tt.want)
+				t.Errorf("FormatOfContent(%q, %.40q) = %v, want %v", tt.ct, tt.head, k, tt.want)
 			}
 			switch {
 			case tt.err == "" && err != nil:
@@ -166,35 +166,35 @@ func TestKindOfContent(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tt.err)
 			}
 			if err != nil {
-				var ke *KindError
+				var ke *FormatError
 				if !errors.As(err, &ke) {
-					t.Errorf("error %T, want *KindError", err)
+					t.Errorf("error %T, want *FormatError", err)
 				}
 			}
 		})
 	}
 }
 
-// TestKindOfContentAgreesWithKindOf: a typed XHTML payload and a .xhtml
+// TestFormatOfContentAgreesWithKindOf: a typed XHTML payload and a .xhtml
 // file are decided alike (one XHTML rule).
-func TestKindOfContentAgreesWithKindOf(t *testing.T) {
+func TestFormatOfContentAgreesWithKindOf(t *testing.T) {
 	for _, head := range []string{
 		`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`,
 		`<!DOCTYPE html><html><p>`,
 		`<html xmlns="http://www.w3.org/2000/svg"/>`,
 	} {
-		k, err := KindOfContent("application/xhtml+xml", []byte(head))
-		if err != nil || k != KindOf("page.xhtml", []byte(head)) {
-			t.Errorf("%q: KindOfContent %v, %v; KindOf(.xhtml) %v", head, k, err, KindOf("page.xhtml", []byte(head)))
+		k, err := FormatOfContent("application/xhtml+xml", []byte(head))
+		if err != nil || k != FormatOf("page.xhtml", []byte(head)) {
+			t.Errorf("%q: FormatOfContent %v, %v; FormatOf(.xhtml) %v", head, k, err, FormatOf("page.xhtml", []byte(head)))
 		}
 	}
 }
 
-// FuzzKindOfContent: on any type and bytes the decision ends without a
+// FuzzFormatOfContent: on any type and bytes the decision ends without a
 // panic; an error comes only with Other and only for a type that names
 // XML; the answer depends on the first ContentSniffLen bytes alone; a
-// type KindOfContent reads is one ReadsType admits.
-func FuzzKindOfContent(f *testing.F) {
+// type FormatOfContent reads is one ReadsType admits.
+func FuzzFormatOfContent(f *testing.F) {
 	for _, s := range [][2]string{
 		{"application/xhtml+xml", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`},
 		{"application/xml", `<svg xmlns="http://www.w3.org/2000/svg"/>`},
@@ -206,17 +206,17 @@ func FuzzKindOfContent(f *testing.F) {
 		f.Add(s[0], []byte(s[1]))
 	}
 	f.Fuzz(func(t *testing.T, ct string, head []byte) {
-		k, err := KindOfContent(ct, head)
+		k, err := FormatOfContent(ct, head)
 		if err != nil && k != Other {
-			t.Fatalf("KindOfContent(%q, %q) = %v with error %v", ct, head, k, err)
+			t.Fatalf("FormatOfContent(%q, %q) = %v with error %v", ct, head, k, err)
 		}
 		if k != Other && !ReadsType(ct) {
-			t.Fatalf("KindOfContent(%q) = %v but ReadsType is false", ct, k)
+			t.Fatalf("FormatOfContent(%q) = %v but ReadsType is false", ct, k)
 		}
 		if len(head) > ContentSniffLen {
-			k2, err2 := KindOfContent(ct, head[:ContentSniffLen])
+			k2, err2 := FormatOfContent(ct, head[:ContentSniffLen])
 			if k2 != k || (err2 == nil) != (err == nil) {
-				t.Fatalf("KindOfContent(%q) depends on bytes past ContentSniffLen", ct)
+				t.Fatalf("FormatOfContent(%q) depends on bytes past ContentSniffLen", ct)
 			}
 		}
 	})
