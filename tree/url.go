@@ -69,6 +69,26 @@ func (m *Mapper) URL(f File) (string, error) {
 	return root + escapePath(f.Rel), nil
 }
 
+// Local returns where the file f lies when its URL is the one its mark of
+// the web names (SavedFrom): its URL without the mark and its path, so
+// that its links to the files saved beside it stay local
+// (base.Context.LocalTarget); nil for any other file.
+func (m *Mapper) Local(f File) *base.Local {
+	if !m.SavedFrom || f.Path == "" || f.Path == "-" {
+		return nil
+	}
+	if _, ok := SavedFrom(f.Head); !ok {
+		return nil
+	}
+	own := *m
+	own.SavedFrom = false
+	u, err := own.URL(f)
+	if err != nil {
+		return nil
+	}
+	return &base.Local{URL: u, Path: f.Path}
+}
+
 // dirURL returns root with a final "/" on its path. A root with a query
 // or fragment cannot be a directory.
 func dirURL(root string) (string, error) {
