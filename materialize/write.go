@@ -27,6 +27,10 @@ func (r *run) write() {
 		if e.redirect {
 			continue
 		}
+		if e.kind == "error" && !r.opts.ErrorPages {
+			e.tried = true // left out on purpose
+			continue
+		}
 		o := e.c.orig
 		if o.part != "" {
 			if parts[o.stream] == nil {
@@ -68,7 +72,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 		if rec.Type == "resource" {
 			b, err := io.ReadAll(io.LimitReader(rec.Block, r.opts.Limits.DecodedBytes+1))
 			if err != nil && !errors.Is(err, mime.ErrTruncated) {
-				r.problem(s.String(), where, err.Error())
+				r.recordProblem(si, rec.Offset, where, err.Error())
 				return nil
 			}
 			if int64(len(b)) > r.opts.Limits.DecodedBytes {
@@ -79,7 +83,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 		} else {
 			resp, err := mime.ReadResponse(rec, r.opts.Limits)
 			if err != nil {
-				r.problem(s.String(), where, err.Error())
+				r.recordProblem(si, rec.Offset, where, err.Error())
 				return nil
 			}
 			for _, w := range resp.Warnings {
@@ -204,9 +208,12 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 	if e.c.orig != e.c {
 		r.sum.Revisits++
 	}
-	if e.kind == "page" {
+	switch e.kind {
+	case "page":
 		r.sum.Pages++
-	} else {
+	case "error":
+		// Counted in ErrorResponses.
+	default:
 		r.sum.Resources++
 	}
 	r.progress()
@@ -347,7 +354,7 @@ func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag s
 	if t == nil {
 		t = r.lookup(u)
 	}
-	if t == nil {
+	if t == nil || !r.written(t) {
 		return nil, u, ""
 	}
 	if t.redirect {
@@ -356,7 +363,7 @@ func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag s
 		}
 		f := r.lookup(t.final)
 		switch {
-		case f == nil:
+		case f == nil || !r.written(f):
 			return nil, t.final, ""
 		case !f.redirect:
 			return f, "", frag
@@ -365,6 +372,10 @@ func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag s
 	}
 	return t, "", frag
 }
+
+// written reports whether the tree has a file for the entry t: every
+// entry but an HTTP error without Options.ErrorPages.
+func (r *run) written(t *entry) bool { return t.kind != "error" || r.opts.ErrorPages }
 
 // linkMap is the htmlrewrite Map of the document of e: a link to a
 // captured URL becomes the shortest relative reference to its file, with
