@@ -2,9 +2,11 @@ package materialize
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"html"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -409,6 +411,14 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 			}
 		}
 		t, abs, inherited := f.t, f.abs, f.inherited
+		if t == nil && l.Attr == "importmap:address" {
+			if dir, ok := r.prefixDir(u); ok {
+				// An import map's prefix ("lib/": "/js/lib/") names the
+				// folder of the modules it maps, not a file.
+				r.sum.Local++
+				return urlLike(strings.TrimSuffix(rel(dir+"_"), "_")), true
+			}
+		}
 		if t == nil {
 			switch sc {
 			case "cid":
@@ -438,6 +448,27 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 		}
 		return ref, true
 	}
+}
+
+// prefixDir returns the folder of the tree (slash-separated, relative to
+// Dir, ending in "/") that holds the files of the URLs under u, a URL
+// ending in "/" that is no capture itself: the folder of the first
+// captured file under it whose name keeps its URL's path as it is.
+func (r *run) prefixDir(u string) (string, bool) {
+	web, err := resolve.ParseWebURL(u, nil, resolve.Options{})
+	if err != nil || web.Search() != "" || !strings.HasSuffix(web.Pathname(), "/") {
+		return "", false
+	}
+	key := keyOf(web)
+	i, _ := slices.BinarySearchFunc(r.entries, key, func(e *entry, k string) int { return cmp.Compare(e.c.key, k) })
+	for ; i < len(r.entries) && strings.HasPrefix(r.entries[i].c.key, key); i++ {
+		e := r.entries[i]
+		rest := e.c.key[len(key):]
+		if r.written(e) && !e.redirect && !strings.ContainsAny(rest, "?%") && strings.HasSuffix(e.file, "/"+rest) {
+			return e.file[:len(e.file)-len(rest)], true
+		}
+	}
+	return "", false
 }
 
 // urlLike makes a relative reference a URL-like module specifier (HTML
