@@ -404,8 +404,11 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 	}
 	d.used = true
 	src, o := d.r, d.o
-	if o.HTML.Context.Local != nil {
-		o.HTML.Map = keepLocalMap(o.HTML.Context, o.HTML.Map)
+	if c := o.HTML.Context; c.Local != nil {
+		o.HTML.Map = keepLocalMap(c, o.HTML.Map)
+		o.XML.Map = keepLocalMap(c, o.XML.Map)
+		o.Manifest.Map = keepLocalMap(c, o.Manifest.Map)
+		o.Module.Map = keepLocalMap(c, o.Module.Map)
 	}
 	var rewrite func(dst io.Writer, src io.Reader) (Stats, error)
 	stats := func(st htmlrewrite.Stats) Stats {
