@@ -115,6 +115,12 @@ type Context struct {
 	Depth         int    // how many composite entities enclose the document; see MaxNesting
 
 	Strict bool // §3.1 per the draft's appendix: only a BASE in HEAD with an absolute HREF
+
+	// Local is where a saved page lies when Retrieval is the live URL its
+	// mark of the web names: its links to files beside it stay local
+	// (LocalTarget). The layers above do not read it; the callers that
+	// report or write links do.
+	Local *Local
 }
 
 // Fallback returns the base from the layers below the content: headers

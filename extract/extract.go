@@ -92,6 +92,9 @@ func Open(r io.Reader, k base.Format, o Options) (*Document, error) {
 // encoding and base (the same decision) and reads a seekable file
 // written into an output that can be rewound only once.
 func open(r io.Reader, k base.Format, o Options, rewriteHTML bool) (*Document, error) {
+	if o.HTML.Context.Local != nil {
+		o.HTML.Defer = nil // a saved page's local links get their URLs here (keepLocal)
+	}
 	d := &Document{kind: k, o: o, r: r}
 	switch k {
 	case base.WARC, base.MHTML, base.Manifest, base.Module:
@@ -243,6 +246,9 @@ func (d *Document) Links(fn func(link.Link) error) (Result, error) {
 	}
 	d.used = true
 	r, o := d.r, d.o
+	if o.HTML.Context.Local != nil {
+		fn = keepLocal(o.HTML.Context, fn)
+	}
 	switch d.kind {
 	case base.WARC:
 		return warcLinks(r, o, fn)
@@ -272,6 +278,15 @@ func (d *Document) Links(fn func(link.Link) error) (Result, error) {
 // is called with the base of the first link before fn gets it, or with
 // the final base when there is none.
 func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error, ref func(*link.Link) error) (Result, error) {
+	if o.HTML.Context.Local != nil {
+		// A saved page's local links get their URLs here, not deferred.
+		o.HTML.Defer = nil
+		if ref != nil {
+			ref = keepLocalRef(o.HTML.Context, ref)
+		} else {
+			fn = keepLocal(o.HTML.Context, fn)
+		}
+	}
 	onBase := o.Base // not o: a closure over o copied all of Options to the heap, per page
 	var final base.Result
 	var err error
@@ -368,6 +383,9 @@ func Rewrite(dst io.Writer, src io.Reader, k base.Format, o Options) (Stats, err
 		// Document.Rewrite's default branch does, without a Document
 		// (its Options copy was most of what a page's rewrite allocated
 		// besides the pass).
+		if o.HTML.Context.Local != nil {
+			o.HTML.Map = keepLocalMap(o.HTML.Context, o.HTML.Map)
+		}
 		return htmlStats(htmlrewrite.Rewrite(dst, src, o.HTML))
 	}
 	d, err := open(src, k, o, true)
@@ -386,6 +404,12 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 	}
 	d.used = true
 	src, o := d.r, d.o
+	if c := o.HTML.Context; c.Local != nil {
+		o.HTML.Map = keepLocalMap(c, o.HTML.Map)
+		o.XML.Map = keepLocalMap(c, o.XML.Map)
+		o.Manifest.Map = keepLocalMap(c, o.Manifest.Map)
+		o.Module.Map = keepLocalMap(c, o.Module.Map)
+	}
 	var rewrite func(dst io.Writer, src io.Reader) (Stats, error)
 	stats := func(st htmlrewrite.Stats) Stats {
 		return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Base.Warnings}
@@ -452,3 +476,60 @@ func htmlStats(st htmlrewrite.Stats, err error) (Stats, error) {
 }
 
 var errWARC = errors.New("extract: WARC files are not rewritten")
+
+// A saved page's links to the files beside it stay local (the rule is
+// base.Context.LocalTarget's): Links reports them at their local URL,
+// Rewrite leaves them as written. The rule applies to the links resolved
+// against the page's live URL, not to those a <base href> decides.
+
+// localURL returns the local URL of the link l of a saved page.
+func localURL(c *base.Context, l *link.Link) (string, bool) {
+	if l.Err != nil || l.Base.Source != base.Retrieval {
+		return "", false
+	}
+	return c.LocalTarget(l.Raw)
+}
+
+// makeLocal gives the local link l of a saved page its local URL u and the
+// base it was resolved against: the page's own place.
+func makeLocal(c *base.Context, l *link.Link, u string) {
+	l.URL = u
+	l.Base = base.Result{URL: c.Local.URL, Source: base.Retrieval, Detail: "the saved page's own file, for a file saved beside it"}
+}
+
+// keepLocal returns fn, given the local URL of each local link of the
+// saved page whose context is c (c.Local set; its Defer unset, since the
+// URLs are resolved here).
+func keepLocal(c base.Context, fn func(link.Link) error) func(link.Link) error {
+	return func(l link.Link) error {
+		if u, ok := localURL(&c, &l); ok {
+			makeLocal(&c, &l, u)
+		}
+		return fn(l)
+	}
+}
+
+// keepLocalRef is keepLocal for a function given each link by address.
+func keepLocalRef(c base.Context, ref func(*link.Link) error) func(*link.Link) error {
+	return func(l *link.Link) error {
+		if u, ok := localURL(&c, l); ok {
+			makeLocal(&c, l, u)
+		}
+		return ref(l)
+	}
+}
+
+// keepLocalMap returns the Map of the rewrite of the saved page whose
+// context is c: its local links are left as written, the others go to
+// then (the caller's Map, or nil).
+func keepLocalMap(c base.Context, then func(link.Link) (string, bool)) func(link.Link) (string, bool) {
+	return func(l link.Link) (string, bool) {
+		if _, ok := localURL(&c, &l); ok {
+			return l.Raw, true
+		}
+		if then != nil {
+			return then(l)
+		}
+		return "", false
+	}
+}

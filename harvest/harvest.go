@@ -148,6 +148,9 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*mime.RecordError) e
 	if r.Options != nil {
 		o = r.Options(docURL)
 	}
+	if l := m.Local(f); l != nil {
+		o.HTML.Context.Local = l
+	}
 	if f.Kind == base.HTML {
 		// What the page tells of the tree's other files, for the walk.
 		if ref := f.Referrer(); ref != nil {

@@ -204,7 +204,7 @@ func (r *run) indexWARC(si int) error {
 		}
 		c, err := r.captureOf(rec)
 		if err != nil {
-			r.problem(s.String(), "record at "+strconv.FormatInt(rec.Offset, 10), err.Error())
+			r.recordProblem(si, rec.Offset, "record at "+strconv.FormatInt(rec.Offset, 10), err.Error())
 			return nil
 		}
 		if c == nil {
@@ -214,7 +214,7 @@ func (r *run) indexWARC(si int) error {
 		r.add(c)
 		return nil
 	}, func(re *mime.RecordError) {
-		r.problem(s.String(), "", re.Error())
+		r.recordProblem(si, re.Offset, "", re.Error())
 	})
 }
 

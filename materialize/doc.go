@@ -26,7 +26,9 @@
 // of MHTML files (RFC 2557), found by Content-Location or Content-ID.
 // http and https captures of a URL share one file. Of several captures of a
 // URL the latest is kept (or the one closest to Options.At), preferring
-// those with a status below 400.
+// those with a status below 400. A URL captured only as an HTTP error
+// (4xx, 5xx) is not written unless Options.ErrorPages: links to it stay
+// absolute, and Summary.ErrorResponses counts it.
 //
 // Links: every HTML, XHTML and SVG document, stylesheet, feed, web app
 // manifest and script is rewritten byte-preserving by package htmlrewrite
@@ -47,5 +49,7 @@
 // filepath.IsLocal; directories are made through an os.Root on DIR, and
 // files are replaced atomically by package tree's writer (a file that
 // already holds the bytes is left alone), so running again over DIR
-// updates it file by file and nothing is written outside DIR.
+// updates it file by file and nothing is written outside DIR. Run refuses
+// to replace a DIR/index.html or DIR/urls.jsonl it did not write
+// (ForeignFileError) unless Options.Force.
 package materialize

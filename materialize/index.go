@@ -67,7 +67,7 @@ func (r *run) writeIndex() {
 		r.problem(r.opts.Dir, "urls.jsonl", err.Error())
 	}
 	var b strings.Builder
-	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Captured pages</title></head><body>\n<h1>Captured pages</h1>\n")
+	b.WriteString(indexHead)
 	rel := relativizer("index.html")
 	for _, host := range slices.Sorted(maps.Keys(byHost)) {
 		pages := byHost[host]

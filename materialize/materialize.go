@@ -45,6 +45,16 @@ type Options struct {
 	// it they are kept. Either way each is passed to Warn (Warning.Stale)
 	// and counted in Summary.Stale.
 	RemoveStale bool
+	// ErrorPages writes the URLs whose capture is an HTTP error (status
+	// 4xx or 5xx, and no better capture of the URL: see Run) as files of
+	// kind "error" and points the links to them there. By default they are
+	// not written and links to them stay absolute, so that the tree never
+	// shows a server's error page as the captured resource. Either way
+	// each is counted in Summary.ErrorResponses.
+	ErrorPages bool
+	// Force lets Run replace DIR/index.html and DIR/urls.jsonl when they
+	// are not files relurl wrote (see ForeignFileError).
+	Force bool
 	// Warn, when set, gets every warning and every problem (a record or
 	// an input that could not be used, a file that could not be written).
 	Warn func(Warning)
@@ -88,12 +98,15 @@ type Summary struct {
 	Revisits   int `json:"revisits"`   // files whose payload came from a revisit's original
 	Links      int `json:"links"`      // links seen in the documents written
 	Local      int `json:"local"`      // links rewritten to a file of the tree
-	Uncaptured int `json:"uncaptured"` // links to URLs not captured, left (or made) absolute
-	Excluded   int `json:"excluded"`   // captures of hosts the Hosts option leaves out
-	Warnings   int `json:"warnings"`
-	Problems   int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
-	Stale      int `json:"stale"`    // files of an earlier run over Dir that this run does not write
-	Removed    int `json:"removed"`  // of those, removed (Options.RemoveStale)
+	Uncaptured int `json:"uncaptured"` // links to URLs not captured (or captured as an HTTP error, without ErrorPages), left (or made) absolute
+	// ErrorResponses counts the URLs whose capture is an HTTP error (4xx,
+	// 5xx): not written, or with ErrorPages written as kind "error".
+	ErrorResponses int `json:"error_responses"`
+	Excluded       int `json:"excluded"` // captures of hosts the Hosts option leaves out
+	Warnings       int `json:"warnings"`
+	Problems       int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
+	Stale          int `json:"stale"`    // files of an earlier run over Dir that this run does not write
+	Removed        int `json:"removed"`  // of those, removed (Options.RemoveStale)
 }
 
 // Run materializes the captures in inputs (WARC files, plain, .warc.gz or
@@ -109,6 +122,11 @@ func Run(inputs []string, opts Options) (Summary, error) {
 	r := &run{opts: opts, byKey: map[string][]*capture{}, strings: map[string]string{}}
 	if opts.Dir == "" {
 		return r.sum, errors.New("materialize: no output directory")
+	}
+	if !opts.Force {
+		if err := checkOwnFiles(opts.Dir); err != nil {
+			return r.sum, err
+		}
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return r.sum, fmt.Errorf("materialize: %w", err)
@@ -164,6 +182,16 @@ type run struct {
 	entries []*entry          // the chosen capture of each URL, sorted by key
 	chosen  map[string]*entry // by key
 	done    int
+	// damaged holds the records reported as a problem, so that a record
+	// the reader cut and the payload that then fails to read are one
+	// problem, as relurl links --status counts them.
+	damaged map[recordAt]bool
+}
+
+// recordAt names a record: its stream and its offset.
+type recordAt struct {
+	stream int
+	offset int64
 }
 
 // An entry is a URL of the tree: the capture chosen for it and its file.
@@ -175,7 +203,7 @@ type entry struct {
 	// at (nil when it leaves the capture) and the final URL.
 	redirect  bool
 	final     string
-	kind      string // "page", "resource", "redirect"
+	kind      string // "page", "resource", "redirect", "error" (an HTTP error: status 4xx, 5xx)
 	written   bool
 	rewritten bool     // its links were pointed at the tree
 	sum       [32]byte // SHA-256 of the file as written
@@ -206,6 +234,21 @@ func (r *run) problem(input, where, msg string) {
 	if r.opts.Warn != nil {
 		r.opts.Warn(Warning{Input: input, Where: where, Message: msg, Problem: true})
 	}
+}
+
+// recordProblem reports a problem of the record at offset of the stream
+// si, unless that record was reported already: one problem per damaged
+// record, however many steps of the run find the damage.
+func (r *run) recordProblem(si int, offset int64, where, msg string) {
+	k := recordAt{si, offset}
+	if r.damaged[k] {
+		return
+	}
+	if r.damaged == nil {
+		r.damaged = map[recordAt]bool{}
+	}
+	r.damaged[k] = true
+	r.problem(r.streams[si].String(), where, msg)
 }
 
 // resolveRevisits points each revisit at the record holding its payload
@@ -333,6 +376,11 @@ func (r *run) choose() {
 		switch {
 		case c.location != "":
 			e.redirect, e.kind = true, "redirect"
+		case c.status >= 400:
+			// The server's error page is no capture of the URL: a 404
+			// written as "style.css.html" would stand for the stylesheet.
+			e.kind = "error"
+			r.sum.ErrorResponses++
 		case isPage(c.ctype):
 			e.kind = "page"
 		default:

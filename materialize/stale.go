@@ -132,7 +132,9 @@ func (r *run) stale() {
 	// would: there "Docs.html" of the earlier run is this run's "docs.html".
 	current := map[string]bool{fold("index.html"): true, fold("urls.jsonl"): true}
 	for _, e := range r.entries {
-		current[fold(e.file)] = true
+		if r.written(e) {
+			current[fold(e.file)] = true
+		}
 	}
 	for _, f := range slices.Sorted(maps.Keys(prev)) {
 		if current[fold(f)] {

@@ -2,9 +2,11 @@ package materialize
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"html"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +27,10 @@ func (r *run) write() {
 	parts := make([]map[string][]*entry, len(r.streams))
 	for _, e := range r.entries {
 		if e.redirect {
+			continue
+		}
+		if e.kind == "error" && !r.opts.ErrorPages {
+			e.tried = true // left out on purpose
 			continue
 		}
 		o := e.c.orig
@@ -68,7 +74,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 		if rec.Type == "resource" {
 			b, err := io.ReadAll(io.LimitReader(rec.Block, r.opts.Limits.DecodedBytes+1))
 			if err != nil && !errors.Is(err, mime.ErrTruncated) {
-				r.problem(s.String(), where, err.Error())
+				r.recordProblem(si, rec.Offset, where, err.Error())
 				return nil
 			}
 			if int64(len(b)) > r.opts.Limits.DecodedBytes {
@@ -79,7 +85,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 		} else {
 			resp, err := mime.ReadResponse(rec, r.opts.Limits)
 			if err != nil {
-				r.problem(s.String(), where, err.Error())
+				r.recordProblem(si, rec.Offset, where, err.Error())
 				return nil
 			}
 			for _, w := range resp.Warnings {
@@ -204,9 +210,12 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 	if e.c.orig != e.c {
 		r.sum.Revisits++
 	}
-	if e.kind == "page" {
+	switch e.kind {
+	case "page":
 		r.sum.Pages++
-	} else {
+	case "error":
+		// Counted in ErrorResponses.
+	default:
 		r.sum.Resources++
 	}
 	r.progress()
@@ -347,7 +356,7 @@ func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag s
 	if t == nil {
 		t = r.lookup(u)
 	}
-	if t == nil {
+	if t == nil || !r.written(t) {
 		return nil, u, ""
 	}
 	if t.redirect {
@@ -356,7 +365,7 @@ func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag s
 		}
 		f := r.lookup(t.final)
 		switch {
-		case f == nil:
+		case f == nil || !r.written(f):
 			return nil, t.final, ""
 		case !f.redirect:
 			return f, "", frag
@@ -365,6 +374,10 @@ func (r *run) target(u string, local func(string) *entry) (t *entry, abs, frag s
 	}
 	return t, "", frag
 }
+
+// written reports whether the tree has a file for the entry t: every
+// entry but an HTTP error without Options.ErrorPages.
+func (r *run) written(t *entry) bool { return t.kind != "error" || r.opts.ErrorPages }
 
 // linkMap is the htmlrewrite Map of the document of e: a link to a
 // captured URL becomes the shortest relative reference to its file, with
@@ -398,6 +411,14 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 			}
 		}
 		t, abs, inherited := f.t, f.abs, f.inherited
+		if t == nil && l.Attr == "importmap:address" {
+			if dir, ok := r.prefixDir(u); ok {
+				// An import map's prefix ("lib/": "/js/lib/") names the
+				// folder of the modules it maps, not a file.
+				r.sum.Local++
+				return urlLike(strings.TrimSuffix(rel(dir+"_"), "_")), true
+			}
+		}
 		if t == nil {
 			switch sc {
 			case "cid":
@@ -427,6 +448,27 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 		}
 		return ref, true
 	}
+}
+
+// prefixDir returns the folder of the tree (slash-separated, relative to
+// Dir, ending in "/") that holds the files of the URLs under u, a URL
+// ending in "/" that is no capture itself: the folder of the first
+// captured file under it whose name keeps its URL's path as it is.
+func (r *run) prefixDir(u string) (string, bool) {
+	web, err := resolve.ParseWebURL(u, nil, resolve.Options{})
+	if err != nil || web.Search() != "" || !strings.HasSuffix(web.Pathname(), "/") {
+		return "", false
+	}
+	key := keyOf(web)
+	i, _ := slices.BinarySearchFunc(r.entries, key, func(e *entry, k string) int { return cmp.Compare(e.c.key, k) })
+	for ; i < len(r.entries) && strings.HasPrefix(r.entries[i].c.key, key); i++ {
+		e := r.entries[i]
+		rest := e.c.key[len(key):]
+		if r.written(e) && !e.redirect && !strings.ContainsAny(rest, "?%") && strings.HasSuffix(e.file, "/"+rest) {
+			return e.file[:len(e.file)-len(rest)], true
+		}
+	}
+	return "", false
 }
 
 // urlLike makes a relative reference a URL-like module specifier (HTML

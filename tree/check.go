@@ -144,6 +144,11 @@ type Checker struct {
 	Host *Host
 	// NoAnchors turns off the checking of fragments (MissingAnchor).
 	NoAnchors bool
+	// SavedFrom reads a page saved by a browser, with a "<!-- saved from
+	// url=(NNNN)URL -->" comment, at that URL (Mapper.SavedFrom): its
+	// links to the files saved beside it stay in the tree and are checked
+	// there; its other links lead to the live site, out of the tree.
+	SavedFrom bool
 	// FixMissing lets Fix rewrite a link whose target is missing from the
 	// tree. By default such a link is left as written: after a move its
 	// relative form points nowhere, while "/search" may still reach a
@@ -182,6 +187,9 @@ type Document struct {
 	// HasAnchors says that Anchors is the document's whole list, so that
 	// links into it with a fragment can be checked.
 	HasAnchors bool
+	// Own is, for a saved page read at its live URL (Checker.SavedFrom),
+	// its URL in the tree: the Base of its local links.
+	Own string
 }
 
 // A Reader reads the file f, whose URL in the tree is url, for Check.
@@ -309,7 +317,7 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 		}
 		c.anchors.set(f.Rel, own)
 	}
-	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Links, own, !c.NoAnchors, data), nil
+	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Own, doc.Links, own, !c.NoAnchors, data), nil
 }
 
 // Reads reports whether Check reads files of kind k: HTML, and the kinds
@@ -339,6 +347,9 @@ func (c *Checker) open(f File, data []byte, o extract.Options) (*extract.Documen
 // links, resolved against the same base, in Check and in Fix.
 func (c *Checker) readers(f File) extract.Options {
 	opts := c.htmlOptions(f)
+	if own := c.ownURL(f); own != opts.Context.Retrieval {
+		opts.Context.Local = &base.Local{URL: own, Path: f.Path}
+	}
 	return extract.Options{
 		HTML:     opts,
 		XML:      xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
@@ -364,6 +375,9 @@ func (c *Checker) read(f File, data []byte) (Document, error) {
 		if ref := f.Referrer(); ref != nil {
 			o.HTML.Referrer = ref
 		}
+	}
+	if l := o.HTML.Context.Local; l != nil {
+		doc.Own = l.URL
 	}
 	d, err := c.open(f, data, o)
 	if err != nil {
@@ -403,8 +417,19 @@ func column16(data []byte, offset int64, col int) int {
 	return n
 }
 
-// docURL returns the URL of the file f in the tree at its current place.
-func (c *Checker) docURL(f File) string { return c.root + escapePath(f.Rel) }
+// docURL returns the URL of the file f in the tree at its current place,
+// or with SavedFrom a saved page's live URL.
+func (c *Checker) docURL(f File) string {
+	if c.SavedFrom {
+		if u, ok := SavedFrom(f.Head); ok {
+			return u
+		}
+	}
+	return c.ownURL(f)
+}
+
+// ownURL returns the URL of the file f in the tree at its current place.
+func (c *Checker) ownURL(f File) string { return c.root + escapePath(f.Rel) }
 
 // htmlOptions are the options under which Check reads the file f and Fix
 // rewrites it: the same links, resolved against the same base.
@@ -432,19 +457,26 @@ func reference(raw string) string { return strings.Trim(raw, "\t\n\f\r ") }
 // is docURL and whose base URL (after any <base>) is baseURL. Fragments
 // are not checked: Check does that, knowing the documents' anchors.
 func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding {
-	return c.analyze(path, "", docURL, baseURL, links, nil, false, nil)
+	return c.analyze(path, "", docURL, baseURL, "", links, nil, false, nil)
 }
 
 // analyze returns the findings for the links of the file path (rel in the
 // tree), whose own anchors are own; with anchors, fragment links into
-// other files are recorded for Finish.
-func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own anchorSet, anchors bool, data []byte) []Finding {
+// other files are recorded for Finish. ownURL is a saved page's URL in the
+// tree ("" for any other document): its links resolved against it (their
+// Base) are the local ones, which move with the tree.
+func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Link, own anchorSet, anchors bool, data []byte) []Finding {
 	if err := c.Prepare(); err != nil {
 		return []Finding{{File: path, Problem: Invalid, Reason: err.Error()}}
 	}
 	newBase := c.move(baseURL)
 	relativizer, _ := resolve.NewResolver(c.Spec, baseURL, c.Options)
 	mover, _ := resolve.NewResolver(c.Spec, newBase, c.Options)
+	var ownRelativizer, ownMover *resolve.Resolver
+	if ownURL != "" {
+		ownRelativizer, _ = resolve.NewResolver(c.Spec, ownURL, c.Options)
+		ownMover, _ = resolve.NewResolver(c.Spec, c.move(ownURL), c.Options)
+	}
 	var out []Finding
 	var wait []pending
 	before := c.To != ""
@@ -461,6 +493,10 @@ func (c *Checker) analyze(path, rel, docURL, baseURL string, links []Link, own a
 			if err := c.Grammar(l.Raw); err != nil {
 				add(l, Invalid, err.Error())
 			}
+		}
+		mover, relativizer := mover, relativizer
+		if ownURL != "" && l.Base.URL == ownURL {
+			mover, relativizer = ownMover, ownRelativizer
 		}
 		if l.Err != nil || l.URL == "" || mover == nil {
 			continue

@@ -308,15 +308,14 @@ func StreamKind(head []byte) base.Format {
 }
 
 // url is the URL the file f was retrieved from.
-func (r *Rewriter) url(f File) (string, error) {
+func (r *Rewriter) url(f File) (string, error) { return r.mapper().URL(f) }
+
+// mapper is the Rewriter's Mapper; nil is the zero Mapper (file: URLs).
+func (r *Rewriter) mapper() *Mapper {
 	if r.Mapper == nil {
-		m, err := NewMapper("")
-		if err != nil {
-			return "", err
-		}
-		return m.URL(f)
+		return &Mapper{}
 	}
-	return r.Mapper.URL(f)
+	return r.Mapper
 }
 
 // stream rewrites src of kind k to dst through package extract, counting
@@ -327,6 +326,9 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k ba
 	var o extract.Options
 	if r.Options != nil {
 		o = r.Options(docURL)
+	}
+	if l := r.mapper().Local(res.File); l != nil {
+		o.HTML.Context.Local = l
 	}
 	if k == base.HTML {
 		// What the page tells of the tree's other files, for the walk

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/relurl/relurl/base"
@@ -67,6 +69,49 @@ func (m *Mapper) URL(f File) (string, error) {
 		return "", err
 	}
 	return root + escapePath(f.Rel), nil
+}
+
+// Local returns, with SavedFrom, where the file f lies when it belongs to
+// a page a browser saved: the page itself, whose URL is the one its mark
+// of the web names, or a file in the page's NAME_files folder (its
+// stylesheets and scripts link their neighbours there). It holds f's URL
+// without the mark and its path, so that f's links to the files saved
+// beside it stay local (base.Context.LocalTarget); nil for any other
+// file.
+func (m *Mapper) Local(f File) *base.Local {
+	if !m.SavedFrom || f.Path == "" || f.Path == "-" {
+		return nil
+	}
+	if _, ok := SavedFrom(f.Head); !ok && !inSavedFolder(f.Path) {
+		return nil
+	}
+	own := *m
+	own.SavedFrom = false
+	u, err := own.URL(f)
+	if err != nil {
+		return nil
+	}
+	return &base.Local{URL: u, Path: f.Path}
+}
+
+// inSavedFolder reports whether the file at path lies in a folder
+// NAME_files beside a page NAME.html or NAME.htm: where browsers save a
+// page's resources.
+func inSavedFolder(path string) bool {
+	for d := filepath.Dir(path); ; {
+		if stem, ok := strings.CutSuffix(filepath.Base(d), "_files"); ok && stem != "" {
+			for _, ext := range []string{".html", ".htm"} {
+				if info, err := os.Stat(filepath.Join(filepath.Dir(d), stem+ext)); err == nil && info.Mode().IsRegular() {
+					return true
+				}
+			}
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return false
+		}
+		d = up
+	}
 }
 
 // dirURL returns root with a final "/" on its path. A root with a query

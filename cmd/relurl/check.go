@@ -53,6 +53,7 @@ func runCheck(args []string, s stdio) int {
 	contentTypeFlag(fs, &contentType)
 	var scripting bool
 	scriptingFlag(fs, &scripting)
+	savedFrom := fs.Bool("saved-from", false, `check a page saved by a browser at the URL of its "<!-- saved from url=(NNNN)URL -->" comment: its links to the files saved beside it are checked in the tree, its other links lead to the live site`)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -133,7 +134,7 @@ func runCheck(args []string, s stdio) int {
 		}
 	}
 	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value,
-		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType, Scripting: scripting}
+		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType, Scripting: scripting, SavedFrom: *savedFrom}
 	if *gram != "" {
 		if c.Grammar, err = tree.Grammar(*gram); err != nil {
 			return usageErr("%v", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -10,14 +11,17 @@ import (
 	"github.com/relurl/relurl/materialize"
 )
 
-const materializeSynopsis = `[-o DIR] [--at TIMESTAMP] [--hosts LIST] [--remove-stale] [--quiet] [--json] INPUT...
+const materializeSynopsis = `[-o DIR] [--at TIMESTAMP] [--hosts LIST] [--remove-stale] [--error-pages] [--force] [--quiet] [--json] INPUT...
 
 Writes the captures in the INPUTs (WARC, .warc.gz, WACZ, MHTML; several
 merge into one tree) as plain files under DIR: one file per captured URL at
 DIR/HOST[+PORT]/PATH, every link to a captured URL rewritten to the
 shortest relative reference to its file and every other link absolute,
 a stub page for each captured redirect, DIR/index.html listing the pages
-by host and DIR/urls.jsonl mapping each URL to its file. Running it again
+by host and DIR/urls.jsonl mapping each URL to its file. A URL captured
+only as an HTTP error (4xx, 5xx) is not written and links to it stay
+absolute (--error-pages writes it). An index.html or urls.jsonl in DIR that
+relurl did not write is not replaced (--force replaces it). Running it again
 over DIR updates it file by file; the files an earlier run wrote that this
 one does not (its urls.jsonl says which) are named as stale and kept, or
 removed with --remove-stale if they still hold the bytes relurl wrote.
@@ -29,6 +33,8 @@ func runMaterialize(args []string, s stdio) int {
 	at := fs.String("at", "", "of several captures of a URL, keep the one closest to this time (YYYY[MM[DD[hh[mm[ss]]]]] or RFC 3339; default: the latest)")
 	hosts := fs.String("hosts", "", "comma-separated hosts to materialize (default: all); links to the others stay absolute")
 	removeStale := fs.Bool("remove-stale", false, "remove the files an earlier run over DIR wrote that this run does not write, if unchanged since (default: keep and name them)")
+	errorPages := fs.Bool("error-pages", false, "also write the URLs captured only as an HTTP error (4xx, 5xx) and point links to them there (default: leave them out, links to them absolute)")
+	force := fs.Bool("force", false, "replace DIR/index.html and DIR/urls.jsonl even when relurl did not write them")
 	quiet := fs.Bool("quiet", false, "no summary line and no progress bar")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object on standard output instead of the line on standard error")
 	if code := parseFlags(fs, args); code >= 0 {
@@ -38,7 +44,7 @@ func runMaterialize(args []string, s stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
-	opts := materialize.Options{Dir: *dir, RemoveStale: *removeStale}
+	opts := materialize.Options{Dir: *dir, RemoveStale: *removeStale, ErrorPages: *errorPages, Force: *force}
 	if os.Getenv("GOGC") == "" {
 		// materialize holds an index of every captured URL (about 700
 		// bytes each, live): the heap grows by half of it between
@@ -74,6 +80,10 @@ func runMaterialize(args []string, s stdio) int {
 	}
 	sum, err := materialize.Run(fs.Args(), opts)
 	bar.Finish()
+	if fe, ok := errors.AsType[*materialize.ForeignFileError](err); ok {
+		s.errorf("materialize: %s: %s: relurl did not write it, so it is not replaced (use --force to replace it, or another -o DIR)", fe.Path, fe.Reason)
+		return exitFailure
+	}
 	if err != nil {
 		s.errorf("%v", err)
 		return exitFailure

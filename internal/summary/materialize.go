@@ -30,8 +30,12 @@ func (m Materialize) WriteLine(w io.Writer) error {
 	if s.Stale > 0 {
 		stale = fmt.Sprintf("; %d stale files of an earlier run, %d removed", s.Stale, s.Removed)
 	}
-	_, err := fmt.Fprintf(w, "relurl: materialize: %d pages, %d resources, %d redirects, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems%s; into %s\n",
-		s.Pages, s.Resources, s.Redirects, s.Uncaptured, s.URLs, s.Captures, s.Inputs, s.Links, s.Local, s.Warnings, s.Problems, stale, m.Dir)
+	errs := ""
+	if s.ErrorResponses > 0 {
+		errs = fmt.Sprintf(", %d error responses", s.ErrorResponses)
+	}
+	_, err := fmt.Fprintf(w, "relurl: materialize: %d pages, %d resources, %d redirects%s, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems%s; into %s\n",
+		s.Pages, s.Resources, s.Redirects, errs, s.Uncaptured, s.URLs, s.Captures, s.Inputs, s.Links, s.Local, s.Warnings, s.Problems, stale, m.Dir)
 	return err
 }
 

@@ -1,0 +1,5 @@
+//go:build race
+
+package journey
+
+func init() { raceEnabled = true }
