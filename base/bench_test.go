@@ -7,8 +7,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/relurl/relurl/internal/corpus"
 	"github.com/relurl/relurl/internal/htmltree/htmltreetest"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // BenchmarkScanHTML finds the base of every page of corpus A, against two
@@ -18,8 +18,8 @@ import (
 //
 //	RELURL_CORPUS_A=/root/.cache/relurl-corpus/A go test -run '^$' -bench ScanHTML ./base/
 func BenchmarkScanHTML(b *testing.B) {
-	pages := corpus.PagesA(b)
-	size := corpus.Size(pages)
+	pages := testkit.PagesA(b)
+	size := testkit.PagesSize(pages)
 	b.Run("ScanHTML", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(size)
@@ -70,7 +70,7 @@ func BenchmarkScanHTML(b *testing.B) {
 // page of corpus A (skipped without it).
 func TestScanHTMLCorpus(t *testing.T) {
 	found := 0
-	for _, p := range corpus.PagesA(t) {
+	for _, p := range testkit.PagesA(t) {
 		want, wantFound := htmltreetest.ParsedBase(string(p.Data), false)
 		e, _, err := ScanHTML(bytes.NewReader(p.Data), false)
 		if err != nil {

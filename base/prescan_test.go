@@ -7,13 +7,13 @@ import (
 
 	"golang.org/x/net/html/charset"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // heads returns the first 1024 bytes of each page of corpus A, what
 // Encoding is given for each (DecideHTML's head[:1024]).
 func heads(tb testing.TB) [][]byte {
-	pages := corpus.PagesA(tb)
+	pages := testkit.PagesA(tb)
 	hs := make([][]byte, len(pages))
 	for i, p := range pages {
 		hs[i] = p.Data[:min(len(p.Data), 1024)]
@@ -165,7 +165,7 @@ func TestPrescanAgrees(t *testing.T) {
 	if os.Getenv("RELURL_CORPUS_A") == "" {
 		return
 	}
-	for _, p := range corpus.PagesA(t) {
+	for _, p := range testkit.PagesA(t) {
 		for i := 0; i < min(len(p.Data), 4096); i += 61 {
 			check(p.Data[i:])
 		}

@@ -9,12 +9,12 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/resolve"
 )
 
 // benchOptions gives each corpus page the made-up retrieval URL
-// corpus.RefsA gives it.
+// testkit.RefsA gives it.
 func benchOptions(name string) Options {
 	return Options{Spec: resolve.RFC3986, Context: base.Context{Retrieval: "https://corpus.example/" + name + "/index.html"}}
 }
@@ -22,8 +22,8 @@ func benchOptions(name string) Options {
 // BenchmarkTokenize is the baseline the issue names: a plain x/net
 // Tokenizer pass that copies every token's Raw() to the output.
 func BenchmarkTokenize(b *testing.B) {
-	pages := corpus.PagesA(b)
-	b.SetBytes(corpus.Size(pages))
+	pages := testkit.PagesA(b)
+	b.SetBytes(testkit.PagesSize(pages))
 	b.ReportAllocs()
 	w := newWriter(io.Discard)
 	for b.Loop() {
@@ -42,8 +42,8 @@ func BenchmarkTokenize(b *testing.B) {
 
 // BenchmarkRewrite rewrites every corpus page to absolute form (RFC 3986).
 func BenchmarkRewrite(b *testing.B) {
-	pages := corpus.PagesA(b)
-	b.SetBytes(corpus.Size(pages))
+	pages := testkit.PagesA(b)
+	b.SetBytes(testkit.PagesSize(pages))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, p := range pages {
@@ -57,8 +57,8 @@ func BenchmarkRewrite(b *testing.B) {
 // BenchmarkRewriteWHATWG rewrites every corpus page in the WHATWG mode,
 // the CLI's default for HTML.
 func BenchmarkRewriteWHATWG(b *testing.B) {
-	pages := corpus.PagesA(b)
-	b.SetBytes(corpus.Size(pages))
+	pages := testkit.PagesA(b)
+	b.SetBytes(testkit.PagesSize(pages))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, p := range pages {
@@ -73,8 +73,8 @@ func BenchmarkRewriteWHATWG(b *testing.B) {
 
 // BenchmarkLinks extracts every link of every corpus page.
 func BenchmarkLinks(b *testing.B) {
-	pages := corpus.PagesA(b)
-	b.SetBytes(corpus.Size(pages))
+	pages := testkit.PagesA(b)
+	b.SetBytes(testkit.PagesSize(pages))
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
@@ -90,8 +90,8 @@ func BenchmarkLinks(b *testing.B) {
 // BenchmarkLinksWHATWG extracts every link of every corpus page in the
 // WHATWG mode, the CLI's default for HTML.
 func BenchmarkLinksWHATWG(b *testing.B) {
-	pages := corpus.PagesA(b)
-	b.SetBytes(corpus.Size(pages))
+	pages := testkit.PagesA(b)
+	b.SetBytes(testkit.PagesSize(pages))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, p := range pages {

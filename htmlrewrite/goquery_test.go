@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/net/html"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -135,7 +135,7 @@ func TestGoqueryFixture(t *testing.T) {
 }
 
 func TestGoqueryCorpus(t *testing.T) {
-	for _, p := range corpus.PagesA(t) {
+	for _, p := range testkit.PagesA(t) {
 		goqueryCheck(t, p.Name, p.Data, "https://corpus.example/"+p.Name+"/index.html")
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -101,7 +101,7 @@ func TestIdentityHTML5lib(t *testing.T) {
 // for those (and all others) the identity mode, which splices every URL
 // back in place of itself, must reproduce the page.
 func TestIdentityCorpus(t *testing.T) {
-	for _, p := range corpus.PagesA(t) {
+	for _, p := range testkit.PagesA(t) {
 		var out bytes.Buffer
 		st, err := Rewrite(&out, bytes.NewReader(p.Data), Options{Spec: resolve.RFC3986})
 		require.NoError(t, err, p.Name)

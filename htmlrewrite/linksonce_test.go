@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/internal/corpus"
 	"github.com/relurl/relurl/internal/lazyurl"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // linksLookahead is Links the look-ahead way (Open, then Document.Links:
@@ -199,7 +199,7 @@ func TestLinksOnceReads(t *testing.T) {
 // RELURL_CORPUS_A names it.
 func TestLinksOnceCorpus(t *testing.T) {
 	opts := onceOptions()
-	for i, p := range corpus.PagesA(t) {
+	for i, p := range testkit.PagesA(t) {
 		for _, o := range []Options{opts[0], opts[3], opts[i%len(opts)]} {
 			sameLinks(t, p.Name, string(p.Data), o, i%2 == 0, 0)
 		}

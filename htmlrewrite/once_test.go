@@ -11,7 +11,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -280,7 +280,7 @@ func TestRewriteOnceGenerated(t *testing.T) {
 // RELURL_CORPUS_A names it.
 func TestRewriteOnceCorpus(t *testing.T) {
 	opts := onceOptions()
-	for i, p := range corpus.PagesA(t) {
+	for i, p := range testkit.PagesA(t) {
 		for _, o := range []Options{opts[0], opts[i%len(opts)]} {
 			sameRewrite(t, p.Name, string(p.Data), o, true)
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // TestPassedRuns: tokens passed in runs (scanner.pass: written and their
@@ -42,8 +42,8 @@ func TestPassedRuns(t *testing.T) {
 		}
 	}
 	docs := map[string]string{"made": b.String()}
-	if os.Getenv(corpus.EnvA) != "" {
-		for i, p := range corpus.PagesA(t) {
+	if os.Getenv(testkit.CorpusEnvA) != "" {
+		for i, p := range testkit.PagesA(t) {
 			if i%8 == 0 {
 				docs[p.Name] = string(p.Data)
 			}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relurl/relurl/internal/corpus"
 	"github.com/relurl/relurl/internal/htmltree/htmltreetest"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -95,7 +95,7 @@ func TestBaseAgreesWithParse(t *testing.T) {
 
 // TestBaseAgreesWithParseCorpus is TestBaseAgreesWithParse on corpus A.
 func TestBaseAgreesWithParseCorpus(t *testing.T) {
-	for _, p := range corpus.PagesA(t) {
+	for _, p := range testkit.PagesA(t) {
 		checkBaseAgainstParse(t, p.Name, string(p.Data))
 	}
 }

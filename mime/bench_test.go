@@ -10,7 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -18,7 +18,7 @@ import (
 // record per page in its own gzip member, as crawlers write them, and
 // returns it with the pages' total uncompressed HTML size.
 func corpusWARC(b *testing.B) ([]byte, int64) {
-	pages := corpus.PagesA(b)
+	pages := testkit.PagesA(b)
 	var file bytes.Buffer
 	for _, p := range pages {
 		http := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(p.Data))
@@ -32,7 +32,7 @@ func corpusWARC(b *testing.B) ([]byte, int64) {
 		z.Write(rec.Bytes())
 		z.Close()
 	}
-	return file.Bytes(), corpus.Size(pages)
+	return file.Bytes(), testkit.PagesSize(pages)
 }
 
 // BenchmarkWARCLinks extracts every link of corpus A from a .warc.gz;
@@ -144,8 +144,8 @@ func BenchmarkWARCGunzipLinks(b *testing.B) {
 
 // corpusMHTML builds one MHTML file holding corpus A's pages, each a
 // quoted-printable text/html part with its own Content-Location.
-func corpusMHTML(b *testing.B) ([]corpus.Page, []byte) {
-	pages := corpus.PagesA(b)
+func corpusMHTML(b *testing.B) ([]testkit.Page, []byte) {
+	pages := testkit.PagesA(b)
 	var file bytes.Buffer
 	file.WriteString("MIME-Version: 1.0\r\nContent-Type: multipart/related; type=\"text/html\"; boundary=\"----B\"\r\n\r\n")
 	for _, p := range pages {
@@ -163,7 +163,7 @@ func corpusMHTML(b *testing.B) ([]corpus.Page, []byte) {
 // BenchmarkMHTMLRewriteHTML, htmlrewrite.Rewrite on the same pages.
 func BenchmarkMHTMLRewrite(b *testing.B) {
 	pages, file := corpusMHTML(b)
-	b.SetBytes(corpus.Size(pages))
+	b.SetBytes(testkit.PagesSize(pages))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Rewrite(io.Discard, bytes.NewReader(file), Options{Spec: resolve.WHATWG}); err != nil {
@@ -176,7 +176,7 @@ func BenchmarkMHTMLRewrite(b *testing.B) {
 // plain HTML files against the same bases.
 func BenchmarkMHTMLRewriteHTML(b *testing.B) {
 	pages, _ := corpusMHTML(b)
-	b.SetBytes(corpus.Size(pages))
+	b.SetBytes(testkit.PagesSize(pages))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, p := range pages {
@@ -194,8 +194,8 @@ func BenchmarkMHTMLRewriteHTML(b *testing.B) {
 // BenchmarkEncodeQP encodes corpus A's pages as quoted-printable, the
 // re-encoding step of an MHTML rewrite.
 func BenchmarkEncodeQP(b *testing.B) {
-	pages := corpus.PagesA(b)
-	b.SetBytes(corpus.Size(pages))
+	pages := testkit.PagesA(b)
+	b.SetBytes(testkit.PagesSize(pages))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, p := range pages {

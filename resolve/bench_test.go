@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // benchRefs is the corpus's references with one pre-parsed base per page,
@@ -18,7 +18,7 @@ type benchRefs struct {
 func loadBenchRefs(b *testing.B) benchRefs {
 	var br benchRefs
 	idx := map[string]int{}
-	for _, r := range corpus.RefsA(b) {
+	for _, r := range testkit.RefsA(b) {
 		i, ok := idx[r.Base]
 		if !ok {
 			i = len(br.raw)

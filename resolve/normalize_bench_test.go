@@ -3,7 +3,7 @@ package resolve
 import (
 	"testing"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // BenchmarkNormalizeCorpus normalizes, with the Crawler set, the URLs the
@@ -14,7 +14,7 @@ import (
 func BenchmarkNormalizeCorpus(b *testing.B) {
 	var urls []string
 	n := 0
-	for _, r := range corpus.RefsA(b) {
+	for _, r := range testkit.RefsA(b) {
 		if u, err := Reference(WHATWG, r.Base, r.Ref); err == nil {
 			urls = append(urls, u)
 			n += len(u)

@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	whatwgurl "github.com/nlnwa/whatwg-url/url"
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 	"golang.org/x/text/encoding/japanese"
 )
 
 // corpusRefs returns corpus A's references and the average length of one,
 // for b.SetBytes.
-func corpusRefs(b *testing.B) ([]corpus.Ref, int64) {
-	refs := corpus.RefsA(b)
+func corpusRefs(b *testing.B) ([]testkit.PageRef, int64) {
+	refs := testkit.RefsA(b)
 	if len(refs) == 0 {
 		b.Skip("corpus A has no references")
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // fastAbsoluteInputs are the inputs TestFastAbsoluteAgrees tries besides
@@ -90,7 +90,7 @@ func TestFastAbsoluteAgrees(t *testing.T) {
 	t.Run("tables", func(t *testing.T) { check(t, inputs) })
 	t.Run("corpusA", func(t *testing.T) {
 		var refs []string
-		for _, r := range corpus.RefsA(t) {
+		for _, r := range testkit.RefsA(t) {
 			refs = append(refs, r.Ref)
 		}
 		check(t, refs)

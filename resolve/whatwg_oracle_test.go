@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	whatwgurl "github.com/nlnwa/whatwg-url/url"
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -18,7 +18,7 @@ import (
 // nlnwa/whatwg-url v0.6.2 (WPT urltestdata.json now expects "%5E" in a
 // path), so "^" in a path is "%5E" here and "^" there.
 func TestWHATWGCorpusOracle(t *testing.T) {
-	refs := corpus.RefsA(t)
+	refs := testkit.RefsA(t)
 	p := whatwgurl.NewParser()
 	resolvers := map[string]*Resolver{}
 	bases := map[string]*whatwgurl.Url{}

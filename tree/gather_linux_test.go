@@ -9,7 +9,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/harvest"
-	"github.com/relurl/relurl/internal/opencount"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -72,7 +72,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 	for name, run := range runs {
 		for _, gather := range []bool{true, false} {
 			refer, _ := newReferrals(t, gather)
-			c, err := opencount.Start(dir)
+			c, err := testkit.CountOpens(dir)
 			require.NoError(t, err)
 			require.NoError(t, run(refer), name)
 			opens, err := c.Stop()
@@ -97,7 +97,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 			refer := ck.Referrals()
 			require.NotNil(t, refer)
 			refer.Gather = gather
-			c, err := opencount.Start(d)
+			c, err := testkit.CountOpens(d)
 			require.NoError(t, err)
 			var got []string
 			for f, err := range (tree.Walker{Refer: refer}).Walk([]string{d}) {

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // BenchmarkTreeRewrite measures the tree mode on corpus A laid out as a
@@ -23,7 +23,7 @@ import (
 //
 //	RELURL_CORPUS_A=$(testdata/bench/corpus.sh) go test -run '^$' -bench TreeRewrite ./cmd/relurl
 func BenchmarkTreeRewrite(b *testing.B) {
-	pages := corpus.PagesA(b)
+	pages := testkit.PagesA(b)
 	site := filepath.Join(b.TempDir(), "site")
 	for i, p := range pages {
 		path := filepath.Join(site, fmt.Sprintf("d%02d", i%16), p.Name)
@@ -50,7 +50,7 @@ func BenchmarkTreeRewrite(b *testing.B) {
 				if mode == "remirror" {
 					relurl(b, args(0))
 				}
-				b.SetBytes(corpus.Size(pages))
+				b.SetBytes(testkit.PagesSize(pages))
 				b.ReportAllocs()
 				for i := 0; b.Loop(); i++ {
 					if mode == "rewrite" && i > 0 {

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/relurl/relurl/internal/inputs"
+	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
+	"github.com/relurl/relurl/cmd/relurl/internal/progress"
+	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
-	"github.com/relurl/relurl/internal/progress"
-	"github.com/relurl/relurl/internal/summary"
 	"github.com/relurl/relurl/resolve/grammar"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/tree/report"

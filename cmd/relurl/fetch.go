@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/cmd/relurl/internal/linkout"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/internal/linkout"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/xmlrewrite"

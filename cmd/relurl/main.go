@@ -12,7 +12,7 @@ import (
 	"runtime/pprof"
 	"runtime/trace"
 
-	"github.com/relurl/relurl/internal/gcfloor"
+	"github.com/relurl/relurl/cmd/relurl/internal/gcfloor"
 )
 
 // No process-wide heap limit: what a run holds is bounded where it is held

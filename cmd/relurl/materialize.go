@@ -6,8 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/relurl/relurl/internal/progress"
-	"github.com/relurl/relurl/internal/summary"
+	"github.com/relurl/relurl/cmd/relurl/internal/progress"
+	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/materialize"
 )
 

@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/relurl/relurl/internal/progress"
+	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 )
 
 // startProgress starts the progress display of the long command what on

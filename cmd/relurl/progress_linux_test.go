@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/relurl/relurl/internal/progress"
+	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 )
 
 // openPTY opens a pseudo-terminal: the program writes to tty, the test

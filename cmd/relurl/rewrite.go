@@ -9,11 +9,11 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
+	"github.com/relurl/relurl/cmd/relurl/internal/progress"
+	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/internal/ordered"
-	"github.com/relurl/relurl/internal/progress"
-	"github.com/relurl/relurl/internal/summary"
 	"github.com/relurl/relurl/tree"
 )
 

@@ -24,10 +24,10 @@ func TestStartupInits(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	for pkg, most := range map[string]int{
-		"github.com/relurl/relurl/cmd/relurl":        100,
-		"github.com/relurl/relurl/internal/linkout":  80,
-		"github.com/relurl/relurl/internal/htmltree": 10,
-		"github.com/relurl/relurl/htmlrewrite":       40,
+		"github.com/relurl/relurl/cmd/relurl":                  100,
+		"github.com/relurl/relurl/cmd/relurl/internal/linkout": 80,
+		"github.com/relurl/relurl/internal/htmltree":           10,
+		"github.com/relurl/relurl/htmlrewrite":                 40,
 	} {
 		m := regexp.MustCompile(`(?m)^init ` + regexp.QuoteMeta(pkg) + ` @.*, ([0-9]+) allocs$`).FindSubmatch(out)
 		if m == nil {

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/relurl/relurl/internal/linkout"
+	"github.com/relurl/relurl/cmd/relurl/internal/linkout"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

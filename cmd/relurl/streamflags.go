@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/internal/linkout"
+	"github.com/relurl/relurl/cmd/relurl/internal/linkout"
 )
 
 // streamFlags are the flags of links for streams and cluster jobs: the

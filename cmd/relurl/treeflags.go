@@ -10,10 +10,10 @@ import (
 	"runtime"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/internal/inputs"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"

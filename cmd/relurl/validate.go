@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/relurl/relurl/internal/inputs"
+	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/resolve/grammar"
 )
 

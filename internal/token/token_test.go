@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // same checks that the tokenizer splits doc into the tokens, raw bytes
@@ -276,7 +276,7 @@ func TestHTML5lib(t *testing.T) {
 
 // TestCorpus compares the tokenizers on every page of corpus A.
 func TestCorpus(t *testing.T) {
-	for _, p := range corpus.PagesA(t) {
+	for _, p := range testkit.PagesA(t) {
 		for rn, wrap := range readers {
 			same(t, p.Name+"/"+rn, p.Data, 0, wrap)
 		}

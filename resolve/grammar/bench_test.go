@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relurl/relurl/internal/corpus"
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // benchURLs are RFC 3986 §1.1.2's examples and a long real-world link.
@@ -39,7 +39,7 @@ func BenchmarkValidate(b *testing.B) {
 // real-page corpus A.
 func BenchmarkValidateCorpus(b *testing.B) {
 	var urls []string
-	for _, r := range corpus.RefsA(b) {
+	for _, r := range testkit.RefsA(b) {
 		urls = append(urls, r.Ref)
 	}
 	benchmarkURLs(b, urls)

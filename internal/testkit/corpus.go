@@ -1,11 +1,12 @@
-// Package corpus loads the real-page benchmark corpus for the project's
+// PagesA and RefsA load the real-page benchmark corpus for the project's
 // benchmarks. The corpus is not in the repository: testdata/bench/corpus.sh
 // builds it and prints its folder, and benchmarks find it through the
 // environment variable RELURL_CORPUS_A, skipping with a message when it is
 // not set:
 //
 //	RELURL_CORPUS_A=$(testdata/bench/corpus.sh) go test -run '^$' -bench . ./...
-package corpus
+
+package testkit
 
 import (
 	"bytes"
@@ -17,8 +18,8 @@ import (
 	"golang.org/x/net/html"
 )
 
-// EnvA names the environment variable that holds corpus A's folder.
-const EnvA = "RELURL_CORPUS_A"
+// CorpusEnvA names the environment variable that holds corpus A's folder.
+const CorpusEnvA = "RELURL_CORPUS_A"
 
 // Page is one HTML file of the corpus.
 type Page struct {
@@ -30,13 +31,13 @@ type Page struct {
 // corpus is not there.
 func PagesA(tb testing.TB) []Page {
 	tb.Helper()
-	dir := os.Getenv(EnvA)
+	dir := os.Getenv(CorpusEnvA)
 	if dir == "" {
-		tb.Skipf("benchmark corpus not found: set %s=$(testdata/bench/corpus.sh)", EnvA)
+		tb.Skipf("benchmark corpus not found: set %s=$(testdata/bench/corpus.sh)", CorpusEnvA)
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.html"))
 	if err != nil || len(files) == 0 {
-		tb.Skipf("benchmark corpus not found in %s=%q: run testdata/bench/corpus.sh", EnvA, dir)
+		tb.Skipf("benchmark corpus not found in %s=%q: run testdata/bench/corpus.sh", CorpusEnvA, dir)
 	}
 	sort.Strings(files)
 	pages := make([]Page, 0, len(files))
@@ -51,7 +52,7 @@ func PagesA(tb testing.TB) []Page {
 }
 
 // Size returns the total bytes of pages.
-func Size(pages []Page) int64 {
+func PagesSize(pages []Page) int64 {
 	var n int64
 	for _, p := range pages {
 		n += int64(len(p.Data))
@@ -59,9 +60,9 @@ func Size(pages []Page) int64 {
 	return n
 }
 
-// Ref is a reference found in a corpus page with the base it is resolved
+// PageRef is a reference found in a corpus page with the base it is resolved
 // against: the page's made-up retrieval URL.
-type Ref struct {
+type PageRef struct {
 	Base string
 	Ref  string
 }
@@ -69,9 +70,9 @@ type Ref struct {
 // RefsA returns the href and src values of corpus A's pages, in document
 // order, each with the base "https://corpus.example/NAME/index.html" of
 // its page. It skips tb when the corpus is not there.
-func RefsA(tb testing.TB) []Ref {
+func RefsA(tb testing.TB) []PageRef {
 	tb.Helper()
-	var refs []Ref
+	var refs []PageRef
 	for _, p := range PagesA(tb) {
 		base := "https://corpus.example/" + p.Name + "/index.html"
 		z := html.NewTokenizer(bytes.NewReader(p.Data))
@@ -88,7 +89,7 @@ func RefsA(tb testing.TB) []Ref {
 				var k, v []byte
 				k, v, more = z.TagAttr()
 				if string(k) == "href" || string(k) == "src" {
-					refs = append(refs, Ref{Base: base, Ref: string(v)})
+					refs = append(refs, PageRef{Base: base, Ref: string(v)})
 				}
 			}
 		}

@@ -1,9 +1,10 @@
-// Package opencount counts, for tests, how many times each file of a
+// CountOpens counts, for tests, how many times each file of a
 // directory tree is opened, by whatever code opens it: the kernel's
 // inotify (inotify(7), IN_OPEN) watches the tree's directories, so a test
 // can prove that a run reads a file once without a hook in the code that
 // opens it. Linux only.
-package opencount
+
+package testkit
 
 import (
 	"bytes"
@@ -14,20 +15,20 @@ import (
 	"unsafe"
 )
 
-// Counter watches the directories of one tree.
-type Counter struct {
+// OpenCounter watches the directories of one tree.
+type OpenCounter struct {
 	fd   int
 	dirs map[int32]string // watch descriptor -> directory, relative to the tree
 }
 
 // Start watches dir and every directory below it. The files of
 // directories made later are not counted.
-func Start(dir string) (*Counter, error) {
+func CountOpens(dir string) (*OpenCounter, error) {
 	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC | syscall.IN_NONBLOCK)
 	if err != nil {
 		return nil, err
 	}
-	c := &Counter{fd: fd, dirs: map[int32]string{}}
+	c := &OpenCounter{fd: fd, dirs: map[int32]string{}}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
@@ -57,7 +58,7 @@ func Start(dir string) (*Counter, error) {
 // not counted. Two opens of one file with no close between them (two
 // goroutines at once) may count as one: the kernel merges identical
 // events. An overflow of the kernel's queue is an error.
-func (c *Counter) Stop() (map[string]int, error) {
+func (c *OpenCounter) Stop() (map[string]int, error) {
 	defer syscall.Close(c.fd)
 	opens := map[string]int{}
 	buf := make([]byte, 64<<10)

@@ -20,7 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/relurl/relurl/internal/progress"
+	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/tree"
 )
 
