@@ -46,7 +46,7 @@ const SniffLen = 512
 // Standard's rules for HTML (§7.1, the "<!DOCTYPE HTML", "<html", "<head",
 // ... signatures after leading whitespace), as net/http implements them,
 // and an XML document is told by its root element (SVG, XHTML, Atom,
-// RSS; formats.md §9). A file whose extension says a text kind but whose
+// RSS; docs/formats.md §9). A file whose extension says a text kind but whose
 // head is binary (a NUL byte, the sniffing standard's binary-data byte
 // that no text has, without a UTF-16 byte order mark) is Other: rewriting
 // it could only damage it. A .xhtml or .xht file whose root element is
@@ -64,7 +64,7 @@ func FormatOf(name string, head []byte) Format {
 		return MHTML
 	case ".xhtml", ".xht":
 		// application/xhtml+xml (RFC 3236): read as XML when its root
-		// is XHTML's html (formats.md §3.2, tokenized as XML: no
+		// is XHTML's html (docs/formats.md §3.2, tokenized as XML: no
 		// optional end tags, XML entities, CDATA) and it is in UTF-8
 		// (readsAsIs); a file whose root is not in the XHTML namespace,
 		// or not found in the first bytes, or in another encoding, is
@@ -125,7 +125,7 @@ func utf16BOM(head []byte) bool {
 	return bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || bytes.HasPrefix(head, []byte{0xFF, 0xFE})
 }
 
-// The namespaces of the XML roots relurl reads (formats.md §9).
+// The namespaces of the XML roots relurl reads (docs/formats.md §9).
 const (
 	nsSVG   = "http://www.w3.org/2000/svg"
 	nsXHTML = "http://www.w3.org/1999/xhtml"
@@ -301,14 +301,14 @@ func genericXML(mt string) bool {
 //   - application/xhtml+xml (RFC 3236) is XML when its root is XHTML's
 //     html, the rule FormatOf applies to a .xhtml file: browsers parse it
 //     with the XML parser (HTML Standard §13.2 is for text/html only;
-//     formats.md §3.2: tokenized as XML, HTML's link table), and xmlrewrite
+//     docs/formats.md §3.2: tokenized as XML, HTML's link table), and xmlrewrite
 //     reads it so (no optional end tags, XML entities, CDATA). Without
 //     that root in head (not XML, or another root) it is HTML, best effort
 //     for a page served with the wrong type.
 //   - A generic XML type (application/xml, text/xml, application/rdf+xml:
 //     RFC 7303 §4.1–4.2, where the vocabulary is in the document, not the
 //     type) is XML only when its root in head is one relurl reads (SVG,
-//     XHTML, Atom, RSS; formats.md §9), else Other: another vocabulary.
+//     XHTML, Atom, RSS; docs/formats.md §9), else Other: another vocabulary.
 //     Only these are sniffed: a type that names a vocabulary
 //     (image/svg+xml, application/atom+xml, ...) is read as declared
 //     however long its prologue.

@@ -24,7 +24,7 @@ func TestKindOf(t *testing.T) {
 		{"p.xhtml", `<html xmlns="http://www.w3.org/1999/xhtml">`, XML},
 		{"latin1.xhtml", `<?xml version="1.0" encoding="iso-8859-1"?><html xmlns="http://www.w3.org/1999/xhtml">`, HTML},
 		{"latin1.xml", `<?xml version="1.0" encoding="windows-1252"?><html xmlns="http://www.w3.org/1999/xhtml">`, HTML}, {"p.XHT", `<html>`, HTML}, {"p.xhtml", "<p>", HTML},
-		// XML by its root element (formats.md §9).
+		// XML by its root element (docs/formats.md §9).
 		{"d.xml", `<?xml version="1.0" encoding="ISO-8859-1"?>` + "\n" + svg, XML},
 		{"d.xml", "\ufeff<?xml version='1.0'?><!-- c --><!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x.dtd\">\n<svg xmlns='http://www.w3.org/2000/svg'/>", XML},
 		{"d.xml", `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "v">]><feed xmlns="http://www.w3.org/2005/Atom">`, XML},
@@ -108,7 +108,7 @@ func TestFormatOfContent(t *testing.T) {
 		want           Format
 		err            string
 	}{
-		// The type names the kind (formats.md §9's table).
+		// The type names the kind (docs/formats.md §9's table).
 		{"text/html", "text/html; charset=utf-8", "<p>", HTML, ""},
 		{"HTML upper case", "Text/HTML", "<p>", HTML, ""},
 		{"not a media type", "image/svg+xml charset=utf-8", "<svg", Other, ""},
@@ -120,13 +120,13 @@ func TestFormatOfContent(t *testing.T) {
 		{"no type is not guessed at", "", "<!DOCTYPE html>", Other, ""},
 		{"script is not a document by type", "text/javascript", "import 'x'", Other, ""},
 		// RFC 3236 application/xhtml+xml: XML when its root is XHTML's
-		// html (formats.md §3.2), else HTML.
+		// html (docs/formats.md §3.2), else HTML.
 		{"XHTML root", "application/xhtml+xml", xhtml, XML, ""},
 		{"XHTML type, HTML page", "application/xhtml+xml; charset=utf-8", pageXHTM, HTML, ""},
 		{"XHTML type, root too late", "application/xhtml+xml", prologue + xhtml, HTML, ""},
 		{"XHTML type, SVG root", "application/xhtml+xml", svg, HTML, ""},
 		// XHTML not in UTF-8 is read as HTML, whose reader decodes it
-		// (xmlrewrite reads UTF-8 only: v5's report on 13333ae).
+		// (xmlrewrite reads UTF-8 only).
 		{"XHTML root, Latin-1 declared", "application/xhtml+xml", latin1XHTML, HTML, ""},
 		{"XHTML root, Latin-1 by type", "application/xhtml+xml; charset=iso-8859-1", xhtml, HTML, ""},
 		{"XHTML root, UTF-8 declared", "application/xhtml+xml", strings.Replace(latin1XHTML, "iso-8859-1", "UTF-8", 1), XML, ""},
@@ -138,7 +138,7 @@ func TestFormatOfContent(t *testing.T) {
 		{"RSS after a long prologue", "application/rss+xml", prologue + rss, XML, ""},
 		{"SVG, UTF-16LE without BOM", "image/svg+xml", "<\x00s\x00v\x00g\x00", XML, ""},
 		{"SVG, UTF-16BE with BOM", "image/svg+xml", "\xfe\xff\x00<\x00s", XML, ""},
-		// RFC 7303 §4.1-4.2 generic types: the root decides (formats.md §9).
+		// RFC 7303 §4.1-4.2 generic types: the root decides (docs/formats.md §9).
 		{"application/xml SVG", "application/xml", svg, XML, ""},
 		{"text/xml XHTML", "text/xml", xhtml, XML, ""},
 		{"text/xml Atom", "text/xml", atom, XML, ""},

@@ -184,7 +184,7 @@ const misnestedReading = true
 // TestScanHTMLMisnestedAgreesWithParse is TestScanHTMLAgreesWithParse on
 // documents whose end tags are left out or stray, as real pages have them:
 // an end tag in foreign content that closes an HTML element around it
-// (<div><svg></div>) ends the foreign content (issue 11).
+// (<div><svg></div>) ends the foreign content.
 func TestScanHTMLMisnestedAgreesWithParse(t *testing.T) {
 	n := 20000
 	if testing.Short() {
@@ -212,9 +212,9 @@ func FuzzScanHTMLMisnestedAgreesWithParse(f *testing.F) {
 	})
 }
 
-// TestScanHTMLIssue11 holds the documents of issue 11, checked against
-// html.Parse.
-func TestScanHTMLIssue11(t *testing.T) {
+// TestScanHTMLForeignContent holds documents whose foreign content decides
+// where <base> is, checked against html.Parse.
+func TestScanHTMLForeignContent(t *testing.T) {
 	for _, doc := range []string{
 		`<div><svg></div><base href="https://cdn.example/app/"><a href="page.html">`,
 		`<svg><font color=red><base href=X>`,

@@ -136,7 +136,7 @@ func TestLinksReadsOnce(t *testing.T) {
 func first(l []link.Link) []link.Link { return l[:min(len(l), 2)] }
 
 // TestRewriteAllocs: extract.Rewrite of an HTML page costs what
-// htmlrewrite.Rewrite does, no Document (issue 20: a Document per page,
+// htmlrewrite.Rewrite does, no Document (a Document per page,
 // with its copy of Options, was 1.4 KB a page, more than the rest of the
 // dispatch).
 func TestRewriteAllocs(t *testing.T) {

@@ -23,10 +23,8 @@ const smallDoc = `<!DOCTYPE html><html><head><meta charset=utf-8><title>t &amp; 
 // 20: a tree of small pages allocated 10-12 KB per page, and as the
 // collector runs once per 8 MiB nearly every byte was a freshly faulted
 // page). Rewrite into a Rewinder and Links of a seekable page are the
-// single passes relurl's commands run. Main at 60a657c (the charset
-// prescan already allocation-free): rewrite 44 allocations and 5,504
-// bytes, links 40 and 7,328; with the scanners kept (scanner.free) 14
-// and 1,328, 16 and 1,625.
+// single passes relurl's commands run; the scanners are kept
+// (scanner.free) so that a page costs a handful of allocations, not dozens.
 func TestAllocsPerSmallDocument(t *testing.T) {
 	opts := testOptions()
 	for _, c := range []struct {
@@ -185,8 +183,8 @@ func TestKeptScannersConcurrent(t *testing.T) {
 // TestFirstReadTakenOver: the single passes' first read (the document's
 // first 32 KiB, read to decide its encoding) is where the tokenizer
 // starts, not copied into a second read buffer: a page takes one read
-// buffer, so with one kept a page allocates none (41ded87 took two, and
-// copied up to 32 KiB of every page from one to the other).
+// buffer, so with one kept a page allocates none (two buffers would copy
+// up to 32 KiB of every page from one to the other).
 func TestFirstReadTakenOver(t *testing.T) {
 	opts := testOptions()
 	doc := smallDoc + strings.Repeat(`<p class=x>some text, no link</p>`+"\n", 2000) // 70 KB

@@ -11,7 +11,7 @@ import (
 )
 
 // TestAllocsPerDocument: the allocations of a document do not grow with
-// its length (issue 20: O(1) per document apart from the links' own
+// its length (O(1) per document apart from the links' own
 // strings). Without links a page of 10,000 blocks allocates what a page
 // of 100 does; each link adds what is its own: in Links a share of the
 // blocks its strings and rel slice are carved from (a tenth of an
@@ -72,7 +72,7 @@ func TestAllocsPerDocument(t *testing.T) {
 }
 
 // TestReadBufferReused: the tokenizer's 32 KiB read buffer is reused
-// from document to document (issue 20: it was a sixth of what relurl
+// from document to document (it was a sixth of what relurl
 // rewrite -o allocated on a tree of small pages), and nothing a pass
 // returns refers to it: the links of one document keep their values
 // while later documents are read into the same buffer.

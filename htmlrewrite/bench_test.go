@@ -120,7 +120,7 @@ func BenchmarkLinksLongSheet(b *testing.B) {
 }
 
 // BenchmarkScripts: an import map of 2,000 entries and a 1 MB inline
-// module script, rewritten (issue 15's readers inside a page).
+// module script, rewritten (the JSON and JavaScript readers inside a page).
 func BenchmarkScripts(b *testing.B) {
 	var m strings.Builder
 	m.WriteString(`<script type=importmap>{"imports":{`)

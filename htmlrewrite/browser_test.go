@@ -19,7 +19,7 @@ import (
 	"github.com/relurl/relurl/resolve"
 )
 
-// Tests of issue 14: where the HTML path departed from the URL and HTML
+// Tests of where the HTML path could depart from the URL and HTML
 // Standards (checked against Chromium and WPT).
 
 // legacyDocument returns s encoded in the encoding name as WPT's

@@ -56,7 +56,7 @@ func html5libInputs(t testing.TB) map[string]string {
 						inputs[name+"/"+st] = w + c.Input
 					}
 					if st == "Script data state" {
-						// Issue 15: script data read as a module and as an
+						// Script data read as a module and as an
 						// import map (JavaScript and JSON readers, held whole).
 						inputs[name+"/module"] = "<script type=module>" + c.Input
 						inputs[name+"/importmap"] = "<script type=importmap>" + c.Input

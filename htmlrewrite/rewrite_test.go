@@ -274,7 +274,7 @@ func TestStreamScanLimit(t *testing.T) {
 
 // TestMaxToken: text, scripts and comments of any length pass in pieces;
 // a tag beyond MaxToken stops the rewrite: the rest is copied unchanged
-// and the document is reported incomplete (issue 11: nothing silent).
+// and the document is reported incomplete (nothing silent).
 func TestMaxToken(t *testing.T) {
 	opts := testOptions()
 	opts.MaxToken = 1000

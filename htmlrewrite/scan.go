@@ -238,7 +238,7 @@ func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link)
 // scratch slices, tree and tokenizer (see free): the per-document
 // scanner, its slices grown anew, its tree's stack and its tokenizer
 // were a fifth of what a rewrite of a tree of small pages allocated
-// (issue 20, TestAllocsPerSmallDocument).
+// (TestAllocsPerSmallDocument).
 var scanners keptScanners
 
 // keptScanners is a stack of at most spareBuffers scanners: the one

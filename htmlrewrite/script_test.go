@@ -46,7 +46,7 @@ func scriptLinks(t *testing.T, doc string, opts Options) ([]string, base.Result)
 
 // TestImportMap: HTML §8.1.5.3 "parse an import map string", "sort and
 // normalize a module specifier map" and "sort and normalize scopes", with
-// formats.md §6.1 and checklist #13 (page https://www.example/app/page.html).
+// docs/formats.md §6.1 and checklist #13 (page https://www.example/app/page.html).
 func TestImportMap(t *testing.T) {
 	for _, c := range []struct {
 		name, json string
@@ -62,7 +62,7 @@ func TestImportMap(t *testing.T) {
 			"script importmap:address import error vendor/x.js",
 		}, "",
 	}, {
-		// formats.md §6.1: "normalize a specifier key" serializes a
+		// docs/formats.md §6.1: "normalize a specifier key" serializes a
 		// URL-like key; "resolve a URL-like module specifier" for "../".
 		"URL-like key", `{"imports":{"/lib/":"../lib/v2/"}}`,
 		[]string{
@@ -151,7 +151,7 @@ func TestScriptType(t *testing.T) {
 }
 
 // TestModuleScript: an inline module's specifiers (HTML "resolve a module
-// specifier", formats.md §6.2): URL-like ones against the document base,
+// specifier", docs/formats.md §6.2): URL-like ones against the document base,
 // bare ones reported only when an import map before the script maps them,
 // never rewritten; strings, comments and regular expressions that look
 // like imports are not links; links in <template> are inert.

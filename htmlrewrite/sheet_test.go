@@ -101,7 +101,7 @@ func TestSheetEncoding(t *testing.T) {
 	assert.ErrorIs(t, err, ErrEncoding)
 }
 
-// TestCSSLinksIssue15 follows formats.md §10 checklist #2–#4: escaped
+// TestCSSLinksIssue15 follows docs/formats.md §10 checklist #2–#4: escaped
 // "url" names (CSS Syntax §4.3.11 consume a name, §4.3.7 escapes), comments
 // inside an unquoted url (§4.3.6), image-set()'s type() string (CSS Images
 // 4 §2.2) and @font-face src's local() (CSS Fonts 4 §4.3), which are not URLs.

@@ -74,7 +74,7 @@ func checkBaseReading(t testing.TB, name, doc string, scripting bool) bool {
 // TestBaseAgreesWithParse checks the rewriter's choice of <base> (the
 // base, remove, absolute) against html.Parse on 20,000 generated
 // documents, well formed and misnested, made of the cases package
-// htmltree models (issue 11: the <base> scan and the rewriter read the
+// htmltree models (the <base> scan and the rewriter read the
 // tree through one model).
 func TestBaseAgreesWithParse(t *testing.T) {
 	n := 10000
@@ -100,8 +100,9 @@ func TestBaseAgreesWithParseCorpus(t *testing.T) {
 	}
 }
 
-// TestBaseIssue11 holds the two documents of issue 11.
-func TestBaseIssue11(t *testing.T) {
+// TestBaseAfterForeignContent holds two documents where foreign content
+// closed by a mismatched end tag decides whether <base> counts.
+func TestBaseAfterForeignContent(t *testing.T) {
 	for _, doc := range []string{
 		`<div><svg></div><base href="https://cdn.example/app/"><a href="page.html">`,
 		`<svg><font color=red><base href="https://cdn.example/x/">`,

@@ -16,7 +16,7 @@ func opts() Options {
 	return Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: moduleURL}, ImportMap: []string{"lodash", "lib/"}}
 }
 
-// TestLinks: formats.md §6.2 and checklist #14 (HTML "resolve a module
+// TestLinks: docs/formats.md §6.2 and checklist #14 (HTML "resolve a module
 // specifier": URL-like specifiers against the module URL, bare ones only
 // through an import map), and the traps: strings, comments, regular
 // expressions and templates that look like imports are not links.

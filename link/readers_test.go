@@ -18,7 +18,7 @@ import (
 // TestEveryReaderReportsOneType feeds one callback, of one type, to every
 // reader of the module, and checks that each link arrives with the base it
 // was resolved against (and, for the composites, where it was found): the
-// one Link type of issue 11, with no caller attaching a base afterwards.
+// one Link type, with no caller attaching a base afterwards.
 func TestEveryReaderReportsOneType(t *testing.T) {
 	var got []link.Link
 	collect := func(l link.Link) error { got = append(got, l); return nil }

@@ -16,7 +16,7 @@ func opts() Options {
 	return Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: manifestURL}}
 }
 
-// TestLinks: formats.md §5 and checklist #12 — every URL member against
+// TestLinks: docs/formats.md §5 and checklist #12 — every URL member against
 // the manifest URL, id against start_url's origin, protocol handler %s
 // kept; members that are not URLs (name, sizes, type, protocol, purpose)
 // are not reported wherever they are.

@@ -10,7 +10,7 @@ import (
 )
 
 // TestCorpusA materializes a WARC made from corpus A (258 real pages,
-// ../shared/bench/corpus.sh; set RELURL_CORPUS_A to its folder), each page
+// testdata/bench/corpus.sh; set RELURL_CORPUS_A to its folder), each page
 // the home page of a host of its own, and checks the tree as TestFixture
 // and TestBrowser do.
 func TestCorpusA(t *testing.T) {

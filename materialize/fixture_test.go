@@ -94,7 +94,8 @@ const modulesPage = `<!DOCTYPE html>
 </head><body><a href="/">home</a></body></html>
 `
 
-// fixtureRecords is the generated capture: each hard case of issue 17.
+// fixtureRecords is the generated capture: each hard case of a capture
+// (redirects, revisits, query strings, encodings, missing records).
 func fixtureRecords() []fixtureRecord {
 	page := func(title, body string) string {
 		return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title + "</title></head><body>\n" + body + "\n</body></html>\n"

@@ -10,7 +10,7 @@ import (
 )
 
 // TestHeaderLinks follows RFC 8288 §3.1 (targets against the retrieval
-// URL, not a body <base>, not the anchor) and formats.md §7 / checklist #15.
+// URL, not a body <base>, not the anchor) and docs/formats.md §7 / checklist #15.
 func TestHeaderLinks(t *testing.T) {
 	tests := []struct {
 		values []string

@@ -471,7 +471,7 @@ func TestPartCharset(t *testing.T) {
 	assert.Equal(t, []string{"http://x.example/%D0%98", "http://x.example/%D0%98"}, urls)
 }
 
-// TestXMLAndManifestParts: issue 15 — an MHTML file's SVG, Atom, RSS
+// TestXMLAndManifestParts: an MHTML file's SVG, Atom, RSS
 // (also as application/xml, by its root element) and web app manifest
 // parts have their links read and rewritten as WARC records' are, each
 // against its part's base (a feed's links against the xml:base in scope);

@@ -25,7 +25,7 @@ func held(x *warcExtractor) (bytes int, entries int) {
 	return bytes, len(seen)
 }
 
-// TestRevisitCacheCountsWhatItHolds (issue 11): the revisit cache is
+// TestRevisitCacheCountsWhatItHolds: the revisit cache is
 // bounded by the bytes it holds, not by its payloads' lengths: a short
 // payload in a large buffer (a lying Content-Length reserves up to 4 MiB)
 // does not keep the buffer, and many empty payloads do not grow it

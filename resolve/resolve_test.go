@@ -301,7 +301,7 @@ func TestErrorMessage(t *testing.T) {
 
 // TestNewResolverRecent: a Resolver made again for the same spec, base
 // and Options is the one made before (a page's URL is parsed by the open
-// step, which checks it, and again by its reader: issue 20), never one
+// step, which checks it, and again by its reader), never one
 // for other arguments, and none is shared when a query encoding is set
 // (its dynamic type need not be comparable).
 func TestNewResolverRecent(t *testing.T) {

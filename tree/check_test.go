@@ -273,7 +273,7 @@ func TestRelative(t *testing.T) {
 		{"file:///srv/site/index.html", "file:///srv/site/img/a.png", "img/a.png"},
 		// RFC 3986 §5.2.3: a base with an authority and no path merges as "/".
 		{"https://h", "https://h/a", "a"},
-		// A page's own URL has a relative form (issue 16: --fix used to
+		// A page's own URL has a relative form (--fix used to
 		// skip self-links, RelativePath giving the empty reference).
 		{"https://h/a/b/c.html", "https://h/a/b/c.html", "c.html"},
 		{"https://h/a/b/", "https://h/a/b/", "./"},

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestGatherReadsPagesOnce: issue 11, "every document opened once". In a
+// TestGatherReadsPagesOnce: every document is opened once. In a
 // tree whose pages tell the kinds of other files (stylesheets in a legacy
 // page's encoding, module scripts importing modules, an import map, a
 // manifest: referSite), a walk with Referrals.Gather opens each page

@@ -24,7 +24,7 @@ import (
 )
 
 // referSite is a tree whose pages tell the kinds, import maps and
-// encodings of its other files (formats.md §9): pages in UTF-8 and in
+// encodings of its other files (docs/formats.md §9): pages in UTF-8 and in
 // legacy encodings linking stylesheets with non-ASCII url()s, module
 // scripts, modulepreload and inline modules importing modules (.js
 // candidates, .mjs, a cycle, bare specifiers), import maps (the first

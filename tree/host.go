@@ -52,7 +52,7 @@ type Host struct {
 // (docs/Hosting-Providers.md); Apache mod_dir (DirectoryIndex,
 // DirectorySlash) and mod_alias (Redirect, RedirectMatch); nginx's index
 // and its 301 for a directory without "/"; AWS S3 "Configuring an index
-// document". See ../shared/notes/checking-and-archives.md §2 and README.
+// document". README's check section lists them.
 var hosts = map[string]*Host{
 	// file: the tree opened from disk (file: URLs), relurl check's
 	// behaviour before profiles: a path exists when a file or a

@@ -15,7 +15,7 @@ import (
 )
 
 // Referrals makes a walk tell the kinds that only a document referring to
-// a file tells (formats.md §9: "Context"): a JavaScript file is a module
+// a file tells (docs/formats.md §9: "Context"): a JavaScript file is a module
 // when an HTML page of the tree loads it as one (<script type=module src>,
 // <link rel=modulepreload href>, an import map address, a specifier of an
 // inline module) or a module of the tree imports it; a JSON file (or

@@ -15,7 +15,7 @@ import (
 	"github.com/relurl/relurl/resolve"
 )
 
-// TestReferrals: formats.md §9, "recognise without a type: context". A
+// TestReferrals: docs/formats.md §9, "recognise without a type: context". A
 // .js file is a module when a page loads it as one or a module imports
 // it (transitively); a JSON file is a manifest when a page names it in
 // <link rel=manifest>; a classic script, a link in an inert <template>,

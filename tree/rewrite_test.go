@@ -120,7 +120,7 @@ func TestRewriterMirror(t *testing.T) {
 // TestRewriterMirrorTwice: without OnePerPlace an input whose place an
 // earlier input of the run wrote finds it up to date (a --from-list
 // naming a file twice), in a mirror the run made too; with it a fresh
-// mirror is written without the look (v5's report on 4cefc6e).
+// mirror is written without the look.
 func TestRewriterMirrorTwice(t *testing.T) {
 	src := writeTree(t, map[string]string{"index.html": site["index.html"]})
 	m, err := tree.NewMapper("https://example.org/site/")

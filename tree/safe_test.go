@@ -97,7 +97,7 @@ func streamed(dst io.Writer, src io.Reader, fn func([]byte) ([]byte, error)) err
 	return err
 }
 
-// TestUpdateSymlinkRace is the race of issue 19 made deterministic: between
+// TestUpdateSymlinkRace makes a symlink-swap race deterministic: between
 // the walk and the write, the file (or a directory above it) is swapped
 // for a symbolic link to a file outside the tree. The write must not reach
 // that file, and must say why it skipped.

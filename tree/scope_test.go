@@ -8,7 +8,7 @@ import (
 
 // TestScope: a tree's root URL is normalized once, by the resolver, so
 // that links resolved by it compare as strings; SameOrigin splits URLs
-// with the draft's §2.4 parse (issue 11: computed with resolve, not
+// with the draft's §2.4 parse (computed with resolve, not
 // net/url).
 func TestScope(t *testing.T) {
 	s := NewScope(resolve.WHATWG, resolve.Options{}, "HTTPS://Example.ORG/site/")

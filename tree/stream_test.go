@@ -254,8 +254,7 @@ func TestWriteInStream(t *testing.T) {
 // TestStreamBuffersReused: writing file after file reuses the stream's
 // buffers (a 64 KiB writer and, with KeepSame over an existing file, a
 // 64 KiB comparison buffer) instead of allocating them per file: a tree
-// of small pages allocated two per page (issue 20, profile of relurl
-// rewrite -o).
+// of small pages allocated two per page.
 func TestStreamBuffersReused(t *testing.T) {
 	dir := t.TempDir()
 	w := Writer{NoSync: true, KeepSame: true}

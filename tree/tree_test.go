@@ -48,8 +48,8 @@ func TestKindOf(t *testing.T) {
 		{"x.txt", "<p>", base.HTML},
 		{"x", "<script>", base.HTML},
 		{"x", "plain text", base.Other},
-		// Issue 15: stylesheets by extension; SVG, Atom and RSS by
-		// extension or, as XML, by their root element (formats.md §9).
+		// Stylesheets by extension; SVG, Atom and RSS by
+		// extension or, as XML, by their root element (docs/formats.md §9).
 		{"style.css", "body{}", base.CSS},
 		{"icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>", base.XML},
 		{"icon.svg", "\x1f\x8b\x08\x00\x00", base.Other},
@@ -224,7 +224,7 @@ func TestSavedFrom(t *testing.T) {
 	}{
 		{"<!DOCTYPE html>\n<!-- saved from url=(0022)https://example.org/a/ -->\n<html>", "https://example.org/a/"},
 		{"<!-- saved from url=(0025)http://example.org/x.html -->", "http://example.org/x.html"},
-		// Issue 11: one parser (base.SavedFrom) for every command; a
+		// One parser (base.SavedFrom) for every command; a
 		// length field that does not fit the URL does not hide it, as in
 		// "relurl base --saved-from".
 		{"<!-- saved from url=(0029)https://www.example.com/a/b/ -->", "https://www.example.com/a/b/"},

@@ -50,7 +50,7 @@ const (
 	atomNS = `xmlns="http://www.w3.org/2005/Atom"`
 )
 
-// TestLinks follows the cases of formats.md §10 (checklist #6–#11) and the
+// TestLinks follows the cases of docs/formats.md §10 (checklist #6–#11) and the
 // sections they cite.
 func TestLinks(t *testing.T) {
 	honour := opts("https://www.example/icons/set.svg")
@@ -67,7 +67,7 @@ func TestLinks(t *testing.T) {
 		// "When the 'href' attribute is present in both the XLink namespace and without a namespace, the value of the attribute without a namespace shall be used".
 		{"svg href wins", `<svg ` + svgNS + ` xmlns:xlink="http://www.w3.org/1999/xlink"><image href="new.png" xlink:href="old.png"/></svg>`,
 			opts("https://www.example/icons/set.svg"), []string{"https://www.example/icons/new.png"}},
-		// formats.md §2.3: browsers ignore xml:base in SVG.
+		// docs/formats.md §2.3: browsers ignore xml:base in SVG.
 		{"svg xml:base ignored", `<svg ` + svgNS + ` xml:base="https://other.example/x/"><image href="p.png"/></svg>`,
 			opts("https://www.example/icons/set.svg"), []string{"https://www.example/icons/p.png"}},
 		{"svg xml:base honoured", `<svg ` + svgNS + ` xml:base="https://other.example/x/"><image href="p.png"/></svg>`,
@@ -84,14 +84,14 @@ func TestLinks(t *testing.T) {
 		// RFC 4287 §4.2.6: id is not a link (checklist #9); an element's own xml:base applies to its attributes.
 		{"atom id", `<feed ` + atomNS + `><entry xml:base="https://blog.example/a/b.html"><link href="c.png"/><id>tag:x,2024:1</id><category term="t" scheme="s/"/><link rel="http://e.example/rel" href="d"/></entry></feed>`,
 			opts("https://feeds.example/f/atom.xml"), []string{"https://blog.example/a/c.png", "https://blog.example/a/d"}},
-		// formats.md §3.1 examples: xml:base on the link itself; xml:base="" keeps the parent's base without its fragment.
+		// docs/formats.md §3.1 examples: xml:base on the link itself; xml:base="" keeps the parent's base without its fragment.
 		{"atom xml:base on link", `<feed ` + atomNS + `><link xml:base="/x/" href="y"/></feed>`,
 			opts("https://feeds.example/f/atom.xml"), []string{"https://feeds.example/x/y"}},
 		{"atom empty href", `<feed ` + atomNS + `><entry xml:base="https://blog.example/p#frag"><link href=""/><link href=" "/><link href="q"/></entry></feed>`,
 			opts("https://feeds.example/f/atom.xml"), []string{"https://blog.example/p", "https://blog.example/p", "https://blog.example/q"}},
 		{"atom xml:base empty", `<feed ` + atomNS + ` xml:base="https://blog.example/a/#f"><entry xml:base=""><link href="q"/><link href="#x"/></entry></feed>`,
 			opts("https://feeds.example/f/atom.xml"), []string{"https://blog.example/a/q", "https://blog.example/a/#x"}},
-		// An opaque base carries no relative references (formats.md §3.1).
+		// An opaque base carries no relative references (docs/formats.md §3.1).
 		{"atom opaque base", `<feed ` + atomNS + ` xml:base="urn:x:y"><link href="q"/></feed>`,
 			opts("https://feeds.example/f/atom.xml"), []string{"error: q"}},
 		// A bare "base" attribute is not xml:base (XML Base §3: the xml namespace).
@@ -114,7 +114,7 @@ func TestLinks(t *testing.T) {
 		// A processing instruction's base is its parent's (XML Base §4.3).
 		{"xml-stylesheet", `<?xml-stylesheet type="text/css" href="s.css"?><svg ` + svgNS + `/>`,
 			opts("https://www.example/icons/set.svg"), []string{"https://www.example/icons/s.css"}},
-		// XHTML: HTML's attributes and document base; xml:base ignored (formats.md §3.2).
+		// XHTML: HTML's attributes and document base; xml:base ignored (docs/formats.md §3.2).
 		{"xhtml", `<html xmlns="http://www.w3.org/1999/xhtml" xml:base="https://x.example/"><head><base href="/b/"/><link rel="stylesheet" href="s.css"/><style>p{background:url(bg.png)}</style></head><body><img srcset="a.png 1x, b.png 2x" src="c.png"/><a href="#top">t</a></body></html>`,
 			opts("https://www.example/a/page.xhtml"), []string{"https://www.example/b/s.css", "https://www.example/b/bg.png", "https://www.example/b/a.png", "https://www.example/b/b.png", "https://www.example/b/c.png", "https://www.example/b/#top"}},
 		// XML 1.0 §4.6: a DTD entity cannot be spliced; §3.3.3 normalizes white space.
@@ -131,7 +131,7 @@ func TestLinks(t *testing.T) {
 	}
 }
 
-// TestRewrite checks what is written: escaping layers (formats.md §0.5),
+// TestRewrite checks what is written: escaping layers (docs/formats.md §0.5),
 // CDATA kept, fragment-only references left, ids untouched.
 func TestRewrite(t *testing.T) {
 	tests := []struct {

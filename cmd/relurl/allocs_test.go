@@ -12,7 +12,7 @@ import (
 // TestLinksAllocsPerLink: relurl links allocates, per link written as a
 // JSON record, what the link itself is (htmlrewrite's one string a link)
 // and no more: the record is built in the document's writer, not
-// allocated per link (issue 20: one record a link was 38 % of what relurl
+// allocated per link (one record a link was 38 % of what relurl
 // links allocated on corpus B).
 func TestLinksAllocsPerLink(t *testing.T) {
 	dir := t.TempDir()

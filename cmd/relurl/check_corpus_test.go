@@ -11,7 +11,7 @@ import (
 
 // envCorpusB names the environment variable that holds corpus B's folder
 // (530 pages of the Python 3.11 docs, built by
-// ../shared/bench/peers/corpus.sh; its html/ tree is the site).
+// testdata/bench/corpus-b.sh; its html/ tree is the site).
 const envCorpusB = "RELURL_CORPUS_B"
 
 // corpusB returns the root of corpus B's site, or skips.

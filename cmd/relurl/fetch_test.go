@@ -8,7 +8,7 @@ import (
 
 // TestPageKind pins fetch's page rule: base's kind of typed content
 // (base.FormatOfContent), else of the sniffed bytes; XHTML served as such
-// is a page, read as XML when its root is XHTML's html (formats.md §3.2,
+// is a page, read as XML when its root is XHTML's html (docs/formats.md §3.2,
 // as a .xhtml file, an MHTML part or a WARC payload is read).
 func TestPageKind(t *testing.T) {
 	const xhtml = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body/></html>`

@@ -63,7 +63,7 @@ func TestLinksFromListStreams(t *testing.T) {
 // TestLinksStdinStreams: "relurl links -" writes a link while its standard
 // input is still open, once the document's base is settled: here by the
 // <base href> at its start, the links before and after the producer's
-// pause both resolved against it (issue 11).
+// pause both resolved against it.
 func TestLinksStdinStreams(t *testing.T) {
 	for _, format := range []string{"text", "jsonl"} {
 		t.Run(format, func(t *testing.T) {

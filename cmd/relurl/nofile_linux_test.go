@@ -16,8 +16,8 @@ import (
 
 // nofileSpare is how many descriptors beyond those open at its start a run
 // with one worker may count on: relurl links -j 1 and rewrite -j 1 -o of a
-// tree needed no more than this (41ded87: a tree of any size ran under
-// ulimit -n 10; a8f1706 passes with 5 to spare). A walk or mirror that holds descriptors between files must
+// tree need no more than this, whatever the tree's size. A walk or mirror
+// that holds descriptors between files must
 // stay within what the process may open, or let them go when it cannot.
 const nofileSpare = 8
 

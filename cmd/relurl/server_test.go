@@ -103,7 +103,7 @@ func testSite() http.Handler {
 	// RFC 8288 §3.1: Link header targets against the response URL, not the <base>.
 	mux.Handle("/linked/page", page(html, `<base href="https://cdn.example/"><a href="p">p</a>`, "Link", `<x.js>; rel=modulepreload, </a,b.css>; rel=preload`))
 	mux.Handle("/latin1", page("text/html; charset=windows-1252", "<a href=\"caf\xe9.html?q=\xe9\">caf\xe9</a>"))
-	// A link that cannot be resolved: data, named on stderr (issue 18).
+	// A link that cannot be resolved: data, named on stderr.
 	mux.Handle("/badlink", page(html, `<a href="//[bad/x">x</a> <a href="y.html">y</a>`))
 	mux.Handle("/big", page(html, strings.Repeat("<p>filler</p>\n", 1000)))
 	mux.Handle("/image.png", page("image/png", "\x89PNG\r\n\x1a\n"))
@@ -123,7 +123,7 @@ func testSite() http.Handler {
 	}
 	mux.Handle("/untyped-page", untyped(`<!DOCTYPE html><a href="x.html">x</a>`))
 	mux.Handle("/untyped-text", untyped(`just text, <a href="x.html">not a page</a>`))
-	// Brotli, then gzip over it (issue 19: fetch printed the bytes).
+	// Brotli, then gzip over it (fetch printed the bytes).
 	mux.HandleFunc("/br", func(w http.ResponseWriter, r *http.Request) {
 		var b1, b2 bytes.Buffer
 		bw := brotli.NewWriter(&b1)

@@ -108,7 +108,8 @@ func runRelurl(stdin []byte, args ...string) ([]string, string, int) {
 	return lines, errb.String(), code
 }
 
-// TestLinksRecovery: for each damaged input of issue 12's proof, through
+// TestLinksRecovery: for each damaged input (a cut record, a corrupt
+// member, a bad length, ...), through
 // a file and through standard input: exactly which links survive, which
 // status lines appear, and the exit status under --on-error exit (1) and
 // report (0).
@@ -206,7 +207,7 @@ func TestLinksRecovery(t *testing.T) {
 			t.Run(fx.name+"/stderr", func(t *testing.T) {
 				// Without --status the record error is on stderr.
 				lines, stderr, code := runRelurl(nil, "links", "--format", "text", path)
-				// In the user's terms: no package name (issue 18).
+				// In the user's terms: no package name.
 				assert.Contains(t, stderr, path+": "+fx.stderr)
 				assert.NotContains(t, stderr, "mime:")
 				assert.Equal(t, 1, code)

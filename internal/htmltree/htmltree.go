@@ -195,7 +195,7 @@ type Tree struct {
 
 // Reset makes t a document's start again, keeping Scripting and the
 // memory of its stacks, so that a Tree can serve document after document
-// without allocating (issue 20).
+// without allocating.
 func (t *Tree) Reset() {
 	*t = Tree{stack: t.stack[:0], templates: t.templates[:0], Scripting: t.Scripting}
 }

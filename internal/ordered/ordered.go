@@ -275,8 +275,7 @@ func putChunks(cs []*chunk) {
 // the iteration (a directory walk, which opens each file) runs on the
 // worker that needs the item. With a goroutine of its own feeding the
 // workers, that goroutine waited for a processor each time a worker
-// finished (both were busy), and the worker waited for it: relurl rewrite
-// -j 2 on corpus B lost 16 ms of worker time so, on two cores.
+// finished (both were busy), and the worker waited for it.
 func Run[T, R any](workers, window int, items iter.Seq[T], out Out, work func(T, *Sink) R, done func(T, R) error) error {
 	if workers <= 1 {
 		return runOne(items, out, work, done)

@@ -110,9 +110,8 @@ func sameTag(t testing.TB, name string, x *html.Tokenizer, z *Tokenizer) string 
 func isUpper(r rune) bool { return 'A' <= r && r <= 'Z' }
 
 // TestNameLower: a tag name read from the buffer is known to be lower
-// case when it is (htmlrewrite then takes it as written, issue 20: a
-// lower-cased copy of every name was 5 % of a rewrite), and never when
-// it is not.
+// case when it is (htmlrewrite then takes it as written, not a
+// lower-cased copy of every name), and never when it is not.
 func TestNameLower(t *testing.T) {
 	z := NewTokenizer(strings.NewReader(`<div class=a><DIV><dIv/></Div></div x=y><a-b><svg:g>`))
 	var got []bool
@@ -235,7 +234,7 @@ func samePassed(t testing.TB, name string, doc []byte, maxBuf, chunk int, wrap f
 }
 
 // TestPassText: with SetPassText, the text before a tag, a comment or a
-// doctype never comes as a token of its own (issue 20: a token per text
+// doctype never comes as a token of its own (a token per text
 // run was 6 % of a rewrite); raw text and the text at the end still do.
 func TestPassText(t *testing.T) {
 	doc := "a<b>c\n</b><!--x-->d<!DOCTYPE html>\n<title>e</title>f<script>g</script>h"
@@ -364,7 +363,7 @@ func checkChunks(t testing.TB, name string, doc []byte) {
 
 // TestChunk: split text, raw text, script data and comments leave the
 // tags, the bytes between them and the final error as they were, and no
-// split token grows past its chunk by more than a few bytes (issue 11: only
+// split token grows past its chunk by more than a few bytes (only
 // a start tag needs holding in memory).
 func TestChunk(t *testing.T) {
 	n := 0

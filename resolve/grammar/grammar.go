@@ -11,7 +11,7 @@ import (
 
 // MaxLength is the longest input Validate reads; a longer one fails with
 // ErrTooLong at this offset. Matching is linear, so the cap only bounds
-// the time one call may take (about 0.3 ms for 64 KiB).
+// the time one call may take (docs/performance.md).
 const MaxLength = 64 << 10
 
 // Errors carried by, or returned instead of, *Error.

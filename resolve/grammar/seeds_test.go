@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// seedsDir holds the founding documents next to this checkout (../shared); a
-// fresh clone does not, and the test is skipped.
+// seedsDir holds the founding documents when they sit beside the checkout;
+// a fresh clone has none, and the test is skipped.
 const seedsDir = "../../../shared/seeds/"
 
 // The grammar files hold the seed texts' productions, word for word, but

@@ -45,17 +45,15 @@ type queued struct {
 }
 
 // behindBatch is the number of records handed over at a time: each
-// hand-off wakes the goroutine (a futex wake and a context switch).
-// Corpus A, links -j 1, wall (median of 15, alternated): 256 82.6 ms,
-// 1024 76.7 ms, 4096 78.3 ms; an entry is about 300 bytes.
+// hand-off wakes the goroutine (a futex wake and a context switch), so
+// fewer, larger hand-offs; docs/performance.md has the measurement.
 const behindBatch = 1024
 
 // behindDepth is the number of batches that may exist at once: the one
 // the worker fills and those handed off. A page's links go to the queue
 // in a burst when its pass ends (htmlrewrite holds them until no <base>
 // can change them), faster than they are encoded: with two batches the
-// worker waited for the goroutine 5.8 ms of a 130 ms run on corpus B
-// (runtime trace), with four 2.0 ms.
+// worker waits for the goroutine (docs/performance.md).
 const behindDepth = 4
 
 // NewBehind returns the Behind of w and starts its goroutine; Close ends

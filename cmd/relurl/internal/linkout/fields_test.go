@@ -156,7 +156,7 @@ func BenchmarkLinkRecord(b *testing.B) {
 
 // TestRecordEscapesOncePerDocument: a document's file name is escaped for
 // its records once, its base and base source once per change of base
-// (issue 20: escaping them again for every link was 18 % of relurl links'
+// (escaping them again for every link was 18 % of relurl links'
 // instructions on corpus A), and the records are what they were without
 // the cache, in every format.
 func TestRecordEscapesOncePerDocument(t *testing.T) {
