@@ -496,8 +496,7 @@ func TestBufferedHeldBytes(t *testing.T) {
 // itself when it is free, so no item is taken while every worker is
 // busy. With a goroutine feeding the workers, that goroutine took the
 // next item and waited, with it, for a worker; on two cores it then
-// waited for a processor when a worker came free, and the worker for it
-// (relurl rewrite -j 2, corpus B: 16 ms of worker time lost so).
+// waited for a processor when a worker came free, and the worker for it.
 func TestRunTakesWhenFree(t *testing.T) {
 	const workers = 2
 	var taken atomic.Int64
