@@ -195,8 +195,14 @@ func (in *Input) kind(head []byte) (Format, error) {
 }
 
 // FormatOfType returns the kind a media type (a Content-Type value) names,
-// Other for the types relurl does not read or cannot tell by type alone
-// (JavaScript is a module only when a document says so).
+// Other for the types relurl does not read. A JavaScript MIME type (MIME
+// Sniffing §4.6) names a module: a script served on its own (an archive's
+// record or part, a response) is read by the module reader whether a page
+// loads it as one or not, since what that reader finds in a classic
+// script, import("x"), resolves against the script's own URL there too
+// (HTML §8.1.3.1), and the rest (import and export declarations,
+// import.meta) cannot be in a classic script that runs. A file's name
+// tells no module from a classic script (FormatOf: .mjs only).
 func FormatOfType(contentType string) Format {
 	mt, _, err := mime.ParseMediaType(contentType)
 	if err != nil {
@@ -215,6 +221,12 @@ func FormatOfType(contentType string) Format {
 		return MHTML
 	case "application/warc":
 		return WARC
+	case "text/javascript", "application/javascript", "application/x-javascript",
+		"text/ecmascript", "application/ecmascript", "application/x-ecmascript", "text/x-ecmascript",
+		"text/jscript", "text/livescript", "text/x-javascript",
+		"text/javascript1.0", "text/javascript1.1", "text/javascript1.2", "text/javascript1.3",
+		"text/javascript1.4", "text/javascript1.5":
+		return Module
 	}
 	return Other
 }

@@ -132,7 +132,10 @@ func (r *run) writeMHTML(si int, parts map[string][]*entry) {
 			r.problem(s.String(), "part "+path, err.Error())
 			continue
 		}
-		o := m.HTMLOptions(p)
+		// The part's base layers and type, as the archive decided them
+		// (readMHTML reads the message under WHATWG's rules).
+		c, ct := m.PartContext(p)
+		o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: c, ContentType: ct}
 		for _, e := range es {
 			r.writeEntry(e, body, s.String(), "part "+path, &o, local)
 		}
