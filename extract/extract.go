@@ -1,13 +1,17 @@
 // Package extract reads or rewrites the links of a document of any kind
-// relurl reads, by handing it to that kind's reader: HTML (htmlrewrite,
-// its base decided by the open step before the first link), CSS
-// (htmlrewrite), SVG, XHTML and feeds (xmlrewrite), web app manifests
-// (manifest), JS modules (jsmodule), MHTML archives part by part and WARC
-// files record by record (mime; WARC is read, not rewritten). It is the
-// per-kind dispatch of `relurl links`, `fetch --links` and `rewrite`, kept
-// out of the command so that every caller treats each kind the same way;
-// the kind itself is base's decision (base.FormatOf, base.SniffFormat,
-// base.Open).
+// relurl reads. [File] and [Reader] are the front door: every link of a
+// file or a stream, whatever its kind, archives included, in one shape
+// (link.Link, with its base, and its MHTML part or WARC record).
+//
+// Below them, one table (readerOf) hands each kind to its reader: HTML
+// (htmlrewrite, its base decided by the open step before the first link),
+// CSS (htmlrewrite), SVG, XHTML and feeds (xmlrewrite), web app manifests
+// (manifest), JS modules (jsmodule). MHTML archives and WARC files (mime)
+// yield the documents they hold, part by part and record by record, and
+// each is read here as a file of its kind ([ArchivedLinks],
+// [RewriteArchived]): every kind is read the same way alone and inside an
+// archive. WARC is read, not rewritten. The kind itself is base's
+// decision (base.FormatOf, base.FormatOfContent, base.SniffFormat).
 package extract
 
 import (
@@ -41,7 +45,7 @@ type Options struct {
 	// MHTML (each part) or WARC (each payload).
 	Base func(base.Result)
 	// RecordError is called, in file order between the links, for each
-	// WARC record that was skipped or cut (mime.ScanWARCLinks); nil
+	// WARC record that was skipped or cut (mime.WARCHandler.RecordError); nil
 	// stops at the first.
 	RecordError func(*mime.RecordError) error
 }
@@ -299,8 +303,9 @@ type Stats struct {
 // Rewrite copies the document src of kind k to dst with its links in
 // absolute form (or as the readers' Options.Map say), through that kind's
 // rewriter: HTML streams through htmlrewrite (a kind relurl does not read
-// is read as HTML); MHTML is read through by mime.Rewrite (headers first,
-// then a part at a time); CSS, XML, manifests and modules are read whole
+// is read as HTML); MHTML is read through by mime.Message.RewriteDocuments
+// (headers first, then a part at a time, each part by its kind's
+// rewriter); CSS, XML, manifests and modules are read whole
 // by their rewriters, each bounded by its own limit. WARC files are not
 // rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Format, o Options) (Stats, error) {

@@ -44,7 +44,7 @@ type WARCHandler struct {
 	RecordError func(*RecordError) error
 }
 
-// WARCStats counts what ScanWARCLinks read.
+// WARCStats counts what ScanWARC read.
 type WARCStats struct {
 	Records      int64 // records read (with a valid header)
 	Documents    int64 // payloads given to WARCHandler.Document
