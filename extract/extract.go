@@ -289,6 +289,9 @@ func own(o Options, c base.Context, read func(func(link.Link) error) (base.Resul
 
 // Stats is what Rewrite did.
 type Stats struct {
+	// Base is the document's base and where it came from (XML: the
+	// root's; zero for MHTML, whose parts each have theirs).
+	Base      base.Result
 	Links     int // URL values seen
 	Rewritten int // values changed
 	Failed    int // values that could not be resolved (left as written)
@@ -362,7 +365,7 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 
 // htmlStats is the Stats of a reader's rewrite.
 func htmlStats(st htmlrewrite.Stats, err error) (Stats, error) {
-	return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Mapped: st.Mapped, Warnings: st.Base.Warnings, Changed: st.Changed}, err
+	return Stats{Base: st.Base, Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Mapped: st.Mapped, Warnings: st.Base.Warnings, Changed: st.Changed}, err
 }
 
 // A saved page's links to the files beside it stay local (the rule is
