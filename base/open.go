@@ -143,13 +143,8 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 		}
 	}
 	ct := c.ContentType(in.ContentType)
-	switch k {
-	case CSS:
-		d.Encoding, d.Charset, d.CharsetSource = SheetEncoding(head, ct, in.Environment)
-	case XML:
-		d.Encoding, d.Charset, d.CharsetSource = XMLEncoding(head, ct)
-	}
 	if k != HTML {
+		d.Encoding, d.Charset, d.CharsetSource = TextEncoding(k, head, ct, in.Environment)
 		d.Base = c.Decide(Element{})
 		return d, nil
 	}
@@ -165,6 +160,24 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 	d.Element, d.Base, d.Warnings = h.Element, h.Base, h.Warnings
 	d.Settled, d.Reader = h.Settled, h.Reader
 	return d, nil
+}
+
+// TextEncoding decides the encoding of a document of kind k other than
+// HTML (whose decision is DecideHTML's, with its <base>) from its first
+// bytes head (1024 are looked at) and its Content-Type: a stylesheet's by
+// SheetEncoding (environment is the encoding of the document that refers
+// to it, or ""), an XML document's by XMLEncoding; "" for the other kinds
+// (a manifest and a module are UTF-8 by their specs, an archive has an
+// encoding per part or record). It is the open step's decision for these
+// kinds, Open's and every reader's.
+func TextEncoding(k Format, head []byte, contentType, environment string) (enc encoding.Encoding, name, source string) {
+	switch k {
+	case CSS:
+		return SheetEncoding(head, contentType, environment)
+	case XML:
+		return XMLEncoding(head, contentType)
+	}
+	return nil, "", ""
 }
 
 // kind decides the document's kind from what the caller said, its name,

@@ -149,11 +149,11 @@ func openEncoding(d *Document, _ bool) error {
 		return err
 	}
 	d.r = rest
+	ct := d.o.XML.ContentType
 	if d.kind == base.CSS {
-		_, d.charset, d.charsetSource = base.SheetEncoding(head, d.o.HTML.ContentType, d.o.HTML.SheetEnvironment)
-	} else {
-		_, d.charset, d.charsetSource = base.XMLEncoding(head, d.o.XML.ContentType)
+		ct = d.o.HTML.ContentType
 	}
+	_, d.charset, d.charsetSource = base.TextEncoding(d.kind, head, ct, d.o.HTML.SheetEnvironment)
 	d.o.HTML.SheetCharset, d.o.XML.Charset = d.charset, d.charset
 	return nil
 }
