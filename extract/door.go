@@ -11,8 +11,8 @@ import (
 	"github.com/relurl/relurl/resolve"
 )
 
-// ErrNotDocument is the error of File and Reader for an input of no kind
-// relurl reads (by its name, type and first bytes).
+// ErrNotDocument is the error of File for a file of no kind relurl reads
+// (by its name and first bytes).
 var ErrNotDocument = errors.New("extract: not a document relurl reads (HTML, MHTML, WARC, CSS, SVG, XHTML, Atom, RSS, a web app manifest or a JS module)")
 
 // File calls fn for every link of the file at path, whatever its kind
@@ -58,24 +58,35 @@ func File(path string, o Options, fn func(link.Link) error) (Result, error) {
 // after redirects) or its file name, or ""; contentType is the media type
 // it came with ("text/html; charset=utf-8"), or "". The kind is the one
 // contentType names, the document's first bytes settling generic XML and
-// XHTML (base.FormatOfContent); without a type relurl reads, its name's,
-// else its first bytes' (base.FormatOf). A type's charset outranks what
-// the document declares, as in browsers.
+// XHTML (base.FormatOfContent); without a type relurl reads, its name's
+// (base.FormatOf), else what a stream's first bytes say (base.SniffFormat:
+// WARC, MHTML, an SVG or feed by its root, other text as HTML; no bytes or
+// binary bytes are an error). A type's charset outranks what
+// the document declares, as in browsers. The first bytes looked at are
+// those that have come (at least base.SniffLenStream of them, at most
+// base.ContentSniffLen): a stream is not waited for.
 func Reader(r io.Reader, name, contentType string, o Options, fn func(link.Link) error) (Result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, err := br.Peek(base.ContentSniffLen)
-	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+	head, err := br.Peek(base.SniffLenStream)
+	if err != nil && err != io.EOF {
 		return Result{}, err
+	}
+	if len(head) > 0 {
+		head, _ = br.Peek(min(max(br.Buffered(), len(head)), base.ContentSniffLen))
 	}
 	k, err := base.FormatOfContent(contentType, head)
 	if err != nil {
 		return Result{}, err
 	}
-	if k == base.Other {
+	if k == base.Other && name != "" && name != "-" {
 		k = base.FormatOf(name, head)
 	}
 	if k == base.Other {
-		return Result{}, ErrNotDocument
+		// What a stream's bytes say (relurl links -): a WARC, an MHTML
+		// archive, an SVG or a feed by its root, else text as HTML.
+		if k, err = base.SniffFormat(head); err != nil {
+			return Result{}, err
+		}
 	}
 	if o.HTML.Context.Retrieval == "" && isURL(name) {
 		o.HTML.Context.Retrieval = name

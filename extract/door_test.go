@@ -110,3 +110,44 @@ func TestFileAlone(t *testing.T) {
 		t.Errorf("binary file: %v, want ErrNotDocument", err)
 	}
 }
+
+// TestReaderStream: a stream with neither name nor type is told by its
+// first bytes (a WARC file here), as relurl links - tells it; no bytes
+// are an error.
+func TestReaderStream(t *testing.T) {
+	dir := t.TempDir()
+	if err := testkit.WriteKindArchives(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{testkit.KindsWARC, testkit.KindsWARCGz, testkit.KindsMHTML} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fromFile, fromStream []string
+		if _, err := extract.File(filepath.Join(dir, name), extract.Options{}, func(l link.Link) error {
+			fromFile = append(fromFile, alone(l))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// An MHTML stream is told by its name: a saved page starts
+		// "From: <Saved by ...>", as text does.
+		stream := ""
+		if name == testkit.KindsMHTML {
+			stream = "saved.mhtml"
+		}
+		if _, err := extract.Reader(strings.NewReader(string(data)), stream, "", extract.Options{}, func(l link.Link) error {
+			fromStream = append(fromStream, alone(l))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(fromFile, "\n") != strings.Join(fromStream, "\n") || len(fromFile) == 0 {
+			t.Errorf("%s: from the file %d links, from a stream %d", name, len(fromFile), len(fromStream))
+		}
+	}
+	if _, err := extract.Reader(strings.NewReader(""), "", "", extract.Options{}, func(link.Link) error { return nil }); err == nil {
+		t.Error("an empty stream: no error")
+	}
+}

@@ -33,8 +33,11 @@ import (
 
 // Options are the options of each kind's reader, for one document.
 type Options struct {
-	HTML     htmlrewrite.Options // HTML and CSS: its Context holds the document's layers below §3.1
-	MIME     mime.Options        // MHTML and WARC
+	// HTML are the options of HTML and CSS: its Context holds the
+	// document's layers below §3.1. An archive's parts and records are
+	// read with its other fields (ArchivedLinks), whatever their kind.
+	HTML     htmlrewrite.Options
+	MIME     mime.Options // MHTML and WARC
 	XML      xmlrewrite.Options
 	Manifest manifest.Options
 	Module   jsmodule.Options

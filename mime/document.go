@@ -29,9 +29,9 @@ type Document struct {
 	// response's), the enclosing entity's base or the record's
 	// WARC-Target-URI (§3.3), the default (§3.4).
 	Context base.Context
-	// Offset is where the document is in the archive file: the WARC
-	// record's offset (an MHTML part's body is counted in the message's
-	// bytes, which Open does not hold whole: 0).
+	// Offset is where the document is in the archive file: an MHTML
+	// part's stored body (before its transfer encoding is undone), a WARC
+	// record (its start, in the file as stored: compressed or not).
 	Offset int64
 	// Part is an MHTML part's path ("1", "2.1"); Record and Target a WARC
 	// record's offset and WARC-Target-URI. Link sets them on each link.
@@ -49,7 +49,6 @@ type Document struct {
 	Warnings []string
 
 	m    *Message // the MHTML message, for TargetPart
-	p    *Part
 	warc bool
 }
 

@@ -114,7 +114,7 @@ func (m *Message) Documents(fn func(*Document) error) error {
 func (m *Message) document(p *Part, k base.Format, src io.Reader) *Document {
 	return &Document{
 		Body: src, Format: k, ContentType: strictType(p.MediaType, p.Params),
-		Context: *p.ctx, Part: p.Path, m: m, p: p,
+		Context: *p.ctx, Offset: m.fileOffset(p.body), Part: p.Path, m: m,
 	}
 }
 
