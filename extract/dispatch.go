@@ -28,12 +28,18 @@ type reader struct {
 	// set by comparing (Document.Rewrite).
 	rewrite func(d *Document, dst io.Writer, src io.Reader, o Options) (Stats, error)
 	whole   bool
+	// seekLinks, when set, reads a seekable document's links in one pass
+	// without the open step's look-ahead (the same links and base), each
+	// given to fn, or to ref without a copy; direct, when set, rewrites a
+	// document without a Document (Rewrite).
+	seekLinks func(rs io.ReadSeeker, o Options, fn func(link.Link) error, ref func(*link.Link) error) (Result, error)
+	direct    func(dst io.Writer, src io.Reader, o Options) (Stats, error)
 }
 
 // readerOf returns the reader of documents of kind k. It is the one place
 // that maps a kind to its reader: a file, a stream, an MHTML part and a
 // WARC record's payload (each archive yields its documents, see
-// readArchived) all come here. A kind relurl does not read (base.Other)
+// ArchivedLinks) all come here. A kind relurl does not read (base.Other)
 // is read as HTML.
 func readerOf(k base.Format) reader {
 	switch k {
@@ -91,7 +97,9 @@ func readerOf(k base.Format) reader {
 		}
 	}
 	return reader{
-		open: openHTML,
+		open:      openHTML,
+		seekLinks: htmlLinks,
+		direct:    rewriteHTML,
 		links: func(d *Document, _ io.Reader, o Options, fn func(link.Link) error) (Result, error) {
 			if o.Base != nil {
 				o.Base(d.html.Base())

@@ -190,8 +190,10 @@ var errUsed = errors.New("extract: a Document is read once")
 // or record. A kind relurl does not read (base.Other) is read as HTML. It
 // stops at the first error fn returns and returns it.
 func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Result, error) {
-	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
-		return htmlLinks(rs, o, fn, nil)
+	if rd := readerOf(k); rd.seekLinks != nil {
+		if rs, ok := r.(io.ReadSeeker); ok {
+			return rd.seekLinks(rs, o, fn, nil)
+		}
 	}
 	d, err := Open(r, k, o)
 	if err != nil {
@@ -206,8 +208,10 @@ func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Res
 // during the call only. A seekable HTML document's links come without a
 // copy; other kinds' are copied once, to be handed over.
 func LinksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
-	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
-		return htmlLinks(rs, o, nil, fn)
+	if rd := readerOf(k); rd.seekLinks != nil {
+		if rs, ok := r.(io.ReadSeeker); ok {
+			return rd.seekLinks(rs, o, nil, fn)
+		}
 	}
 	d, err := Open(r, k, o)
 	if err != nil {
@@ -315,11 +319,11 @@ type Stats struct {
 // by their rewriters, each bounded by its own limit. WARC files are not
 // rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Format, o Options) (Stats, error) {
-	if k == base.HTML || k == base.Other {
+	if rd := readerOf(k); rd.direct != nil {
 		// HTML (and what is read as HTML): htmlrewrite.Rewrite, as
 		// Document.Rewrite does, without a Document (its Options copy
 		// was most of what a page's rewrite allocated besides the pass).
-		return rewriteHTML(dst, src, o)
+		return rd.direct(dst, src, o)
 	}
 	d, err := open(src, k, o, true)
 	if err != nil {
