@@ -19,6 +19,7 @@ type Listing struct {
 	Sum       Check            // what was listed, and what was not
 	Targets   Targets          // with Unique: the broken targets
 	prints    report.Fingerprints
+	last      string // the file of the last finding counted
 }
 
 // Show lists the finding f, or counts it as not listed; the error is the
@@ -40,6 +41,11 @@ func (l *Listing) Show(f tree.Finding) error {
 	}
 	if rf.BaselineState != "unchanged" {
 		l.Sum.Add(f.Problem)
+		// A file's findings come together, so a new file is a change of name.
+		if f.File != l.last || l.Sum.With == 0 {
+			l.Sum.With++
+			l.last = f.File
+		}
 	}
 	if l.Unique {
 		l.Targets.Add(f)
