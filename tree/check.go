@@ -184,6 +184,9 @@ type Document struct {
 	Base    string
 	Links   []Link
 	Anchors []string
+	// MapNames are the names and ids of its <map> elements, which a
+	// usemap="#name" indicates (and nothing else does).
+	MapNames []string
 	// HasAnchors says that Anchors is the document's whole list, so that
 	// links into it with a fragment can be checked.
 	HasAnchors bool
@@ -317,7 +320,14 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 		}
 		c.anchors.set(f.Rel, own)
 	}
-	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Own, doc.Links, own, !c.NoAnchors, data), nil
+	var maps anchorSet
+	if doc.HasAnchors && !c.NoAnchors {
+		maps = make(anchorSet, len(doc.MapNames))
+		for _, m := range doc.MapNames {
+			maps[m] = struct{}{}
+		}
+	}
+	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Own, doc.Links, own, maps, !c.NoAnchors, data), nil
 }
 
 // Reads reports whether Check reads files of kind k: HTML, and the kinds
@@ -368,6 +378,7 @@ func (c *Checker) read(f File, data []byte) (Document, error) {
 	if !c.NoAnchors && f.Kind != base.CSS && f.Kind != base.XML && f.Kind != base.Manifest && f.Kind != base.Module {
 		doc.HasAnchors = true
 		o.HTML.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
+		o.HTML.MapName = func(name string) { doc.MapNames = append(doc.MapNames, name) }
 	}
 	if f.Kind == base.HTML {
 		// What the page tells of the tree's other files, for the walk
@@ -457,15 +468,16 @@ func reference(raw string) string { return strings.Trim(raw, "\t\n\f\r ") }
 // is docURL and whose base URL (after any <base>) is baseURL. Fragments
 // are not checked: Check does that, knowing the documents' anchors.
 func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding {
-	return c.analyze(path, "", docURL, baseURL, "", links, nil, false, nil)
+	return c.analyze(path, "", docURL, baseURL, "", links, nil, nil, false, nil)
 }
 
 // analyze returns the findings for the links of the file path (rel in the
-// tree), whose own anchors are own; with anchors, fragment links into
+// tree), whose own anchors are own and whose image maps are maps (nil:
+// not known, usemap unchecked); with anchors, fragment links into
 // other files are recorded for Finish. ownURL is a saved page's URL in the
 // tree ("" for any other document): its links resolved against it (their
 // Base) are the local ones, which move with the tree.
-func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Link, own anchorSet, anchors bool, data []byte) []Finding {
+func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Link, own, maps anchorSet, anchors bool, data []byte) []Finding {
 	if err := c.Prepare(); err != nil {
 		return []Finding{{File: path, Problem: Invalid, Reason: err.Error()}}
 	}
@@ -493,6 +505,17 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 			if err := c.Grammar(l.Raw); err != nil {
 				add(l, Invalid, err.Error())
 			}
+		}
+		if l.Attr == "usemap" && maps != nil {
+			// A hash-name reference names a <map> of this document by its
+			// name or id (HTML, image maps), never a URL's fragment.
+			if name, ok := strings.CutPrefix(l.Raw, "#"); ok && name != "" {
+				if _, found := maps[name]; !found {
+					f := add(l, MissingAnchor, "no <map name> or <map id> \""+name+"\" in "+rel)
+					f.Target = rel + "#" + name
+				}
+			}
+			continue
 		}
 		mover, relativizer := mover, relativizer
 		if ownURL != "" && l.Base.URL == ownURL {
