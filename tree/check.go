@@ -556,6 +556,25 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 		case !t.ok:
 			f := add(l, Missing, t.reason)
 			f.Target, f.Before = t.name, before
+		case anchors && t.served.dir != "":
+			// The file profile counts a directory as there, as a server
+			// with an index file would serve it: its fragment is checked
+			// in that index file; without one, a browser shows a listing,
+			// which has no anchor.
+			frag, ok := fragment(l.URL)
+			if !ok || frag == "" {
+				continue
+			}
+			index := strings.TrimPrefix(t.served.dir, "./") + "index.html"
+			if n := c.namesOf(index); n != nil {
+				if !n.indicates(frag, false) {
+					f := add(l, MissingAnchor, "")
+					*f = c.anchorFinding(path, newPending(l, column16(data, l.Offset, l.Column), index, frag, before))
+				}
+				continue
+			}
+			f := add(l, MissingAnchor, "no anchor \""+fragmentName(frag)+"\" in "+t.served.dir+": a directory without index.html opens as a listing")
+			f.Target, f.Before = t.served.dir+"#"+frag, before
 		case anchors && t.served.file != "":
 			// Any file may be HTML (the walk sniffs extensionless
 			// ones); Finish reads only HTML and SVG by name.
