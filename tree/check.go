@@ -59,9 +59,12 @@ const (
 	// name on a case-insensitive file system (APFS, NTFS): moved there,
 	// one file overwrites the other.
 	CaseCollision
+	// Orphan: a page of the tree that no page leads to from the entry
+	// pages (Checker.Orphans): a reader of the site never reaches it.
+	Orphan
 )
 
-var problemNames = [...]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid", MissingAnchor: "missing-anchor", CaseMismatch: "case-mismatch", CaseCollision: "case-collision"}
+var problemNames = [...]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid", MissingAnchor: "missing-anchor", CaseMismatch: "case-mismatch", CaseCollision: "case-collision", Orphan: "orphan"}
 
 // Problems lists every problem, in the order of their values.
 func Problems() []Problem {
@@ -159,6 +162,13 @@ type Checker struct {
 	Readers map[base.Format]Reader
 	// MaxSize bounds a file Finish reads for its anchors; 0 is 256 MiB.
 	MaxSize int64
+	// Orphans makes Finish report the pages (HTML files) that no chain
+	// of links leads to from the entry pages (Orphan findings).
+	Orphans bool
+	// Entries are the tree-relative paths of the pages a reader starts
+	// from; empty, the tree's index page (the host's index file, or
+	// index.html).
+	Entries []string
 
 	refer    *Referrals // made by Referrals: the stylesheets' environment encodings
 	once     sync.Once
@@ -168,6 +178,7 @@ type Checker struct {
 	host     *Host
 	list     listing
 	anchors  anchorIndex
+	graph    pageGraph
 	rules    []redirect
 	rulesSrc string // the redirect file's name, for reasons
 	warnMu   sync.Mutex
@@ -311,6 +322,9 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	}
 	if c.Dir != "" {
 		c.list.names(c.Dir, dirOf(f.Rel)) // for Finish's collisions
+	}
+	if c.Orphans && f.Kind == base.HTML && f.Rel != "" {
+		c.graph.page(f.Rel)
 	}
 	var own anchorSet
 	if doc.HasAnchors && !c.NoAnchors {
@@ -528,6 +542,9 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 		var t target
 		if inTree {
 			t = c.lookup(p)
+		}
+		if c.Orphans && rel != "" && t.ok {
+			c.graph.link(rel, t.served)
 		}
 		// A link whose case is wrong is fixed to the right case.
 		fixedURL := l.URL
