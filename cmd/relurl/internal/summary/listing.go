@@ -19,7 +19,7 @@ type Listing struct {
 	Sum       Check            // what was listed, and what was not
 	Targets   Targets          // with Unique: the broken targets
 	prints    report.Fingerprints
-	last      string // the file of the last finding counted
+	with      map[string]struct{} // the files with a finding listed
 }
 
 // Show lists the finding f, or counts it as not listed; the error is the
@@ -41,10 +41,13 @@ func (l *Listing) Show(f tree.Finding) error {
 	}
 	if rf.BaselineState != "unchanged" {
 		l.Sum.Add(f.Problem)
-		// A file's findings come together, so a new file is a change of name.
-		if f.File != l.last || l.Sum.With == 0 {
+		// Finish's findings (anchors, orphans) come after every file's own.
+		if _, ok := l.with[f.File]; !ok {
+			if l.with == nil {
+				l.with = map[string]struct{}{}
+			}
+			l.with[f.File] = struct{}{}
 			l.Sum.With++
-			l.last = f.File
 		}
 	}
 	if l.Unique {
