@@ -144,6 +144,13 @@ type Options struct {
 	// page's anchors without tokenizing it twice.
 	Anchor func(name string)
 
+	// MapName, when set, is called with the name and the id of every HTML
+	// <map> element, in the pass that finds the links: the names a usemap
+	// attribute's hash-name reference can indicate (HTML Standard, image
+	// maps: "rules for parsing a hash-name reference" match a map's id or
+	// name, and nothing else). Left out as Anchor leaves them out.
+	MapName func(name string)
+
 	// Referrer, when set, is told, in the pass of Rewrite or Links, what
 	// the document says of the kinds of the files it loads (a module
 	// script, a manifest, a stylesheet): see [Referrer]. A tree walk
