@@ -27,7 +27,7 @@
 // <script>, <textarea>, <title>, <xmp>, comments, and the values the HTML
 // Standard does not define as URLs (xmlns, itemtype, rel, download, ...).
 // Options.Map lets the caller write a reference of its own for any link
-// in the same pass (package mime points links at the parts of an
+// in the same pass (package archive points links at the parts of an
 // archive).
 //
 // Best efforts, bounded by the input: the tokenizer has no tree, so svg
@@ -128,7 +128,7 @@ type Options struct {
 	// (the absolute URL, or the value as written for the references left
 	// alone). It is called for every value that resolves, including the
 	// ones the defaults leave alone, so it can point any link elsewhere
-	// (package mime points links at the parts of an archive). The text it
+	// (package archive points links at the parts of an archive). The text it
 	// returns is escaped for its place (attribute, CSS string or url());
 	// returning Link.Raw leaves the value as written. Links ignores Map.
 	Map func(Link) (string, bool)
