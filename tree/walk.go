@@ -68,6 +68,13 @@ type Walker struct {
 	// manifest.json a page names): see Referrals.
 	Refer *Referrals
 
+	// Under, when set, makes the paths given parts of one tree rooted at
+	// this directory, as WalkList's lines are: a path under it is walked
+	// with its place there (a file's Rel is its path from Under, Root is
+	// Under), so that several inputs map to URLs by their paths, not
+	// each to the tree's root. A path outside it is its own tree.
+	Under string
+
 	kinds referred // the directory's, found by Refer
 	// referDir is the directory walked whose referrals Refer has not read
 	// yet: they are read when the walk first meets a file they could
@@ -117,11 +124,39 @@ func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 			case w.Refer != nil:
 				w.referDir = p
 			}
-			if !w.walkOne(p, p, "", yield) {
+			root, rel := p, ""
+			if w.Under != "" {
+				if r, ok := Within(w.Under, p); ok {
+					root, rel = w.Under, r
+				}
+			}
+			if !w.walkOne(p, root, rel, yield) {
 				return
 			}
 		}
 	}
+}
+
+// Within returns the slash-separated path of p in the directory root ("",
+// for root itself), and whether p is in it at all (not above it, and both
+// relative or both absolute).
+func Within(root, p string) (string, bool) {
+	if filepath.IsAbs(root) != filepath.IsAbs(p) {
+		a, err1 := filepath.Abs(root)
+		b, err2 := filepath.Abs(p)
+		if err1 != nil || err2 != nil {
+			return "", false
+		}
+		root, p = a, b
+	}
+	r, err := filepath.Rel(root, p)
+	if err != nil || !filepath.IsLocal(r) && r != "." {
+		return "", false
+	}
+	if r == "." {
+		return "", true
+	}
+	return filepath.ToSlash(r), true
 }
 
 // WalkList walks paths that arrive one by one, such as the lines of a list

@@ -158,7 +158,7 @@ func TestOutputContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	exec("base", "", false, "base", "--base", "http://example.org/dir/page.html", at("page.html"))
-	exec("links", "", false, "links", "--status", "--on-error", "report", "--base", "http://example.org/",
+	exec("links", "", false, "links", "--status", "--on-error", "report", "--base", "http://example.org/", "--list-root", "/",
 		at("site"), at("archive.mht"), at("crawl.warc"), at("nosuch.html"), damaged)
 	// fetch --links prints link records too: only documented fields.
 	srv := httptest.NewServer(testSite())

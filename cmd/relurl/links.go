@@ -48,6 +48,9 @@ func runLinks(args []string, s stdio) int {
 	if err := t.check(); err != nil {
 		return usageErr("%v", err)
 	}
+	if err := t.place(fs.Args()); err != nil {
+		return usageErr("%v", err)
+	}
 	if *format != "jsonl" && *format != "text" && *format != "tsv" {
 		return usageErr(`--format is "jsonl", "text" or "tsv", not %q`, *format)
 	}

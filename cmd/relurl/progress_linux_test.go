@@ -153,7 +153,7 @@ func TestProgressOnTerminal(t *testing.T) {
 			[]*regexp.Regexp{regexp.MustCompile(`^` + regexp.QuoteMeta(dir) + `/(d\d/p\d{3}|warn)\.html: would rewrite 1 of 1 links$`),
 				warning,
 				regexp.MustCompile(`^relurl: stat ` + regexp.QuoteMeta(missing) + `: no such file or directory$`),
-				regexp.MustCompile(`^relurl: rewrite: 301 files read, 301 changed, 301 links rewritten, 0 links failed, 1 files failed, 1 warnings$`)},
+				regexp.MustCompile(`^relurl: rewrite: 301 files read, 301 changed, 301 links rewritten, 0 links failed, 1 file failed, 1 warning$`)},
 			n + 4},
 		{"links", []string{"links", "--format", "text", "--base", "https://example.org/", dir}, true, fmt.Sprint(n + 1),
 			[]*regexp.Regexp{regexp.MustCompile(`^https://example\.org/x\.html$`), warning}, n + 2},
@@ -161,7 +161,7 @@ func TestProgressOnTerminal(t *testing.T) {
 			[]*regexp.Regexp{regexp.MustCompile(`^relurl: check: .*`), warning}, -1},
 		// materialize knows its total from the first file written.
 		{"materialize", []string{"materialize", "-o", filepath.Join(t.TempDir(), "out"), "../../testdata/warc/example.warc.gz"}, false, "",
-			[]*regexp.Regexp{regexp.MustCompile(`^relurl: materialize: 1 pages, .*`)}, 1},
+			[]*regexp.Regexp{regexp.MustCompile(`^relurl: materialize: 1 page, .*`)}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			term, _, _ := runOnTerminal(t, tc.both, tc.args...)

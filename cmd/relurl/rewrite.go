@@ -50,6 +50,9 @@ func runRewrite(args []string, s stdio) int {
 	if err := t.check(); err != nil {
 		return usageErr("%v", err)
 	}
+	if err := t.place(fs.Args()); err != nil {
+		return usageErr("%v", err)
+	}
 	modes := 0
 	for _, on := range []bool{*outDir != "", *inPlace, *dryRun} {
 		if on {

@@ -65,7 +65,7 @@ func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
 	fs.Var(&t.base, "base", baseHelp)
 	fs.IntVar(&t.jobs, "j", defaultJobs(), "files processed in parallel")
 	fs.StringVar(&t.fromList, "from-list", "", `read input paths, one a line, from this file ("-": standard input), relative to --list-root`)
-	fs.StringVar(&t.listRoot, "list-root", "", "the root of the tree the --from-list paths are in, whose URL is --base (default: the current directory)")
+	fs.StringVar(&t.listRoot, "list-root", "", "the root of the tree the inputs (and --from-list paths) are in, whose URL is --base (default: the current directory)")
 	fs.BoolVar(&t.savedFrom, "saved-from", false, `take a file's URL from its "<!-- saved from url=(NNNN)URL -->" comment when it has one`)
 	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "the most held in memory for one input, in bytes: an MHTML archive, the look-ahead for a stream's <base>; files and streams of any size are read through")
 	contentTypeFlag(fs, &t.html.ContentType)
@@ -113,9 +113,32 @@ func (t *treeFlags) check() error {
 	if t.maxSize < 1 {
 		return errors.New("--max-size must be positive")
 	}
-	if t.listRoot != "" && t.fromList == "" {
-		return errors.New("--list-root goes with --from-list")
+	return nil
+}
+
+// place decides where the inputs given lie. With --base and several
+// inputs (or with --list-root), they are parts of one tree rooted at the
+// current directory (or --list-root), as --from-list's lines are: each
+// file's URL is --base plus its path from there, never the same URL for
+// all. A single file given alone keeps --base as its own URL.
+func (t *treeFlags) place(args []string) error {
+	several := len(args) > 1 || len(args) == 1 && t.fromList != ""
+	if t.listRoot == "" && (!several || t.base.value == "") {
+		return nil
 	}
+	root, name := t.listRoot, "--list-root "+t.listRoot
+	if root == "" {
+		root, name = ".", "the current directory"
+	}
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		if _, ok := tree.Within(root, a); !ok {
+			return fmt.Errorf("%s is not under %s: with --base, inputs given together are placed by their paths from there (--list-root names another root)", a, name)
+		}
+	}
+	t.walker.Under = root
 	return nil
 }
 

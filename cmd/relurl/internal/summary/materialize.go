@@ -28,14 +28,16 @@ func (m Materialize) WriteLine(w io.Writer) error {
 	s := m.Summary
 	stale := ""
 	if s.Stale > 0 {
-		stale = fmt.Sprintf("; %d stale files of an earlier run, %d removed", s.Stale, s.Removed)
+		stale = fmt.Sprintf("; %s of an earlier run, %d removed", Plural(s.Stale, "stale file"), s.Removed)
 	}
 	errs := ""
 	if s.ErrorResponses > 0 {
-		errs = fmt.Sprintf(", %d error responses", s.ErrorResponses)
+		errs = ", " + Plural(s.ErrorResponses, "error response")
 	}
-	_, err := fmt.Fprintf(w, "relurl: materialize: %d pages, %d resources, %d redirects%s, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems%s; into %s\n",
-		s.Pages, s.Resources, s.Redirects, errs, s.Uncaptured, s.URLs, s.Captures, s.Inputs, s.Links, s.Local, s.Warnings, s.Problems, stale, m.Dir)
+	_, err := fmt.Fprintf(w, "relurl: materialize: %s, %s, %s%s, %s (%s from %s in %s, %s, %d local); %s, %s%s; into %s\n",
+		Plural(s.Pages, "page"), Plural(s.Resources, "resource"), Plural(s.Redirects, "redirect"), errs,
+		Plural(s.Uncaptured, "uncaptured link"), Plural(s.URLs, "URL"), Plural(s.Captures, "capture"), Plural(s.Inputs, "input"),
+		Plural(s.Links, "link"), s.Local, Plural(s.Warnings, "warning"), Plural(s.Problems, "problem"), stale, m.Dir)
 	return err
 }
 

@@ -13,9 +13,9 @@ func TestMaterializeLine(t *testing.T) {
 		want string
 	}{
 		{materialize.Summary{Inputs: 1, Captures: 7, URLs: 7, Pages: 5, Redirects: 2, Uncaptured: 7, Links: 12, Local: 5},
-			"relurl: materialize: 5 pages, 0 resources, 2 redirects, 7 uncaptured links (7 URLs from 7 captures in 1 inputs, 12 links, 5 local); 0 warnings, 0 problems; into out\n"},
+			"relurl: materialize: 5 pages, 0 resources, 2 redirects, 7 uncaptured links (7 URLs from 7 captures in 1 input, 12 links, 5 local); 0 warnings, 0 problems; into out\n"},
 		{materialize.Summary{Inputs: 2, Pages: 1, Resources: 3, Warnings: 1, Problems: 2, Stale: 4, Removed: 3},
-			"relurl: materialize: 1 pages, 3 resources, 0 redirects, 0 uncaptured links (0 URLs from 0 captures in 2 inputs, 0 links, 0 local); 1 warnings, 2 problems; 4 stale files of an earlier run, 3 removed; into out\n"},
+			"relurl: materialize: 1 page, 3 resources, 0 redirects, 0 uncaptured links (0 URLs from 0 captures in 2 inputs, 0 links, 0 local); 1 warning, 2 problems; 4 stale files of an earlier run, 3 removed; into out\n"},
 	} {
 		var b bytes.Buffer
 		if err := (Materialize{tc.sum, "out"}).WriteLine(&b); err != nil {

@@ -27,7 +27,7 @@ type Rewrite struct {
 	// UpToDate + Unchanged + the documents counted in Failed.
 	Unchanged   int `json:"unchanged,omitempty"`
 	Links       int `json:"links"`        // URL values seen
-	Rewritten   int `json:"rewritten"`    // URL values changed
+	Rewritten   int `json:"rewritten"`    // URL values changed in the documents this run wrote (-o: not in those already up to date)
 	FailedLinks int `json:"failed_links"` // URL values that could not be resolved
 	Failed      int `json:"failed"`       // files that could not be read, rewritten or written
 	Copied      int `json:"copied"`       // other files copied to the mirror
@@ -82,7 +82,9 @@ func Of(r tree.RewriteResult) Rewrite {
 	c.Links, c.Rewritten, c.FailedLinks = r.Links, r.Rewritten, r.Failed
 	switch {
 	case r.UpToDate:
-		c.UpToDate = 1
+		// The mirror held the rewrite already: this run rewrote no link
+		// of it, as a second -i rewrites none.
+		c.UpToDate, c.Rewritten = 1, 0
 	case r.Changed:
 		c.Changed = 1
 	default:
@@ -118,22 +120,32 @@ func (c Rewrite) WriteJSON(w io.Writer) error {
 // read, ...", naming only the counts that are not zero past the first
 // four.
 func (c Rewrite) WriteLine(w io.Writer) error {
-	b := fmt.Appendf(nil, "relurl: rewrite: %d files read, %d changed, %d links rewritten, %d links failed",
-		c.Files, c.Changed, c.Rewritten, c.FailedLinks)
+	b := fmt.Appendf(nil, "relurl: rewrite: %s read, %d changed, %s rewritten, %s failed",
+		Plural(c.Files, "file"), c.Changed, Plural(c.Rewritten, "link"), Plural(c.FailedLinks, "link"))
 	for _, p := range []struct {
 		n      int
 		format string
 	}{
 		{c.UpToDate, ", %d up to date"},
 		{c.Unchanged, ", %d unchanged"},
-		{c.Copied, ", %d other files copied"},
-		{c.Failed, ", %d files failed"},
+		{c.Copied, ", %s copied"},
+		{c.Failed, ", %s failed"},
 		{c.Refused, " (%d not written for safety)"},
 		{c.Unrewritten, " (%d copied unchanged)"},
 		{c.Incomplete, " (%d incomplete)"},
-		{c.Warnings, ", %d warnings"},
+		{c.Warnings, ", %s"},
 	} {
-		if p.n > 0 {
+		if p.n == 0 {
+			continue
+		}
+		switch p.format {
+		case ", %s copied":
+			b = fmt.Appendf(b, p.format, Plural(p.n, "other file"))
+		case ", %s failed":
+			b = fmt.Appendf(b, p.format, Plural(p.n, "file"))
+		case ", %s":
+			b = fmt.Appendf(b, p.format, Plural(p.n, "warning"))
+		default:
 			b = fmt.Appendf(b, p.format, p.n)
 		}
 	}
