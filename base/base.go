@@ -93,7 +93,11 @@ type Context struct {
 	// browsers ignore it there, and RFC 7231 Appendix B took it out of the
 	// base URI. A part (Enclosing set) always honours it.
 	ContentLocation bool
-	HeaderOf        string // where Header comes from, for Detail (e.g. "part 3")
+	// ContentLocationSwitch is how the caller's user turns ContentLocation
+	// on (a flag such as "--content-location"): the warning for an
+	// ignored Content-Location names it. Empty, it names the field.
+	ContentLocationSwitch string
+	HeaderOf              string // where Header comes from, for Detail (e.g. "part 3")
 	// HTTP says Header is an HTTP response's ([Fetch], [FromResponse], a
 	// WARC response record). Browsers take an HTML document's base from
 	// <base> and the response URL only, so in the WHATWG mode Base and

@@ -158,7 +158,7 @@ func TestContentLocation(t *testing.T) {
 	r := http.Fallback()
 	assert.Equal(t, "http://retrieved.example/", r.URL)
 	assert.Equal(t, Retrieval, r.Source)
-	assert.Equal(t, []string{"Content-Location header ignored: browsers do not use it for an HTTP response (ask for it to honour it)"}, r.Warnings)
+	assert.Equal(t, []string{"Content-Location header ignored: browsers do not use it for an HTTP response (Context.ContentLocation honours it)"}, r.Warnings)
 
 	http.ContentLocation = true
 	r = http.Fallback()

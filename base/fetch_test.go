@@ -84,7 +84,7 @@ func TestFetchRedirects(t *testing.T) {
 	assert.Equal(t, srv.URL+"/other/x", x)
 
 	// Content-Location counts only when asked.
-	assert.Equal(t, []string{"Content-Location of the HTTP response ignored: browsers do not use it for an HTTP response (ask for it to honour it)"}, r.Warnings)
+	assert.Equal(t, []string{"Content-Location of the HTTP response ignored: browsers do not use it for an HTTP response (Context.ContentLocation honours it)"}, r.Warnings)
 	doc.Context.ContentLocation = true
 	r = doc.Context.Decide(e)
 	assert.Equal(t, srv.URL+"/canonical/page.html", r.URL)

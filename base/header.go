@@ -41,7 +41,11 @@ func (c *Context) headerBase(below Result) Result {
 			continue
 		}
 		if name == "Content-Location" && !c.ContentLocation && c.Enclosing == nil {
-			below.Warnings = append(below.Warnings, where+" ignored: browsers do not use it for an HTTP response (ask for it to honour it)")
+			turn := c.ContentLocationSwitch
+			if turn == "" {
+				turn = "Context.ContentLocation"
+			}
+			below.Warnings = append(below.Warnings, where+" ignored: browsers do not use it for an HTTP response ("+turn+" honours it)")
 			continue
 		}
 		if len(values) > 1 {

@@ -13,7 +13,7 @@ import (
 
 // ErrNotDocument is the error of File for a file of no kind relurl reads
 // (by its name and first bytes).
-var ErrNotDocument = errors.New("extract: not a document relurl reads (HTML, MHTML, WARC, CSS, SVG, XHTML, Atom, RSS, a web app manifest or a JS module)")
+var ErrNotDocument = errors.New("not a document relurl reads, by name and content (HTML, MHTML, WARC, CSS, SVG, XHTML, Atom, RSS, a web app manifest or a JS module; --input-format names the kind of a stream)")
 
 // File calls fn for every link of the file at path, whatever its kind
 // (base.FormatOf: its name, else its first bytes), in document order, as

@@ -15,7 +15,6 @@ package harvest
 
 import (
 	"bufio"
-	"errors"
 	"io"
 	"os"
 
@@ -70,10 +69,6 @@ type Result struct {
 	Err error
 }
 
-// ErrNotDocument is the error of a file named alone that is of no kind
-// relurl reads.
-var ErrNotDocument = errors.New("not an HTML, MHTML, WARC, CSS, SVG or feed file (by name and content)")
-
 // File calls fn for every link of the walked file f that the filter
 // keeps, in document order, as they are found, with its URL as the
 // filter writes it, and the kind f was read as (which says whether the
@@ -114,7 +109,7 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError
 	}
 	if f.Kind == base.Other {
 		if f.Rel == "" {
-			return Result{Err: ErrNotDocument}
+			return Result{Err: extract.ErrNotDocument}
 		}
 		return Result{Skipped: true}
 	}

@@ -136,7 +136,7 @@ func TestFileKinds(t *testing.T) {
 	dir := writeTree(t, site)
 	r := &harvest.Reader{Options: readers}
 	_, results := harvestAll(t, r, filepath.Join(dir, "notes.txt"))
-	assert.ErrorIs(t, results["notes.txt"].Err, harvest.ErrNotDocument, "named alone, it is an error")
+	assert.ErrorIs(t, results["notes.txt"].Err, extract.ErrNotDocument, "named alone, it is an error")
 
 	// A forced kind reads every input as that kind.
 	r.Kind = base.CSS

@@ -212,10 +212,6 @@ func (r *Rewriter) All(files iter.Seq2[File, error], jobs int) iter.Seq[RewriteR
 	}
 }
 
-// errNotDocument is the error of a file that is not a document, given to
-// be rewritten to a writer.
-var errNotDocument = errors.New("not an HTML or MHTML file (by name and content)")
-
 // Rewrite rewrites the walked file f: to dst when dst is not nil (a
 // file that is not a document is then an error), else in place, into the
 // mirror, or nowhere (a dry run), as the Rewriter says. HTML and MHTML go
@@ -226,7 +222,7 @@ func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
 	doc := Rewritable(f.Kind)
 	switch {
 	case !doc && dst != nil:
-		res.Err = errNotDocument
+		res.Err = extract.ErrNotDocument
 		return res
 	case !doc && r.Mirror != "" && r.CopyOthers:
 		res.Err = r.copy(f)

@@ -189,7 +189,7 @@ func TestRewriterToWriter(t *testing.T) {
 			require.NoError(t, res.Err)
 			assert.True(t, res.Changed)
 		default:
-			assert.EqualError(t, res.Err, "not an HTML or MHTML file (by name and content)")
+			assert.ErrorIs(t, res.Err, extract.ErrNotDocument)
 			assert.False(t, res.Read)
 		}
 	}

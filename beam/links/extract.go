@@ -83,7 +83,7 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 	}
 	k := base.FormatOf(path, head)
 	if k == base.Other {
-		x.fileFailed(errors.New("not an HTML, MHTML, WARC, CSS, SVG, XHTML, feed, manifest or JS module file (by name and content)"))
+		x.fileFailed(extract.ErrNotDocument)
 		return x.stats
 	}
 	if k == base.MHTML && size > x.opts.MaxSize {

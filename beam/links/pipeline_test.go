@@ -305,7 +305,7 @@ func TestExtractFailures(t *testing.T) {
 		name, path, data string
 		want             string
 	}{
-		{"binary", "x.bin", "\x00\x01\x02", "not an HTML, MHTML, WARC, CSS"},
+		{"binary", "x.bin", "\x00\x01\x02", "not a document relurl reads"},
 		{"empty warc", "x.warc", "", "empty"},
 		{"not warc", "x.warc.gz", "hello, world\n", "not a WARC"},
 	} {
@@ -333,7 +333,7 @@ func TestNonUTF8Name(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 	extractFile("x\xff.bin", 1, strings.NewReader("\x00"), Options{}, func(Link) {}, func(f Failure) { fails = append(fails, f) })
-	if len(fails) != 1 || string(fails[0].AppendJSON(nil)) != `{"file":"x%FF.bin","file_encoding":"percent","error":"not an HTML, MHTML, WARC, CSS, SVG, XHTML, feed, manifest or JS module file (by name and content)"}`+"\n" {
+	if len(fails) != 1 || string(fails[0].AppendJSON(nil)) != `{"file":"x%FF.bin","file_encoding":"percent","error":"not a document relurl reads, by name and content (HTML, MHTML, WARC, CSS, SVG, XHTML, Atom, RSS, a web app manifest or a JS module; --input-format names the kind of a stream)"}`+"\n" {
 		t.Errorf("failures %+v", fails)
 	}
 }

@@ -61,8 +61,7 @@ func runBase(args []string, s stdio) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitUsage
+		return wrongArgs(fs, s, "base", fs.NArg(), "one document: a FILE, or - for standard input")
 	}
 	if contentType != "" {
 		if headers.h == nil {
@@ -93,7 +92,7 @@ func runBase(args []string, s stdio) int {
 			Spec:            *spec,
 			Options:         *opts,
 			Header:          headers.h,
-			ContentLocation: *contentLocation,
+			ContentLocation: *contentLocation, ContentLocationSwitch: "--content-location",
 			Strict:          *strict,
 		},
 		Scripting: scripting,

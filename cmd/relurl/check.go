@@ -68,8 +68,7 @@ func runCheck(args []string, s stdio) int {
 		return exitUsage
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitUsage
+		return wrongArgs(fs, s, "check", fs.NArg(), "one directory: the tree DIR to check")
 	}
 	dir := fs.Arg(0)
 	if info, err := os.Stat(dir); err != nil {
@@ -202,7 +201,7 @@ func runCheck(args []string, s stdio) int {
 		if r.Err != nil {
 			failed++
 			out.Flush()
-			s.errorf("%s", fileError(wk.File.Path, r.Err, *maxSize))
+			s.errorf("check: %s", fileError(wk.File.Path, r.Err, *maxSize))
 			return nil
 		}
 		if r.Read {

@@ -88,8 +88,8 @@ var commands = []command{
 	{"relativize", "the shortest reference from a base to a target", runRelativize},
 	{"validate", "check URLs against a seed grammar", runValidate},
 	{"base", "establish a document's base URL and say which layer decided", runBase},
-	{"links", "extract every link of HTML, MHTML and WARC files", runLinks},
-	{"rewrite", "rewrite every link of HTML and MHTML files to absolute form", runRewrite},
+	{"links", "extract every link of documents, trees and archives", runLinks},
+	{"rewrite", "rewrite every link of documents and trees to absolute form", runRewrite},
 	{"check", "report what breaks when a document tree moves", runCheck},
 	{"fetch", "fetch a page and print it rewritten, or its links", runFetch},
 	{"materialize", "turn WARC, WACZ and MHTML captures into a browsable tree of files", runMaterialize},
@@ -109,7 +109,7 @@ func run(args []string, s stdio) int {
 					return c.run([]string{"-h"}, s)
 				}
 			}
-			s.errorf("unknown command %q (relurl help lists them)", args[1])
+			s.errorf("unknown command %q%s (relurl help lists them)", args[1], didYouMean(args[1]))
 			return exitUsage
 		}
 		var b bytes.Buffer
@@ -129,8 +129,48 @@ func run(args []string, s stdio) int {
 			return c.run(args[1:], s)
 		}
 	}
-	s.errorf("unknown command %q (relurl help lists them)", name)
+	s.errorf("unknown command %q%s (relurl help lists them)", name, didYouMean(name))
 	return exitUsage
+}
+
+// didYouMean returns `; did you mean "NAME"?` for the command nearest to a
+// mistyped one (a prefix of it, or at most two edits away), or "".
+func didYouMean(typed string) string {
+	best, bestDist := "", 3
+	for _, c := range commands {
+		d := editDistance(typed, c.name)
+		if strings.HasPrefix(c.name, typed) && len(typed) >= 2 {
+			d = 1
+		}
+		if d < bestDist {
+			best, bestDist = c.name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // flushed flushes w, the buffer of standard output, and returns code, or
@@ -329,6 +369,27 @@ func newFlagSet(name, synopsis string, s stdio) *flag.FlagSet {
 		h.hint()
 	}
 	return fs
+}
+
+// wrongArgs reports a usage error of the arguments: how many were given
+// and what the command takes, then the usage line; it returns exitUsage.
+func wrongArgs(fs *flag.FlagSet, s stdio, cmd string, got int, want string) int {
+	given := "no argument"
+	switch {
+	case got == 1:
+		given = "1 argument"
+	case got > 1:
+		given = fmt.Sprintf("%d arguments", got)
+	}
+	return usageProblem(fs, s, cmd, fmt.Sprintf("%s given; it takes %s", given, want))
+}
+
+// usageProblem prints "relurl: CMD: PROBLEM", then the usage line, and
+// returns exitUsage: a usage error says what is wrong before how to use.
+func usageProblem(fs *flag.FlagSet, s stdio, cmd, problem string) int {
+	s.errorf("%s: %s", cmd, problem)
+	fs.Usage()
+	return exitUsage
 }
 
 // hint is the short usage line of a usage error.

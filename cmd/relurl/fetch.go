@@ -59,8 +59,7 @@ func runFetch(args []string, s stdio) int {
 	}
 	switch {
 	case fs.NArg() != 1:
-		fs.Usage()
-		return exitUsage
+		return wrongArgs(fs, s, "fetch", fs.NArg(), "one URL")
 	case *links && *rewrite:
 		return usageErr("--links and --rewrite exclude each other")
 	case *format != "jsonl" && *format != "text":
@@ -117,6 +116,7 @@ func runFetch(args []string, s stdio) int {
 	}
 	ctxBase := *doc.Context
 	ctxBase.Spec, ctxBase.Options, ctxBase.ContentLocation = *spec, *opts, *contentLocation
+	ctxBase.ContentLocationSwitch = "--content-location"
 	hopts := htmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct, Scripting: scripting}
 	xopts := xmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct}
 

@@ -63,8 +63,7 @@ func runLinks(args []string, s stdio) int {
 		return usageErr("%v", err)
 	}
 	if fs.NArg() == 0 && t.fromList == "" {
-		fs.Usage()
-		return exitUsage
+		return wrongArgs(fs, s, "links", 0, "files, directories or - (standard input), or --from-list")
 	}
 	// A walk shows its progress; standard input, one stream, does not.
 	var bar *progress.Bar
@@ -109,10 +108,10 @@ func runLinks(args []string, s stdio) int {
 			w.Flush()
 		}
 		for _, warn := range r.Warnings {
-			s.errorf("%s: warning: %s", tree.DisplayName(name), warn)
+			s.errorf("links: %s: warning: %s", tree.DisplayName(name), warn)
 		}
 		if r.Err != nil {
-			s.errorf("%s", fileError(name, r.Err, t.maxSize))
+			s.errorf("links: %s", fileError(name, r.Err, t.maxSize))
 		}
 		return r.Err != nil || r.Status.Failed()
 	}

@@ -41,8 +41,7 @@ func runMaterialize(args []string, s stdio) int {
 		return code
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitUsage
+		return wrongArgs(fs, s, "materialize", 0, "captures: WARC, WACZ or MHTML files")
 	}
 	opts := materialize.Options{Dir: *dir, RemoveStale: *removeStale, ErrorPages: *errorPages, Force: *force}
 	if os.Getenv("GOGC") == "" {

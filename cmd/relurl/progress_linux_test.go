@@ -138,7 +138,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "warn.html"), []byte(`<base href="http://[bad/"><a href="x.html">x</a>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	warning := regexp.MustCompile(`^relurl: ` + regexp.QuoteMeta(filepath.Join(dir, "warn.html")) + `: warning: <base href> at line 1 ignored: .*`)
+	warning := regexp.MustCompile(`^relurl: (rewrite|links|check): ` + regexp.QuoteMeta(filepath.Join(dir, "warn.html")) + `: warning: <base href> at line 1 ignored: .*`)
 	missing := filepath.Join(t.TempDir(), "missing.html")
 	frame := regexp.MustCompile(`\r(rewrite|links|check|materialize) (?:( *\d+)% )?\((\d+)/(\d+|\?)(, [0-9.]+ files/s)?(, ETA \w+)?\)\x1b\[K`)
 	for _, tc := range []struct {
@@ -152,7 +152,7 @@ func TestProgressOnTerminal(t *testing.T) {
 		{"rewrite --dry-run", []string{"rewrite", "--dry-run", "-j", "2", dir, missing}, true, fmt.Sprint(n + 2),
 			[]*regexp.Regexp{regexp.MustCompile(`^` + regexp.QuoteMeta(dir) + `/(d\d/p\d{3}|warn)\.html: would rewrite 1 of 1 links$`),
 				warning,
-				regexp.MustCompile(`^relurl: stat ` + regexp.QuoteMeta(missing) + `: no such file or directory$`),
+				regexp.MustCompile(`^relurl: rewrite: ` + regexp.QuoteMeta(missing) + `: no such file or directory$`),
 				regexp.MustCompile(`^relurl: rewrite: 301 files read, 301 changed, 301 links rewritten, 0 links failed, 1 file failed, 1 warning$`)},
 			n + 4},
 		{"links", []string{"links", "--format", "text", "--base", "https://example.org/", dir}, true, fmt.Sprint(n + 1),

@@ -58,9 +58,11 @@ func runResolve(args []string, s stdio) int {
 		}
 		return resolveJSONL(*spec, *opts, s)
 	}
-	if !base.set || fs.NArg() == 0 {
-		fs.Usage()
-		return exitUsage
+	if !base.set {
+		return usageProblem(fs, s, "resolve", "--base is required: the base URL to resolve against")
+	}
+	if fs.NArg() == 0 {
+		return wrongArgs(fs, s, "resolve", 0, "references to resolve")
 	}
 	return printEach("resolve", *spec, base.value, *opts, fs.Args(), s, (*resolve.Resolver).Reference)
 }
@@ -168,9 +170,11 @@ func runRelativize(args []string, s stdio) int {
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	if !base.set || fs.NArg() == 0 {
-		fs.Usage()
-		return exitUsage
+	if !base.set {
+		return usageProblem(fs, s, "relativize", "--base is required: the base URL the references will be resolved against")
+	}
+	if fs.NArg() == 0 {
+		return wrongArgs(fs, s, "relativize", 0, "target URLs")
 	}
 	return printEach("relativize", *spec, base.value, *opts, fs.Args(), s, (*resolve.Resolver).Relativize)
 }

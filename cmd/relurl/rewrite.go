@@ -70,8 +70,7 @@ func runRewrite(args []string, s stdio) int {
 		return usageErr("--hardlinks: %v", err)
 	}
 	if fs.NArg() == 0 && t.fromList == "" {
-		fs.Usage()
-		return exitUsage
+		return wrongArgs(fs, s, "rewrite", 0, "files, directories or - (standard input), or --from-list")
 	}
 	if fs.NArg() == 1 && fs.Arg(0) == "-" {
 		if modes > 0 || t.fromList != "" {
@@ -161,13 +160,13 @@ func runRewrite(args []string, s stdio) int {
 		c := summary.Of(r)
 		total.Add(c)
 		for _, warn := range r.Warnings {
-			s.errorf("%s: warning: %s", tree.DisplayName(w.File.Path), warn)
+			s.errorf("rewrite: %s: warning: %s", tree.DisplayName(w.File.Path), warn)
 		}
 		switch {
 		case r.Err != nil && r.CopiedUnchanged:
-			s.errorf("%s (copied unchanged into the mirror)", fileError(w.File.Path, r.Err, t.maxSize))
+			s.errorf("rewrite: %s (copied unchanged into the mirror)", fileError(w.File.Path, r.Err, t.maxSize))
 		case r.Err != nil:
-			s.errorf("%s", fileError(w.File.Path, r.Err, t.maxSize))
+			s.errorf("rewrite: %s", fileError(w.File.Path, r.Err, t.maxSize))
 		case *dryRun && r.Changed:
 			// A failed write ends the run (ordered.Run returns it).
 			_, err := fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.File.Path), r.Rewritten, r.Links)
@@ -175,7 +174,7 @@ func runRewrite(args []string, s stdio) int {
 		case toStdout:
 			// No summary follows a document written to standard
 			// output: what failed in it is said here.
-			failedLinks(s, tree.DisplayName(w.File.Path), r.Links, r.Failed, "relurl links")
+			failedLinks(s, "rewrite: "+tree.DisplayName(w.File.Path), r.Links, r.Failed, "relurl links")
 		}
 		return nil
 	}
@@ -261,7 +260,7 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		return exitFailure
 	}
 	for _, warn := range r.Warnings {
-		s.errorf("standard input: warning: %s", warn)
+		s.errorf("rewrite: standard input: warning: %s", warn)
 	}
 	if err != nil {
 		s.errorf("rewrite: standard input: %v", err)
@@ -269,7 +268,7 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 			return exitFailure
 		}
 	} else {
-		failedLinks(s, "standard input", r.Links, r.Failed, "relurl links")
+		failedLinks(s, "rewrite: standard input", r.Links, r.Failed, "relurl links")
 	}
 	c := summary.Of(r)
 	if err := printSummary(s, c, s.err, true, asJSON); err != nil {

@@ -243,7 +243,7 @@ func TestLinksStdinNotADocument(t *testing.T) {
 			args := append([]string{"links", "--status", "--on-error", onError}, tt.flags...)
 			lines, stderr, code := runRelurl(tt.in, append(args, "-")...)
 			assert.Equal(t, []string{errStatus("-", tt.msg, 0, 0, 0)}, lines, tt.name)
-			assert.Contains(t, stderr, "relurl: standard input: "+tt.msg, tt.name)
+			assert.Contains(t, stderr, "relurl: links: standard input: "+tt.msg, tt.name)
 			assert.Equal(t, map[string]int{"exit": 1, "report": 0}[onError], code, tt.name)
 		}
 	}

@@ -245,7 +245,9 @@ func fileError(path string, err error, maxSize int64) string {
 		return tree.DisplayName(path) + ": " + msg
 	}
 	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
-		return pe.Op + " " + tree.DisplayName(path) + ": " + pe.Err.Error()
+		// The file first, as every message names it; the system call
+		// ("stat", "open") says nothing the error does not.
+		return tree.DisplayName(path) + ": " + pe.Err.Error()
 	}
 	return tree.DisplayName(path) + ": " + err.Error()
 }

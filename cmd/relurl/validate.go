@@ -35,8 +35,7 @@ func runValidate(args []string, s stdio) int {
 		return validateJSONL(*name, s)
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitUsage
+		return wrongArgs(fs, s, "validate", 0, "URLs to validate (or --jsonl to read them from standard input)")
 	}
 	w := bufio.NewWriter(s.out)
 	code := exitOK
