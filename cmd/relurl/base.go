@@ -93,7 +93,7 @@ func runBase(args []string, s stdio) int {
 			Options:         *opts,
 			Header:          headers.h,
 			ContentLocation: *contentLocation, ContentLocationSwitch: "--content-location",
-			Strict:          *strict,
+			Strict: *strict,
 		},
 		Scripting: scripting,
 		SavedFrom: !retrieval.set && *savedFrom,
