@@ -30,7 +30,7 @@ var neverURL = map[string]bool{
 // xhtmlTag reads an XHTML start tag's attributes by the HTML Standard,
 // through htmlrewrite (XHTML is tokenized as XML, but its elements and
 // attributes are HTML's).
-func (s *scanner) xhtmlTag(t token, f *frame) {
+func (s *scanner) xhtmlTag(t token, f scope) {
 	may := false
 	for _, a := range t.attrs {
 		if !neverURL[a.name] && !strings.HasPrefix(a.name, "xmlns:") && !strings.HasPrefix(a.name, "aria-") {
@@ -52,7 +52,7 @@ func (s *scanner) xhtmlTag(t token, f *frame) {
 // nested reads or rewrites the links of a document carried in the XML:
 // escaped HTML (css false) or a style sheet. d is its decoded text; tag
 // and attrName say where a CSS value is.
-func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
+func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
 	text := string(d.text)
 	opts := htmlrewrite.Options{
 		Spec: s.opts.Context.Spec,

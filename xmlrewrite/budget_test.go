@@ -1,0 +1,109 @@
+package xmlrewrite
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/testkit"
+)
+
+// An open element costs a small frame whatever the document: the stack is
+// MaxDepth of them at most.
+func TestFrameSize(t *testing.T) {
+	if n := unsafe.Sizeof(frame{}); n > 24 {
+		t.Errorf("a frame is %d bytes, more than 24", n)
+	}
+}
+
+func deepSVG(levels int) string {
+	return `<svg xmlns="http://www.w3.org/2000/svg">` + "\n" + strings.Repeat("<g>", levels) + `<image href="x.png"/>`
+}
+
+// A document nested deeper than MaxDepth stops at the element that goes
+// past it, with an *htmlrewrite.IncompleteError that names it and its
+// line; Rewrite copies the rest as written, Links reports what came
+// before.
+func TestMaxDepth(t *testing.T) {
+	ok := `<svg xmlns="http://www.w3.org/2000/svg"><a href="a.png"/>` + strings.Repeat("<g>", MaxDepth-1) + `<image href="x.png"/>`
+	var b bytes.Buffer
+	if _, err := Rewrite(&b, strings.NewReader(ok), opts("https://h.example/d/")); err != nil {
+		t.Fatalf("Rewrite at MaxDepth: %v", err)
+	}
+	if !strings.HasSuffix(b.String(), `<image href="https://h.example/d/x.png"/>`) {
+		t.Errorf("Rewrite at MaxDepth: the innermost link is not rewritten: ...%s", b.String()[b.Len()-60:])
+	}
+
+	deep := `<svg xmlns="http://www.w3.org/2000/svg"><a href="a.png"/>` + "\n" + strings.Repeat("<g>", 2*MaxDepth) + `<image href="x.png"/>`
+	b.Reset()
+	_, err := Rewrite(&b, strings.NewReader(deep), opts("https://h.example/d/"))
+	var inc *htmlrewrite.IncompleteError
+	if !errors.As(err, &inc) || !errors.Is(err, htmlrewrite.ErrIncomplete) {
+		t.Fatalf("Rewrite past MaxDepth: err = %v, want an *htmlrewrite.IncompleteError", err)
+	}
+	if inc.Line != 2 || inc.Unit != "levels" || inc.Limit != MaxDepth || inc.What != "<g>" {
+		t.Errorf("Rewrite past MaxDepth: %+v", inc)
+	}
+	if want := strings.Replace(deep, `"a.png"`, `"https://h.example/d/a.png"`, 1); b.String() != want {
+		t.Errorf("Rewrite past MaxDepth: the output is not the input with the first link rewritten")
+	}
+	if got := err.Error(); !strings.Contains(got, "<g> at line 2") || !strings.Contains(got, "nested deeper than 512 levels") {
+		t.Errorf("the message does not say what happened: %s", got)
+	}
+	var ls []Link
+	_, err = Links(strings.NewReader(deep), opts("https://h.example/d/"), func(l Link) error { ls = append(ls, l); return nil })
+	if !errors.As(err, &inc) || len(ls) != 1 || ls[0].URL != "https://h.example/d/a.png" {
+		t.Errorf("Links past MaxDepth: %v, %d links", err, len(ls))
+	}
+}
+
+// A start tag of more than MaxAttrs attributes stops the reading, named;
+// the attributes are not held.
+func TestMaxAttrsXML(t *testing.T) {
+	doc := `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(" a", htmlrewrite.MaxAttrs+1) + `/><image href="x.png"/></svg>`
+	_, err := Links(strings.NewReader(doc), opts("https://h.example/"), func(Link) error { return nil })
+	var inc *htmlrewrite.IncompleteError
+	if !errors.As(err, &inc) || inc.Unit != "attributes" || inc.Limit != htmlrewrite.MaxAttrs {
+		t.Fatalf("err = %v, want an *IncompleteError for attributes", err)
+	}
+}
+
+// A document over MaxSize is refused by name (*htmlrewrite.TooLargeError)
+// and copied as written.
+func TestTooLarge(t *testing.T) {
+	doc := `<svg xmlns="http://www.w3.org/2000/svg"><image href="x.png"/></svg>`
+	o := opts("https://h.example/")
+	o.MaxSize = 20
+	var b bytes.Buffer
+	_, err := Rewrite(&b, strings.NewReader(doc), o)
+	var tl *htmlrewrite.TooLargeError
+	if !errors.As(err, &tl) || !errors.Is(err, htmlrewrite.ErrIncomplete) || tl.Limit != 20 || b.String() != doc {
+		t.Errorf("err = %v, output %q", err, b.String())
+	}
+}
+
+// Nesting, attributes and their links take time linear in the input.
+func TestLinearTime(t *testing.T) {
+	o := opts("https://h.example/")
+	t.Run("depth", func(t *testing.T) {
+		testkit.Linear(t, 200000, 2.5, func(n int) {
+			Links(strings.NewReader(deepSVG(n)), o, func(Link) error { return nil })
+		})
+	})
+	t.Run("siblings", func(t *testing.T) {
+		testkit.Linear(t, 50000, 2.5, func(n int) {
+			doc := `<svg xmlns="http://www.w3.org/2000/svg">` + strings.Repeat(`<g><image href="x.png"/></g>`, n) + `</svg>`
+			Rewrite(io.Discard, strings.NewReader(doc), o)
+		})
+	})
+	t.Run("attributes", func(t *testing.T) {
+		testkit.Linear(t, 200000, 2.5, func(n int) {
+			doc := `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(" a", n) + `/></svg>`
+			Links(strings.NewReader(doc), o, func(Link) error { return nil })
+		})
+	})
+}
