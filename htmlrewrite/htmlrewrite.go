@@ -55,6 +55,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/spare"
+	"github.com/relurl/relurl/internal/token"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
@@ -446,7 +447,7 @@ func pooledWriter(dst io.Writer) (*bufio.Writer, func()) {
 // (an *IncompleteError).
 const (
 	// MaxAttrs bounds the attributes of one tag (also in XML).
-	MaxAttrs = 65536
+	MaxAttrs = token.MaxAttrs
 	// MaxRewrites bounds the candidates of one srcset.
 	MaxRewrites = 16384
 )
