@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/relurl/relurl/htmlrewrite"
@@ -141,25 +142,63 @@ func (l *Lines) Position(o int) (line, col int) {
 	return l.line0, o - l.lineStart + 1
 }
 
-// TooLongError is ReadDocument's error for a document over its bound.
-type TooLongError struct{ Limit int }
+// TooLongError is ReadDocument's error for a document over its bound. It
+// is not held: Rest copies what ReadDocument did not read. It wraps
+// htmlrewrite.ErrIncomplete, as every refusal of a reader's limit does.
+type TooLongError struct {
+	Limit int
+	Size  int64 // the document's size when its file said so, else -1
+	rest  io.Reader
+}
 
 func (e *TooLongError) Error() string {
+	if e.Size >= 0 {
+		return fmt.Sprintf("%d bytes, longer than %d bytes: left as written", e.Size, e.Limit)
+	}
 	return fmt.Sprintf("longer than %d bytes: left as written", e.Limit)
 }
 
+// Unwrap returns htmlrewrite.ErrIncomplete.
+func (e *TooLongError) Unwrap() error { return htmlrewrite.ErrIncomplete }
+
+// CopyRest copies to w the rest of the document, after the bytes
+// ReadDocument returned with e.
+func (e *TooLongError) CopyRest(w io.Writer) error {
+	if e.rest == nil {
+		return nil
+	}
+	_, err := io.Copy(w, e.rest)
+	return err
+}
+
 // ReadDocument reads a document that a reader must hold whole, at most max
-// bytes (htmlrewrite.DefaultMaxToken when max <= 0). A longer one is still
-// read to its end and returned with a *TooLongError, so that the caller can
-// copy it as written.
+// bytes (htmlrewrite.DefaultMaxToken when max <= 0). A longer one is not
+// read whole: a file whose size says so is not read at all, any other
+// source only to max bytes and one more, and ReadDocument returns the
+// bytes read with a *TooLongError, whose CopyRest copies the rest, so
+// that the caller can copy the document as written.
 func ReadDocument(src io.Reader, max int) ([]byte, error) {
 	if max <= 0 {
 		max = htmlrewrite.DefaultMaxToken
+	}
+	if f, ok := src.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > int64(max) {
+			if off, err := seekOffset(src); err == nil && fi.Size()-off > int64(max) {
+				return nil, &TooLongError{Limit: max, Size: fi.Size() - off, rest: src}
+			}
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
 	if err != nil || len(data) <= max {
 		return data, err
 	}
-	rest, _ := io.ReadAll(src)
-	return append(data, rest...), &TooLongError{Limit: max}
+	return data, &TooLongError{Limit: max, Size: -1, rest: src}
+}
+
+// seekOffset is where a file is read from: 0 unless it says otherwise.
+func seekOffset(src io.Reader) (int64, error) {
+	if s, ok := src.(io.Seeker); ok {
+		return s.Seek(0, io.SeekCurrent)
+	}
+	return 0, nil
 }
