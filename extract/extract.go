@@ -425,10 +425,9 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 		st, err := mime.Rewrite(dst, src, o.MIME)
 		return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Warnings, Changed: st.Changed > 0}, err
 	case base.CSS:
-		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
-			st, err := htmlrewrite.RewriteCSS(dst, src, o.HTML)
-			return stats(st), err
-		}
+		// Streamed (htmlrewrite.RewriteCSS reads a rule at a time),
+		// Changed said by the rewrite.
+		return htmlStats(htmlrewrite.RewriteCSS(dst, src, o.HTML))
 	case base.XML:
 		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
 			st, err := xmlrewrite.Rewrite(dst, src, o.XML)
@@ -454,10 +453,22 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 		return htmlStats(d.html.Rewrite(dst))
 	}
 	// Held whole: the rewriters of these kinds read their document in
-	// memory; the copy says whether anything changed.
-	data, err := io.ReadAll(src)
+	// memory; the copy says whether anything changed. One larger than
+	// its reader may hold is not read whole: copied as written, refused
+	// by name.
+	limit := HoldLimit(d.kind, o)
+	data, err := io.ReadAll(io.LimitReader(src, limit+1))
 	if err != nil {
 		return Stats{}, err
+	}
+	if int64(len(data)) > limit {
+		if _, err := dst.Write(data); err != nil {
+			return Stats{}, err
+		}
+		if _, err := io.Copy(dst, src); err != nil {
+			return Stats{}, err
+		}
+		return Stats{}, TooLarge(d.kind, limit)
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(data) + len(data)/4)
@@ -468,6 +479,34 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 	st.Changed = !bytes.Equal(buf.Bytes(), data)
 	_, err = dst.Write(buf.Bytes())
 	return st, err
+}
+
+// HoldLimit is the most the reader of the kind k (XML, a manifest, a
+// module: those read whole) holds of a document, in bytes.
+func HoldLimit(k base.Format, o Options) int64 {
+	n := 0
+	switch k {
+	case base.XML:
+		n = o.XML.MaxSize
+	case base.Manifest:
+		n = o.Manifest.MaxSize
+	case base.Module:
+		n = o.Module.MaxSize
+	}
+	if n <= 0 {
+		n = htmlrewrite.DefaultMaxToken
+	}
+	return int64(n)
+}
+
+// TooLarge is the error of a document of kind k larger than limit, the
+// most its reader holds.
+func TooLarge(k base.Format, limit int64) error {
+	what := map[base.Format]string{base.XML: "an XML document", base.Manifest: "a web app manifest", base.Module: "a JavaScript module"}[k]
+	if what == "" {
+		what = "a document"
+	}
+	return &htmlrewrite.TooLargeError{What: what, Size: -1, Limit: limit}
 }
 
 // htmlStats is the Stats of an HTML rewrite.

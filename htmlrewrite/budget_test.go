@@ -140,6 +140,25 @@ func TestLinearTime(t *testing.T) {
 			return "<p style=\"" + strings.Repeat("x{background:url(", n) + "\">"
 		}},
 	}
+	// A stylesheet alone: rules that stream, and an unterminated url(
+	// repeated, which never gives a place to cut.
+	sheets := []struct {
+		name string
+		n    int
+		doc  func(n int) string
+	}{
+		{"stylesheet rules", 20000, func(n int) string { return strings.Repeat("a{b:url(x.png)}\n", n) }},
+		{"stylesheet unterminated url(", 100000, func(n int) string { return strings.Repeat("x{background:url(", n) }},
+	}
+	for _, c := range sheets {
+		t.Run(c.name, func(t *testing.T) {
+			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}
+			testkit.Linear(t, c.n, 2.5, func(n int) {
+				RewriteCSS(io.Discard, strings.NewReader(docs[n]), budgetOpts())
+				CSSLinks(strings.NewReader(docs[n]), budgetOpts(), func(Link) error { return nil })
+			})
+		})
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}

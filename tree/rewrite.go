@@ -319,9 +319,10 @@ func (r *Rewriter) mapper() *Mapper {
 }
 
 // stream rewrites src of kind k to dst through package extract, counting
-// into res: HTML and MHTML as they are read (an MHTML archive's headers
-// first, then a part at a time), the other kinds held whole, up to
-// MaxSize (nothing is written when one fails).
+// into res: HTML, MHTML and CSS as they are read (an MHTML archive's
+// headers first, then a part at a time; a stylesheet a rule at a time),
+// the other kinds held whole, up to MaxSize and what their reader may
+// hold (nothing is written when one fails).
 func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k base.Format, docURL string) error {
 	var o extract.Options
 	if r.Options != nil {
@@ -337,20 +338,23 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k ba
 			o.HTML.Referrer = ref
 		}
 	}
-	whole := k == base.CSS || k == base.XML || k == base.Manifest || k == base.Module
+	whole := k == base.XML || k == base.Manifest || k == base.Module
 	if whole {
-		var data []byte
-		var err error
+		// Read up to what its reader may hold, never more: a larger one
+		// is refused by name before it is read whole.
+		limit := extract.HoldLimit(k, o)
 		if r.MaxSize > 0 {
-			data, err = io.ReadAll(io.LimitReader(src, r.MaxSize+1))
-			if err == nil && int64(len(data)) > r.MaxSize {
-				err = ErrTooLarge
-			}
-		} else {
-			data, err = io.ReadAll(src)
+			limit = min(limit, r.MaxSize)
 		}
+		data, err := io.ReadAll(io.LimitReader(src, limit+1))
 		if err != nil {
 			return err
+		}
+		if int64(len(data)) > limit {
+			if limit == r.MaxSize {
+				return ErrTooLarge
+			}
+			return extract.TooLarge(k, limit)
 		}
 		src = bytes.NewReader(data)
 	}
