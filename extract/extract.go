@@ -20,6 +20,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
@@ -457,28 +458,45 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 	// its reader may hold is not read whole: copied as written, refused
 	// by name.
 	limit := HoldLimit(d.kind, o)
-	data, err := io.ReadAll(io.LimitReader(src, limit+1))
-	if err != nil {
-		return Stats{}, err
-	}
-	if int64(len(data)) > limit {
+	data, err := linkref.ReadDocument(src, int(limit))
+	if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
 		if _, err := dst.Write(data); err != nil {
 			return Stats{}, err
 		}
-		if _, err := io.Copy(dst, src); err != nil {
+		if err := long.CopyRest(dst); err != nil {
 			return Stats{}, err
 		}
 		return Stats{}, TooLarge(d.kind, limit)
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(data) + len(data)/4)
-	st, err := rewrite(&buf, bytes.NewReader(data))
 	if err != nil {
-		return st, err
+		return Stats{}, err
 	}
-	st.Changed = !bytes.Equal(buf.Bytes(), data)
-	_, err = dst.Write(buf.Bytes())
+	// Written as it comes, compared with the input on the way: the
+	// output is not held too. (A reader that stops at a limit writes the
+	// rest as it was.)
+	cw := &compareWriter{w: dst, want: data}
+	st, err := rewrite(cw, linkref.NewHeld(data))
+	st.Changed = cw.differs || cw.n != len(data)
 	return st, err
+}
+
+// compareWriter writes to w and notes whether what it writes differs
+// from want, the input.
+type compareWriter struct {
+	w       io.Writer
+	want    []byte
+	n       int // bytes written
+	differs bool
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	if !c.differs {
+		end := c.n + len(p)
+		c.differs = end > len(c.want) || !bytes.Equal(p, c.want[c.n:end])
+	}
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }
 
 // HoldLimit is the most the reader of the kind k (XML, a manifest, a

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/internal/ordered"
 )
 
@@ -346,17 +347,17 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k ba
 		if r.MaxSize > 0 {
 			limit = min(limit, r.MaxSize)
 		}
-		data, err := io.ReadAll(io.LimitReader(src, limit+1))
-		if err != nil {
-			return err
-		}
-		if int64(len(data)) > limit {
+		data, err := linkref.ReadDocument(src, int(limit))
+		if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
 			if limit == r.MaxSize {
 				return ErrTooLarge
 			}
 			return extract.TooLarge(k, limit)
 		}
-		src = bytes.NewReader(data)
+		if err != nil {
+			return err
+		}
+		src = linkref.NewHeld(data) // held once, not copied by the readers
 	}
 	st, err := extract.Rewrite(dst, src, k, o)
 	res.Warnings = st.Warnings

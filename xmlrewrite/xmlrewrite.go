@@ -38,6 +38,7 @@ package xmlrewrite
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -260,20 +261,23 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 		max = htmlrewrite.DefaultMaxToken
 	}
 	max = min(max, math.MaxInt32) // frames keep offsets as int32
-	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
-	if err != nil {
+	// Not read whole when larger than max: a file's size says so first.
+	data, err := linkref.ReadDocument(src, max)
+	var long *linkref.TooLongError
+	if err != nil && !errors.As(err, &long) {
 		return nil, err
 	}
 	s := &scanner{opts: opts, src: data, w: w, fn: fn}
 	s.splice = linkref.Splicer{W: w, Src: data}
 	s.lines = linkref.Lines{Src: data}
 	s.dec = linkref.Decider{Absolute: opts.Absolute, Fragments: opts.Fragments, Map: opts.Map}
-	if len(data) > max {
+	if long != nil {
 		s.tooLarge = max
 		s.docBase = opts.Context.Decide(base.Element{})
+		err = nil
 		if w != nil {
 			w.Write(data)
-			_, err = io.Copy(w, src)
+			err = long.CopyRest(w)
 		}
 		return s, err
 	}

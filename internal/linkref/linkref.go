@@ -181,18 +181,61 @@ func ReadDocument(src io.Reader, max int) ([]byte, error) {
 	if max <= 0 {
 		max = htmlrewrite.DefaultMaxToken
 	}
+	if h, ok := src.(*Held); ok {
+		// Already in memory: its bytes, not a copy.
+		data := h.data[len(h.data)-h.Len():]
+		h.Seek(0, io.SeekEnd)
+		if len(data) > max {
+			return data, &TooLongError{Limit: max, Size: int64(len(data))}
+		}
+		return data, nil
+	}
+	size := int64(512) // what to read into first
 	if f, ok := src.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > int64(max) {
-			if off, err := seekOffset(src); err == nil && fi.Size()-off > int64(max) {
-				return nil, &TooLongError{Limit: max, Size: fi.Size() - off, rest: src}
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if off, err := seekOffset(src); err == nil {
+				if size = max64(0, fi.Size()-off); size > int64(max) {
+					return nil, &TooLongError{Limit: max, Size: size, rest: src}
+				}
 			}
 		}
 	}
-	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
+	data, err := readAll(src, min(size, int64(max))+1, int64(max)+1)
 	if err != nil || len(data) <= max {
 		return data, err
 	}
 	return data, &TooLongError{Limit: max, Size: -1, rest: src}
+}
+
+// Held is a document already read into memory, as a reader: ReadDocument
+// takes its bytes as they are, so that a document passed from one reader
+// to the next is held once.
+type Held struct {
+	*bytes.Reader
+	data []byte
+}
+
+// NewHeld returns data as a Held reader.
+func NewHeld(data []byte) *Held { return &Held{bytes.NewReader(data), data} }
+
+// readAll reads r to its end or limit bytes, into a buffer of size bytes
+// first: a file's size, read without the buffer's growth.
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	b := make([]byte, 0, size)
+	lr := io.LimitReader(r, limit)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // seekOffset is where a file is read from: 0 unless it says otherwise.
@@ -201,4 +244,11 @@ func seekOffset(src io.Reader) (int64, error) {
 		return s.Seek(0, io.SeekCurrent)
 	}
 	return 0, nil
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
 }
