@@ -247,7 +247,7 @@ func (m *members) fail(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || (errors.Is(err, io.EOF) && m.src.err == io.EOF) {
 		m.err = &Error{Op: "read", Where: m.name(), Err: ErrTruncated, Detail: "the file ends inside it"}
 	} else if errors.Is(err, zstd.ErrWindowSizeExceeded) {
-		m.err = &Error{Op: "read", Where: m.name(), Err: &WindowError{Window: m.frame.window(), Limit: maxZstdWindow}}
+		m.err = &Error{Op: "read", Where: m.name(), Err: &WindowError{Window: m.frame.window(), Limit: maxZstdWindow}, Detail: "a valid frame, not decoded"}
 	} else {
 		m.err = &Error{Op: "read", Where: m.name(), Err: ErrCorrupt, Detail: err.Error()}
 	}
