@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"github.com/relurl/relurl/base"
@@ -179,6 +180,14 @@ func peek(r io.Reader, buf []byte) ([]byte, io.Reader, error) {
 	head, err := br.Peek(n)
 	if err != nil && err != io.EOF {
 		return nil, nil, err
+	}
+	if f, ok := r.(*os.File); ok {
+		// A file's size tells its reader what to hold (and what not).
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if at, err := f.Seek(0, io.SeekCurrent); err == nil {
+				return head, &linkref.Sized{Reader: br, N: fi.Size() - at + int64(br.Buffered())}, nil
+			}
+		}
 	}
 	return head, br, nil
 }

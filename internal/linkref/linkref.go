@@ -191,7 +191,12 @@ func ReadDocument(src io.Reader, max int) ([]byte, error) {
 		return data, nil
 	}
 	size := int64(512) // what to read into first
-	if f, ok := src.(interface{ Stat() (fs.FileInfo, error) }); ok {
+	if z, ok := src.(*Sized); ok {
+		if z.N > int64(max) {
+			return nil, &TooLongError{Limit: max, Size: z.N, rest: z.Reader}
+		}
+		size = max64(0, z.N)
+	} else if f, ok := src.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			if off, err := seekOffset(src); err == nil {
 				if size = max64(0, fi.Size()-off); size > int64(max) {
@@ -205,6 +210,13 @@ func ReadDocument(src io.Reader, max int) ([]byte, error) {
 		return data, err
 	}
 	return data, &TooLongError{Limit: max, Size: -1, rest: src}
+}
+
+// Sized is a reader whose length, N bytes, is known (a file's): what
+// ReadDocument reads it into, or refuses it by.
+type Sized struct {
+	io.Reader
+	N int64
 }
 
 // Held is a document already read into memory, as a reader: ReadDocument
