@@ -29,7 +29,11 @@
 // declared in a DTD cannot be spliced: they are reported with an error and
 // left as written.
 //
-// The document is held in memory (up to Options.MaxSize). Its encoding is
+// The document is held in memory (up to Options.MaxSize); what is held
+// for its structure is bounded by design: at most MaxDepth open elements
+// of a few bytes each, and htmlrewrite.MaxAttrs attributes of a tag. An
+// element deeper or a tag with more stops the reading with an
+// *htmlrewrite.IncompleteError, the rest copied as written. Its encoding is
 // decided by base.XMLEncoding (a byte order mark, Options.ContentType's
 // charset, the first bytes, the encoding declaration, else UTF-8) and
 // must be ASCII-compatible: UTF-16, UTF-32 and EBCDIC documents are
@@ -96,8 +100,9 @@ type Options struct {
 	Charset string
 
 	// MaxSize bounds the document held in memory; the zero value is
-	// htmlrewrite.DefaultMaxToken. A larger document is copied
-	// unchanged, with a warning.
+	// htmlrewrite.DefaultMaxToken (and at most 2 GiB: offsets are
+	// kept in 32 bits). A larger document is not read whole: it is
+	// copied unchanged, with an *htmlrewrite.TooLargeError.
 	MaxSize int
 
 	identity bool // tests: every URL replaced by its own bytes
