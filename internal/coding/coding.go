@@ -90,8 +90,9 @@ func decodeOne(coding string, body []byte, max int64) ([]byte, error) {
 	if err != nil {
 		// What decodes before the error, as for a small body.
 		if r2, derr := decoder(coding, body); derr == nil {
-			out = make([]byte, 0, n+m)
-			out, _ = io.ReadAll(io.LimitReader(r2, n+m))
+			out = make([]byte, n+m)
+			k, _ := io.ReadFull(r2, out)
+			out = out[:k]
 		}
 		return out, err
 	}
