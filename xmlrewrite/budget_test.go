@@ -89,21 +89,29 @@ func TestTooLarge(t *testing.T) {
 // Nesting, attributes and their links take time linear in the input.
 func TestLinearTime(t *testing.T) {
 	o := opts("https://h.example/")
-	t.Run("depth", func(t *testing.T) {
-		testkit.Linear(t, 200000, 2.5, func(n int) {
-			Links(strings.NewReader(deepSVG(n)), o, func(Link) error { return nil })
+	cases := []struct {
+		name string
+		n    int
+		doc  func(n int) string
+	}{
+		{"depth", 1000000, deepSVG},
+		{"siblings", 50000, func(n int) string {
+			return `<svg xmlns="http://www.w3.org/2000/svg">` + strings.Repeat(`<g><image href="x.png"/></g>`, n) + `</svg>`
+		}},
+		{"attributes", 200000, func(n int) string {
+			return `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(" a", n) + `/></svg>`
+		}},
+		{"xml:base at every level", 200000, func(n int) string {
+			return `<svg xmlns="http://www.w3.org/2000/svg">` + strings.Repeat(`<g xml:base="d/">`, n)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}
+			testkit.Linear(t, c.n, 2.5, func(n int) {
+				Rewrite(io.Discard, strings.NewReader(docs[n]), o)
+				Links(strings.NewReader(docs[n]), o, func(Link) error { return nil })
+			})
 		})
-	})
-	t.Run("siblings", func(t *testing.T) {
-		testkit.Linear(t, 50000, 2.5, func(n int) {
-			doc := `<svg xmlns="http://www.w3.org/2000/svg">` + strings.Repeat(`<g><image href="x.png"/></g>`, n) + `</svg>`
-			Rewrite(io.Discard, strings.NewReader(doc), o)
-		})
-	})
-	t.Run("attributes", func(t *testing.T) {
-		testkit.Linear(t, 200000, 2.5, func(n int) {
-			doc := `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(" a", n) + `/></svg>`
-			Links(strings.NewReader(doc), o, func(Link) error { return nil })
-		})
-	})
+	}
 }

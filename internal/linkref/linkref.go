@@ -196,6 +196,9 @@ func ReadDocument(src io.Reader, max int) ([]byte, error) {
 			return nil, &TooLongError{Limit: max, Size: z.N, rest: z.Reader}
 		}
 		size = max64(0, z.N)
+	} else if l, ok := src.(interface{ Len() int }); ok {
+		// In memory (a bytes.Reader, a strings.Reader): its length.
+		size = int64(l.Len())
 	} else if f, ok := src.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			if off, err := seekOffset(src); err == nil {
