@@ -98,8 +98,12 @@ func TestLinearTime(t *testing.T) {
 		{"siblings", 50000, func(n int) string {
 			return `<svg xmlns="http://www.w3.org/2000/svg">` + strings.Repeat(`<g><image href="x.png"/></g>`, n) + `</svg>`
 		}},
-		{"attributes", 200000, func(n int) string {
-			return `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(" a", n) + `/></svg>`
+		{"attributes", 30000, func(n int) string { // 2n under MaxAttrs: all read
+			return `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(` a="x"`, n) + `/></svg>`
+		}},
+		{"CDATA sections of escaped HTML", 5000, func(n int) string {
+			return `<feed xmlns="http://www.w3.org/2005/Atom"><entry><content type="html">` +
+				strings.Repeat(`<![CDATA[<a href="x.html">x</a>]]>`, n) + `</content></entry></feed>`
 		}},
 		{"xml:base at every level", 200000, func(n int) string {
 			return `<svg xmlns="http://www.w3.org/2000/svg">` + strings.Repeat(`<g xml:base="d/">`, n)
@@ -113,5 +117,31 @@ func TestLinearTime(t *testing.T) {
 				Links(strings.NewReader(docs[n]), o, func(Link) error { return nil })
 			})
 		})
+	}
+}
+
+// The map from decoded text back to the source is kept by pieces (a run
+// as written, a reference): references, CR LF and runs around them map
+// back to their own bytes.
+func TestDecodedPieces(t *testing.T) {
+	var d decoded
+	src := []byte("a&amp;b&#x10000;c\r\nd")
+	if err := d.add(src, 0, len(src), false, 0); err != nil {
+		t.Fatal(err)
+	}
+	if string(d.text) != "a&b\U00010000c\nd" {
+		t.Fatalf("text %q", d.text)
+	}
+	want := [][2]int{{0, 1}, {1, 6}, {6, 7}, {7, 16}, {7, 16}, {7, 16}, {7, 16}, {16, 17}, {17, 19}, {19, 20}}
+	for i, w := range want {
+		if a, b := d.source(i); a != w[0] || b != w[1] {
+			t.Errorf("byte %d: source [%d, %d), want %v", i, a, b, w)
+		}
+	}
+	if len(d.pieces) != 7 {
+		t.Errorf("%d pieces, want 7", len(d.pieces))
+	}
+	if a, b, _, ok := d.span(1, 8); !ok || a != 1 || b != 17 {
+		t.Errorf("span(1, 8) = %d, %d, %v", a, b, ok)
 	}
 }
