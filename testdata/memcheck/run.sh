@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Peak RSS of relurl on inputs larger than memory should matter (issue 11:
 # streams stay streams): every whole-process memory case of the project
-# (the reads, a <style> sheet, the writes -o/-i, MHTML links, the WARC reads and materialize). Inputs are
+# (the reads, a <style> sheet, the writes -o/-i, MHTML links, the WARC reads and materialize),
+# and the hostile inputs, each within its reader's budget (refused by a
+# named error where a limit of the reader's design is met). Inputs are
 # generated on the fly and piped; those that must be files are written to
 # a temporary directory and removed.
 #   usage: testdata/memcheck/run.sh        env: MEMCHECK_SCALE=N divides the sizes (quick runs),
