@@ -8,6 +8,8 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+
+	"github.com/relurl/relurl/htmlrewrite"
 )
 
 // A Field is one header field as written: its name, and its value with
@@ -238,17 +240,28 @@ func contentID(v string) string {
 	return strings.TrimSpace(v)
 }
 
-// Errors a bound or a malformed input gives, carried by *Error.
+// Errors a bound or a malformed input gives, carried by *Error. Those of
+// a limit of the reader's design (ErrTooDeep, ErrTooManyParts,
+// ErrHeaderTooLarge) match htmlrewrite.ErrIncomplete too, as every
+// reader's refusal at a limit does.
 var (
-	ErrTooDeep        = errors.New("nesting too deep")
-	ErrTooManyParts   = errors.New("too many parts")
-	ErrHeaderTooLarge = errors.New("header too large")
-	ErrTooLarge       = errors.New("too large")
-	ErrNoBoundary     = errors.New("multipart without a boundary parameter")
-	ErrNoParts        = errors.New("multipart body has no delimiter line for its boundary")
-	ErrTruncated      = errors.New("truncated")
-	ErrNotWARC        = errors.New("not a WARC record")
+	ErrTooDeep        error = &limitError{"nesting too deep"}
+	ErrTooManyParts   error = &limitError{"too many parts"}
+	ErrHeaderTooLarge error = &limitError{"header too large"}
+	ErrTooLarge             = errors.New("too large")
+	ErrNoBoundary           = errors.New("multipart without a boundary parameter")
+	ErrNoParts              = errors.New("multipart body has no delimiter line for its boundary")
+	ErrTruncated            = errors.New("truncated")
+	ErrNotWARC              = errors.New("not a WARC record")
 )
+
+// limitError is a limit of the reader's design met by the input.
+type limitError struct{ s string }
+
+func (e *limitError) Error() string { return e.s }
+
+// Is reports whether target is htmlrewrite.ErrIncomplete.
+func (e *limitError) Is(target error) bool { return target == htmlrewrite.ErrIncomplete }
 
 // Error records a failure and where it happened, in the manner of
 // net/url's Error.

@@ -80,6 +80,13 @@ func (m *Message) Documents(fn func(*Document) error) error {
 				return &Error{Op: "links of", Where: partName(p.Path), Err: err}
 			}
 			src = rs
+			if _, decoded := rs.(*decodedBody); decoded {
+				// Its Seek decodes again from the start: not offered
+				// to a reader that seeks back as it goes (the HTML
+				// single pass's look for a late <base>), which would
+				// take time quadratic in the part.
+				src = struct{ io.Reader }{rs}
+			}
 		} else {
 			body, err := m.Decode(p)
 			if err != nil {

@@ -275,7 +275,7 @@ func (m *Message) parseEntity(start, end int, path string, depth int, parent *Pa
 		return nil, &Error{Op: "read", Where: partName(path), Err: ErrTooDeep, Detail: "more than " + strconv.Itoa(m.lim.Depth) + " levels"}
 	}
 	if len(m.parts) >= m.lim.Parts {
-		return nil, &Error{Op: "read", Where: partName(path), Err: ErrTooManyParts, Detail: "more than " + strconv.Itoa(m.lim.Parts)}
+		return nil, &Error{Op: "read", Where: partName(path), Err: ErrTooManyParts, Detail: "the message has more than " + strconv.Itoa(m.lim.Parts) + ": not read"}
 	}
 	p := &Part{Path: path, Parent: parent, start: start, end: end, http: http}
 	m.parts = append(m.parts, p)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -413,7 +414,7 @@ func TestBounds(t *testing.T) {
 	many := "Content-Type: multipart/mixed; boundary=b\r\n\r\n" + strings.Repeat("--b\r\n\r\nx\r\n", 20) + "--b--\r\n"
 	_, err = Parse([]byte(many), Options{Limits: Limits{Parts: 10}})
 	assert.ErrorIs(t, err, ErrTooManyParts)
-	assert.EqualError(t, err, "mime: read part 10: too many parts (more than 10)")
+	assert.EqualError(t, err, "mime: read part 10: too many parts (the message has more than 10: not read)")
 
 	big := "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nX-Big: " + strings.Repeat("a", 200) + "\r\n\r\nx\r\n--b--\r\n"
 	_, err = Parse([]byte(big), Options{Limits: Limits{HeaderBytes: 100}})
@@ -467,4 +468,19 @@ func TestFixtureBodies(t *testing.T) {
 		require.NoError(t, err, tt.file)
 		assert.Contains(t, string(b), tt.contains, tt.file)
 	}
+}
+
+// A message of more than Limits.Parts parts is refused by a named error,
+// one of the readers' limits (htmlrewrite.ErrIncomplete).
+func TestTooManyPartsNamed(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"b\"\r\n\r\n")
+	for range 4 {
+		b.WriteString("--b\r\nContent-Type: text/html\r\n\r\n<p>x\r\n")
+	}
+	b.WriteString("--b--\r\n")
+	_, err := Read(strings.NewReader(b.String()), Options{Spec: resolve.WHATWG, Limits: Limits{Parts: 3}})
+	assert.ErrorIs(t, err, ErrTooManyParts)
+	assert.ErrorIs(t, err, htmlrewrite.ErrIncomplete)
+	assert.Contains(t, err.Error(), "the message has more than 3: not read")
 }

@@ -509,3 +509,42 @@ func TestWARCNotRead(t *testing.T) {
 	assert.Equal(t, "record at 0: not read for links: htmlrewrite: the document's encoding is not ASCII-compatible: iso-2022-jp", st.Warnings[0])
 	assert.True(t, strings.HasPrefix(st.Warnings[1], "record at "+strconv.Itoa(len(html))+": not read for links: "), st.Warnings[1])
 }
+
+// TestWARCZstdWindow: a valid frame whose window is larger than the
+// decoder holds is named as such (a *WindowError, with its window and
+// the limit), not as corrupt data; the next frame is read.
+func TestWARCZstdWindow(t *testing.T) {
+	file, _ := zstdFrames(t, nil, htmlRecord("r1", -1))
+	// A frame declaring a 1 GiB window (Window_Descriptor: exponent 20),
+	// then a frame as the encoder writes it.
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
+	require.NoError(t, err)
+	big := enc.EncodeAll([]byte(htmlRecord("r2", -1)), nil)
+	if big[4]&0x20 != 0 {
+		// Single segment: no Window_Descriptor. Declare the window in
+		// one (the header grows by a byte); a 1-byte Frame_Content_Size
+		// exists only in a single segment.
+		require.NotZero(t, big[4]>>6, "a record this size has a 2-byte or longer content size")
+		big = append(append([]byte{}, big[:4]...), append([]byte{big[4] &^ 0x20, 20 << 3}, big[5:]...)...)
+	} else {
+		big[5] = 20 << 3
+	}
+	file = append(file, big...)
+	file = append(file, zstdFramesOnly(t, htmlRecord("r3", -1))...)
+	s := scanLinks(file, Limits{})
+	require.NoError(t, s.err)
+	var found bool
+	for _, e := range s.events {
+		if strings.Contains(e, "zstd window 1073741824 exceeds limit 8388608") {
+			found = true
+		}
+		assert.NotContains(t, e, ErrCorrupt.Error())
+	}
+	assert.True(t, found, "%q", s.events)
+	assert.Contains(t, s.events, links("r3")[0])
+}
+
+func zstdFramesOnly(t *testing.T, recs ...string) []byte {
+	file, _ := zstdFrames(t, nil, recs...)
+	return file
+}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -245,6 +246,8 @@ func (m *members) fail(err error) error {
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || (errors.Is(err, io.EOF) && m.src.err == io.EOF) {
 		m.err = &Error{Op: "read", Where: m.name(), Err: ErrTruncated, Detail: "the file ends inside it"}
+	} else if errors.Is(err, zstd.ErrWindowSizeExceeded) {
+		m.err = &Error{Op: "read", Where: m.name(), Err: &WindowError{Window: m.frame.window(), Limit: maxZstdWindow}, Detail: "a valid frame, not decoded"}
 	} else {
 		m.err = &Error{Op: "read", Where: m.name(), Err: ErrCorrupt, Detail: err.Error()}
 	}
@@ -417,6 +420,49 @@ type frameReader struct {
 }
 
 var errFrame = errors.New("not a zstd frame")
+
+// WindowError is a valid zstd frame whose window (RFC 8878 §3.1.1.1.2) is
+// larger than the decoder holds: it is not read. Reading resumes after
+// it as after a damaged one (errors.Is ErrCorrupt); it wraps ErrTooLarge.
+type WindowError struct {
+	Window uint64 // the frame's window size, 0 when unknown
+	Limit  uint64
+}
+
+func (e *WindowError) Error() string {
+	return fmt.Sprintf("zstd window %d exceeds limit %d", e.Window, e.Limit)
+}
+
+// Is reports whether target is ErrCorrupt, for where reading resumes.
+func (e *WindowError) Is(target error) bool { return target == ErrCorrupt }
+
+// Unwrap returns ErrTooLarge.
+func (e *WindowError) Unwrap() error { return ErrTooLarge }
+
+// window is the window size the current frame's header declares (RFC
+// 8878 §3.1.1.1.2): the Window_Descriptor's, or for a single segment
+// its Frame_Content_Size; 0 when the header does not say.
+func (f *frameReader) window() uint64 {
+	// The header stays in f.head once passed on.
+	fhd := f.head[4]
+	if fhd&0x20 == 0 {
+		wd := f.head[5]
+		log := 10 + uint(wd>>3)
+		base := uint64(1) << log
+		return base + base/8*uint64(wd&7)
+	}
+	// Single_Segment: the window is the content size.
+	at := 5 + [4]int{0, 1, 2, 4}[fhd&3]
+	switch fhd >> 6 {
+	case 0:
+		return uint64(f.head[at])
+	case 1:
+		return uint64(binary.LittleEndian.Uint16(f.head[at:])) + 256
+	case 2:
+		return uint64(binary.LittleEndian.Uint32(f.head[at:]))
+	}
+	return binary.LittleEndian.Uint64(f.head[at:])
+}
 
 // begin reads the next frame's header, skipping skippable frames.
 func (f *frameReader) begin(src *rawSource) error {

@@ -74,7 +74,7 @@ func FormatOf(name string, head []byte) Format {
 		}
 		return text(head, HTML)
 	case ".html", ".htm", ".shtml":
-		return text(head, HTML)
+		return page(head)
 	case ".css":
 		return text(head, CSS)
 	case ".svg", ".atom", ".rss":
@@ -117,6 +117,21 @@ func text(head []byte, k Format) Format {
 		return Other
 	}
 	return k
+}
+
+// page returns HTML for the head of a file named as a page, unless its
+// bytes are of a binary format (gzip, an image, ...): browsers render a
+// page with a NUL byte in it (HTML §13.2.5 reads NUL as a parse error, not
+// an end), so a NUL alone does not make it binary.
+func page(head []byte) Format {
+	if len(head) > SniffLen {
+		head = head[:SniffLen]
+	}
+	switch ct := http.DetectContentType(head); {
+	case strings.HasPrefix(ct, "text/"), ct == "application/octet-stream":
+		return HTML
+	}
+	return Other
 }
 
 // utf16BOM reports whether head starts with a UTF-16 byte order mark: such

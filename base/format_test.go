@@ -17,7 +17,9 @@ func TestKindOf(t *testing.T) {
 		want       Format
 	}{
 		{"a.warc.gz", "", WARC}, {"a.ARC", "", WARC}, {"x.warc.zst", "", WARC},
-		{"p.mht", "", MHTML}, {"p.html", "<p>", HTML}, {"p.htm", "\x00", Other},
+		{"p.mht", "", MHTML}, {"p.html", "<p>", HTML}, {"p.htm", "\x00", HTML},
+		{"p.html", "<!doctype html><p>a\x00b", HTML}, {"p.html", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", Other},
+		{"p.html", "\x89PNG\r\n\x1a\n\x00\x00", Other},
 		{"p.html", "\xff\xfe<\x00p\x00", HTML}, {"s.css", "a{}", CSS}, {"s.svg", svg, XML},
 		{"m.webmanifest", "{}", Manifest}, {"m.mjs", "import 'a'", Module}, {"m.js", "import 'a'", Other},
 		{"noext", "<!DOCTYPE html><p>", HTML}, {"noext", "plain", Other},

@@ -49,10 +49,11 @@ func readerOf(k base.Format) reader {
 			links: func(_ *Document, r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
 				return own(o, o.HTML.Context, func(fn func(link.Link) error) (base.Result, error) { return htmlrewrite.CSSLinks(r, o.HTML, fn) }, fn)
 			},
+			// Streamed (RewriteCSS reads a rule at a time), Changed
+			// said by the rewrite.
 			rewrite: func(_ *Document, dst io.Writer, src io.Reader, o Options) (Stats, error) {
 				return htmlStats(htmlrewrite.RewriteCSS(dst, src, o.HTML))
 			},
-			whole: true,
 		}
 	case base.XML:
 		return reader{

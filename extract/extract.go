@@ -20,11 +20,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
@@ -161,6 +163,14 @@ func peek(r io.Reader, buf []byte) ([]byte, io.Reader, error) {
 	head, err := br.Peek(n)
 	if err != nil && err != io.EOF {
 		return nil, nil, err
+	}
+	if f, ok := r.(*os.File); ok {
+		// A file's size tells its reader what to hold (and what not).
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if at, err := f.Seek(0, io.SeekCurrent); err == nil {
+				return head, &linkref.Sized{Reader: br, N: fi.Size() - at + int64(br.Buffered())}, nil
+			}
+		}
 	}
 	return head, br, nil
 }
@@ -315,8 +325,9 @@ type Stats struct {
 // rewriter: HTML streams through htmlrewrite (a kind relurl does not read
 // is read as HTML); MHTML is read through by archive.Message.RewriteDocuments
 // (headers first, then a part at a time, each part by its kind's
-// rewriter); CSS, XML, manifests and modules are read whole
-// by their rewriters, each bounded by its own limit. WARC files are not
+// rewriter); CSS streams a rule at a time; XML, manifests and modules
+// are read whole by their rewriters, each bounded by its own limit (a
+// larger one is copied as written, with a *htmlrewrite.TooLargeError). WARC files are not
 // rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Format, o Options) (Stats, error) {
 	if rd := readerOf(k); rd.direct != nil {
@@ -354,20 +365,77 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 		return d.rd.rewrite(d, dst, src, o)
 	}
 	// Held whole: the rewriters of these kinds read their document in
-	// memory; the copy says whether anything changed.
-	data, err := io.ReadAll(src)
+	// memory; the copy says whether anything changed. One larger than
+	// its reader may hold is not read whole: copied as written, refused
+	// by name.
+	limit := HoldLimit(d.kind, o)
+	data, err := linkref.ReadDocument(src, int(limit))
+	if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
+		if _, err := dst.Write(data); err != nil {
+			return Stats{}, err
+		}
+		if err := long.CopyRest(dst); err != nil {
+			return Stats{}, err
+		}
+		return Stats{}, TooLarge(d.kind, limit)
+	}
 	if err != nil {
 		return Stats{}, err
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(data) + len(data)/4)
-	st, err := d.rd.rewrite(d, &buf, bytes.NewReader(data), o)
-	if err != nil {
-		return st, err
-	}
-	st.Changed = !bytes.Equal(buf.Bytes(), data)
-	_, err = dst.Write(buf.Bytes())
+	// Written as it comes, compared with the input on the way: the
+	// output is not held too. (A reader that stops at a limit writes the
+	// rest as it was.)
+	cw := &compareWriter{w: dst, want: data}
+	st, err := d.rd.rewrite(d, cw, linkref.NewHeld(data), o)
+	st.Changed = cw.differs || cw.n != len(data)
 	return st, err
+}
+
+// compareWriter writes to w and notes whether what it writes differs
+// from want, the input.
+type compareWriter struct {
+	w       io.Writer
+	want    []byte
+	n       int // bytes written
+	differs bool
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	if !c.differs {
+		end := c.n + len(p)
+		c.differs = end > len(c.want) || !bytes.Equal(p, c.want[c.n:end])
+	}
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
+// HoldLimit is the most the reader of the kind k (XML, a manifest, a
+// module: those read whole) holds of a document, in bytes.
+func HoldLimit(k base.Format, o Options) int64 {
+	n := 0
+	switch k {
+	case base.XML:
+		n = o.XML.MaxSize
+	case base.Manifest:
+		n = o.Manifest.MaxSize
+	case base.Module:
+		n = o.Module.MaxSize
+	}
+	if n <= 0 {
+		n = htmlrewrite.DefaultMaxToken
+	}
+	return int64(n)
+}
+
+// TooLarge is the error of a document of kind k larger than limit, the
+// most its reader holds.
+func TooLarge(k base.Format, limit int64) error {
+	what := map[base.Format]string{base.XML: "an XML document", base.Manifest: "a web app manifest", base.Module: "a JavaScript module"}[k]
+	if what == "" {
+		what = "a document"
+	}
+	return &htmlrewrite.TooLargeError{What: what, Size: -1, Limit: limit}
 }
 
 // htmlStats is the Stats of a reader's rewrite.

@@ -75,7 +75,7 @@ func TestScannerKeptBounded(t *testing.T) {
 		b.WriteString(` a` + strings.Repeat("x", i%7) + `="v"`)
 	}
 	b.WriteString(` style="` + strings.Repeat("background:url(a.png);", 40000) + `">`)
-	b.WriteString(`<img srcset="` + strings.Repeat("a.png 1x, ", 20000) + `">`)
+	b.WriteString(`<img srcset="` + strings.Repeat("a.png 1x, ", MaxRewrites) + `">`)
 	b.WriteString(`<script>` + strings.Repeat("x = 1; // a long script\n", 100000) + `</script>`)
 	big := b.String()
 	for range 2 * spareBuffers {

@@ -55,6 +55,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/spare"
+	"github.com/relurl/relurl/internal/token"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
@@ -448,25 +449,74 @@ func pooledWriter(dst io.Writer) (*bufio.Writer, func()) {
 	}
 }
 
+// The bounds of what one tag may make the reader hold or do, whatever
+// Options.MaxToken allows: past them the document is not read further
+// (an *IncompleteError).
+const (
+	// MaxAttrs bounds the attributes of one tag (also in XML).
+	MaxAttrs = token.MaxAttrs
+	// MaxRewrites bounds the candidates of one srcset.
+	MaxRewrites = 16384
+)
+
 // ErrIncomplete is wrapped by the error of a document that was not
-// processed to its end: a tag longer than Options.MaxToken. The output
-// of Rewrite is then complete, its rest copied as it was (best effort);
-// Links has reported the links before the tag.
+// processed to its end because something in it went past a limit of the
+// reader's design: a tag longer than Options.MaxToken or with more than
+// MaxAttrs attributes, a srcset of more than MaxRewrites candidates, an
+// XML element nested deeper than its reader allows, a document too large
+// to be held (*TooLargeError). The output of Rewrite is then complete,
+// its rest copied as it was (best effort); Links has reported the links
+// before the stop.
 var ErrIncomplete = errors.New("htmlrewrite: document not fully processed")
 
-// IncompleteError says where processing stopped.
+// IncompleteError says where processing stopped, and which limit stopped
+// it.
 type IncompleteError struct {
-	Line   int   // the line of the token that was too long
-	Offset int64 // its byte offset
-	Limit  int   // Options.MaxToken
+	What   string // what went past the limit: "a tag", "a <style> element", "<g>"; "" is "a tag"
+	Line   int    // the line where it starts
+	Offset int64  // its byte offset
+	Limit  int    // the limit: Options.MaxToken, MaxAttrs, ...
+	Unit   string // of Limit: "bytes" (when ""), "attributes", "srcset candidates", "levels"
 }
 
 func (e *IncompleteError) Error() string {
-	return fmt.Sprintf("a tag at line %d (byte %d) is longer than %d bytes: the rest of the document is left as written", e.Line, e.Offset, e.Limit)
+	what, unit := e.What, e.Unit
+	if what == "" {
+		what = "a tag"
+	}
+	var over string
+	switch unit {
+	case "", "bytes":
+		over = fmt.Sprintf("is longer than %d bytes", e.Limit)
+	case "levels":
+		over = fmt.Sprintf("is nested deeper than %d levels", e.Limit)
+	default:
+		over = fmt.Sprintf("has more than %d %s", e.Limit, unit)
+	}
+	return fmt.Sprintf("%s at line %d (byte %d) %s: the rest of the document is left as written", what, e.Line, e.Offset, over)
 }
 
 // Unwrap returns ErrIncomplete.
 func (e *IncompleteError) Unwrap() error { return ErrIncomplete }
+
+// TooLargeError is a document that a reader must hold whole (an XML
+// document, a manifest, a module) and that is larger than it may hold:
+// it is not read, only copied as written.
+type TooLargeError struct {
+	What  string // the kind of document: "an XML document", "a JavaScript module"
+	Size  int64  // its size when known, else -1 (over Limit)
+	Limit int64  // in bytes
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size >= 0 {
+		return fmt.Sprintf("%s of %d bytes is larger than the %d bytes it may hold: left as written", e.What, e.Size, e.Limit)
+	}
+	return fmt.Sprintf("%s is larger than the %d bytes it may hold: left as written", e.What, e.Limit)
+}
+
+// Unwrap returns ErrIncomplete.
+func (e *TooLargeError) Unwrap() error { return ErrIncomplete }
 
 // encodingError is ErrEncoding for one encoding.
 type encodingError struct{ name string }

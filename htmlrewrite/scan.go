@@ -89,6 +89,7 @@ type edit struct {
 // scanner runs one document through the tokenizer, rewriting (w != nil)
 // or reporting links (fn != nil).
 type scanner struct {
+	cut   *IncompleteError // a limit met in the current tag (MaxRewrites)
 	opts  Options
 	w     *bufio.Writer
 	fn    func(Link) error
@@ -388,6 +389,9 @@ func (s *scanner) ran(b []byte) {
 			b = b[min(k, len(b)):]
 		}
 		s.count(b)
+	} else {
+		// Only the line, for an error that names where it stopped.
+		s.line += bytes.Count(b, newline)
 	}
 	if s.w != nil {
 		if _, err := s.w.Write(b); err != nil && s.err == nil {
@@ -461,23 +465,40 @@ func (s *scanner) run(r io.Reader) (err error) {
 			case err == io.EOF:
 				return nil
 			case errors.Is(err, token.ErrBufferExceeded):
+				// What was held when the buffer ran out: the text of a
+				// <style> or <script> element, or else a tag.
+				what := "a tag"
+				switch {
+				case styleNext:
+					what = "a <style> element"
+				case scriptNext != scriptOther:
+					what = "a <script> element"
+				}
 				line, _ := s.position(raw, 0)
-				incomplete := &IncompleteError{Line: line, Offset: s.off, Limit: maxTok}
-				if s.w == nil {
-					return incomplete
-				}
-				if err := s.write(z.Buffered()); err != nil {
-					return err
-				}
-				if _, err := io.Copy(s.w, r); err != nil {
-					return err
-				}
-				return incomplete
+				return s.stop(r, &IncompleteError{What: what, Line: line, Offset: s.off, Limit: maxTok, Unit: "bytes"})
 			default:
 				return err
 			}
 		case token.StartTagToken, token.SelfClosingTagToken:
+			if z.AttrsCut() {
+				// Its attributes past MaxAttrs were not kept: the tag
+				// is not read, nor the rest.
+				line, _ := s.position(raw, 0)
+				if err := s.write(raw); err != nil {
+					return err
+				}
+				return s.stop(r, &IncompleteError{What: "a tag", Line: line, Offset: s.off, Limit: MaxAttrs, Unit: "attributes"})
+			}
 			err = s.startTag(raw, tt == token.SelfClosingTagToken)
+			if cut := s.cut; cut != nil && err == nil {
+				s.cut = nil
+				cut.Line, _ = s.position(raw, 0)
+				cut.Offset = s.off
+				if err := s.write(raw); err != nil {
+					return err
+				}
+				return s.stop(r, cut)
+			}
 			z.AllowCDATA(s.tree.Foreign()) // only tags move the tree
 		case token.EndTagToken:
 			s.endTag(raw)
@@ -509,6 +530,21 @@ func (s *scanner) run(r io.Reader) (err error) {
 	}
 }
 
+// stop ends the reading at a limit: Rewrite copies what the tokenizer
+// holds and the rest of r as written; both return incomplete.
+func (s *scanner) stop(r io.Reader, incomplete *IncompleteError) error {
+	if s.w == nil {
+		return incomplete
+	}
+	if err := s.write(s.z.Buffered()); err != nil {
+		return err
+	}
+	if _, err := io.Copy(s.w, r); err != nil {
+		return err
+	}
+	return incomplete
+}
+
 // advance moves the position past raw. Lines are counted only when a
 // Link is made: for Links and Options.Map.
 //
@@ -531,9 +567,13 @@ func (s *scanner) advanceHeld(raw []byte) {
 	if s.fn != nil || s.opts.Map != nil {
 		s.flushRun()
 		s.count(raw)
+	} else {
+		s.line += bytes.Count(raw, newline)
 	}
 	s.u16cur.i, s.u16cur.u = 0, 0
 }
+
+var newline = []byte{'\n'}
 
 // count moves the line count past b, the bytes that follow those
 // counted so far.
@@ -770,6 +810,7 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	s.rel = s.rel[:0]
 	relDone := false
 	var codebase *resolve.Resolver
+	counts := [5]int{s.stats.Links, s.stats.Rewritten, s.stats.Failed, s.stats.Skipped, s.stats.Mapped}
 	for i := range t.attrs {
 		a := &t.attrs[i]
 		r := ruleFor(t.id, a.id, isForeign, isForeign && linking(math, name), &s.opts)
@@ -828,6 +869,12 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 		}
 		s.value(raw, name, a, r, kind, res)
 		if s.err != nil {
+			return nil
+		}
+		if s.cut != nil {
+			// The tag is left as written (run stops there): its
+			// values are not counted as rewritten.
+			s.stats.Links, s.stats.Rewritten, s.stats.Failed, s.stats.Skipped, s.stats.Mapped = counts[0], counts[1], counts[2], counts[3], counts[4]
 			return nil
 		}
 	}
@@ -1443,7 +1490,14 @@ func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resol
 	case synComma:
 		s.list(dec, res, at, func(c byte) bool { return c == ',' })
 	case synSrcset:
+		n := 0
 		for u0, u1 := range srcsetURLs(dec) {
+			if n++; n > MaxRewrites {
+				// What each candidate holds until the tag is written
+				// (its edit, its new URL) is bounded by design.
+				s.cut = &IncompleteError{What: "a srcset", Limit: MaxRewrites, Unit: "srcset candidates"}
+				break
+			}
 			s.ref(dec, u0, u1, res, at, false, srcsetSafe)
 		}
 	case synRefresh:

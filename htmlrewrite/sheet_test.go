@@ -57,10 +57,36 @@ func TestRewriteCSSTooLarge(t *testing.T) {
 	opts.MaxToken = 10
 	in := "a{b:url(x.png)} c{d:url(y.png)}"
 	var out bytes.Buffer
+	_, err := RewriteCSS(&out, strings.NewReader(in), opts)
+	var e *IncompleteError
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, "a CSS rule", e.What)
+	assert.Equal(t, in, out.String())
+
+	// A sheet longer than MaxToken streams, one rule at a time; so do
+	// its links.
+	opts.MaxToken = 64
+	in = strings.Repeat("a{b:url(x.png)}\n", 10000)
+	out.Reset()
 	st, err := RewriteCSS(&out, strings.NewReader(in), opts)
 	require.NoError(t, err)
+	assert.Equal(t, strings.ReplaceAll(in, "x.png", "http://ex.com/dir/x.png"), out.String())
+	assert.Equal(t, 10000, st.Rewritten)
+	var lines []int
+	_, err = CSSLinks(strings.NewReader(in), opts, func(l Link) error { lines = append(lines, l.Line); return nil })
+	require.NoError(t, err)
+	require.Len(t, lines, 10000)
+	assert.Equal(t, 10000, lines[9999])
+
+	// In a legacy encoding the sheet is held whole: over MaxToken it is
+	// refused by name, copied as written.
+	opts.ContentType = "text/css; charset=windows-1252"
+	out.Reset()
+	_, err = RewriteCSS(&out, strings.NewReader(in), opts)
+	var tl *TooLargeError
+	require.ErrorAs(t, err, &tl)
+	assert.ErrorIs(t, err, ErrIncomplete)
 	assert.Equal(t, in, out.String())
-	assert.NotEmpty(t, st.Base.Warnings)
 }
 
 // TestSheetEncoding: the stylesheet is read in the encoding the open

@@ -61,6 +61,11 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 	st := htmlrewrite.Stats{Base: b}
 	if err != nil && refs == nil {
 		w.Write(data)
+		if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
+			if cerr := long.CopyRest(w); cerr != nil {
+				return st, cerr
+			}
+		}
 		if ferr := w.Flush(); ferr != nil {
 			return st, ferr
 		}

@@ -74,6 +74,11 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 	st := htmlrewrite.Stats{Base: b}
 	if err != nil {
 		w.Write(data)
+		if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
+			if cerr := long.CopyRest(w); cerr != nil {
+				return st, cerr
+			}
+		}
 		if ferr := w.Flush(); ferr != nil {
 			return st, ferr
 		}
@@ -145,6 +150,12 @@ func read(src io.Reader, opts *Options) ([]byte, []value, base.Result, error) {
 		return data, nil, b, ErrSyntax
 	}
 	if !p.value("") {
+		if p.deep > 0 {
+			// Not a syntax error: a limit of the reader's.
+			l := linkref.Lines{Src: data}
+			line, _ := l.Position(p.deep - 1)
+			return data, nil, b, &htmlrewrite.IncompleteError{What: "a JSON value", Line: line, Offset: int64(p.deep - 1), Limit: maxDepth, Unit: "levels"}
+		}
 		return data, nil, b, ErrSyntax
 	}
 	p.space()
@@ -243,6 +254,7 @@ type parser struct {
 	i     int
 	vals  []value
 	depth int
+	deep  int // where a value went past maxDepth, +1; 0 when none did
 }
 
 const maxDepth = 512
@@ -261,6 +273,7 @@ func (p *parser) value(path string) bool {
 	switch c := p.src[p.i]; {
 	case c == '{':
 		if p.depth++; p.depth > maxDepth {
+			p.deep = p.i + 1
 			return false
 		}
 		defer func() { p.depth-- }()
@@ -305,6 +318,7 @@ func (p *parser) value(path string) bool {
 		}
 	case c == '[':
 		if p.depth++; p.depth > maxDepth {
+			p.deep = p.i + 1
 			return false
 		}
 		defer func() { p.depth-- }()

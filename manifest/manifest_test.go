@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -97,4 +98,15 @@ func FuzzRewrite(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A manifest nested deeper than the parser goes is refused by name, not
+// as "not a JSON object".
+func TestTooDeep(t *testing.T) {
+	doc := `{"icons":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`
+	_, err := Links(strings.NewReader(doc), Options{Spec: resolve.WHATWG}, func(htmlrewrite.Link) error { return nil })
+	var e *htmlrewrite.IncompleteError
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "nested deeper than 512 levels") || errors.Is(err, ErrSyntax) {
+		t.Errorf("err = %v", err)
+	}
 }

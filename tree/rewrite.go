@@ -15,6 +15,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/internal/ordered"
 )
 
@@ -315,9 +316,10 @@ func (r *Rewriter) mapper() *Mapper {
 }
 
 // stream rewrites src of kind k to dst through package extract, counting
-// into res: HTML and MHTML as they are read (an MHTML archive's headers
-// first, then a part at a time), the other kinds held whole, up to
-// MaxSize (nothing is written when one fails).
+// into res: HTML, MHTML and CSS as they are read (an MHTML archive's
+// headers first, then a part at a time; a stylesheet a rule at a time),
+// the other kinds held whole, up to MaxSize and what their reader may
+// hold (nothing is written when one fails).
 func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k base.Format, docURL string) error {
 	var o extract.Options
 	if r.Options != nil {
@@ -333,22 +335,25 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k ba
 			o.HTML.Referrer = ref
 		}
 	}
-	whole := k == base.CSS || k == base.XML || k == base.Manifest || k == base.Module
+	whole := k == base.XML || k == base.Manifest || k == base.Module
 	if whole {
-		var data []byte
-		var err error
+		// Read up to what its reader may hold, never more: a larger one
+		// is refused by name before it is read whole.
+		limit := extract.HoldLimit(k, o)
 		if r.MaxSize > 0 {
-			data, err = io.ReadAll(io.LimitReader(src, r.MaxSize+1))
-			if err == nil && int64(len(data)) > r.MaxSize {
-				err = ErrTooLarge
+			limit = min(limit, r.MaxSize)
+		}
+		data, err := linkref.ReadDocument(src, int(limit))
+		if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
+			if limit == r.MaxSize {
+				return ErrTooLarge
 			}
-		} else {
-			data, err = io.ReadAll(src)
+			return extract.TooLarge(k, limit)
 		}
 		if err != nil {
 			return err
 		}
-		src = bytes.NewReader(data)
+		src = linkref.NewHeld(data) // held once, not copied by the readers
 	}
 	st, err := extract.Rewrite(dst, src, k, o)
 	res.Warnings = st.Warnings

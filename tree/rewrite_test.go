@@ -141,16 +141,16 @@ func TestRewriterMirrorTwice(t *testing.T) {
 // A document the rewriter cannot read still belongs to the site: it is
 // copied into the mirror as it was, and its result says so.
 func TestRewriterMirrorCopiesUnrewritable(t *testing.T) {
-	src := writeTree(t, map[string]string{"big.css": strings.Repeat("a{}", 100)})
+	src := writeTree(t, map[string]string{"big.webmanifest": `{"name":"` + strings.Repeat("a", 300) + `"}`})
 	out := t.TempDir()
 	r := &tree.Rewriter{Options: readers, Mirror: out, MaxSize: 10, Writer: tree.Writer{NoSync: true}}
-	got := rewriteAll(t, r, nil, src)["big.css"]
+	got := rewriteAll(t, r, nil, src)["big.webmanifest"]
 	require.ErrorIs(t, got.Err, tree.ErrTooLarge)
 	assert.True(t, got.CopiedUnchanged)
 	assert.True(t, got.Read)
-	data, err := os.ReadFile(filepath.Join(out, "big.css"))
+	data, err := os.ReadFile(filepath.Join(out, "big.webmanifest"))
 	require.NoError(t, err)
-	assert.Equal(t, strings.Repeat("a{}", 100), string(data))
+	assert.Equal(t, `{"name":"`+strings.Repeat("a", 300)+`"}`, string(data))
 }
 
 func TestRewriterInPlaceAndDryRun(t *testing.T) {
@@ -270,9 +270,15 @@ func TestRewriterStream(t *testing.T) {
 	require.NoError(t, res.Err)
 	assert.Equal(t, `a { b: url(https://s.example/c/x.png) }`, out.String())
 
+	// A stylesheet streams, whatever MaxSize; a kind read whole is
+	// bounded by it.
 	out.Reset()
 	r.MaxSize = 4
-	res = r.Stream(&out, strings.NewReader(`a { b: url(x.png) }`), base.CSS, "")
+	res = r.Stream(&out, strings.NewReader(`a { b: url(x.png) }`), base.CSS, "https://s.example/c/s.css")
+	require.NoError(t, res.Err)
+	assert.Equal(t, `a { b: url(https://s.example/c/x.png) }`, out.String())
+	out.Reset()
+	res = r.Stream(&out, strings.NewReader(`{"start_url": "x.html"}`), base.Manifest, "")
 	assert.True(t, errors.Is(res.Err, tree.ErrTooLarge), "a kind read whole is bounded: %v", res.Err)
 	assert.Empty(t, out.String(), "nothing written")
 }

@@ -3,18 +3,57 @@ package xmlrewrite
 import (
 	"bytes"
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
 // decoded is text as the XML processor hands it on (references replaced,
-// CDATA markers gone), with, for each of its bytes, the span of source
-// bytes it came from, so that a span of the text maps back to the source.
+// CDATA markers gone), with the source bytes each of its bytes came from,
+// so that a span of the text maps back to the source. The map is kept by
+// pieces, not per byte: a run of bytes copied as they are is one piece,
+// and so is a reference, whatever their length.
 type decoded struct {
-	text       []byte
-	start, end []int32
-	segs       []segment
+	text   []byte
+	pieces []piece
+	segs   []segment
+}
+
+// piece maps the decoded bytes from d0 to the next piece's d0 to the
+// source: one to one from s0 when ref is false; each of them to the whole
+// span [s0, s1) when ref is true (a reference, a CR LF).
+type piece struct {
+	d0, s0, s1 int32
+	ref        bool
+}
+
+// put appends the byte c, decoded from src[s:e].
+func (d *decoded) put(c byte, s, e int) {
+	i := len(d.text)
+	d.text = append(d.text, c)
+	if n := len(d.pieces); n > 0 {
+		p := &d.pieces[n-1]
+		if !p.ref && e == s+1 && int(p.s1) == s {
+			p.s1++ // the run of bytes as they are goes on
+			return
+		}
+		if p.ref && int(p.s0) == s && int(p.s1) == e {
+			return // another byte of the same reference
+		}
+	}
+	d.pieces = append(d.pieces, piece{d0: int32(i), s0: int32(s), s1: int32(e), ref: e != s+1})
+}
+
+// source returns the source span of the decoded byte i.
+func (d *decoded) source(i int) (int, int) {
+	k := sort.Search(len(d.pieces), func(k int) bool { return int(d.pieces[k].d0) > i }) - 1
+	p := d.pieces[k]
+	if p.ref {
+		return int(p.s0), int(p.s1)
+	}
+	s := int(p.s0) + i - int(p.d0)
+	return s, s + 1
 }
 
 // segment is a run of decoded text read from one kind of source.
@@ -38,11 +77,7 @@ var predefined = map[string]byte{"lt": '<', "gt": '>', "amp": '&', "apos": '\'',
 func (d *decoded) add(src []byte, a, b int, cdata bool, quote byte) error {
 	d0 := len(d.text)
 	defer func() { d.segs = append(d.segs, segment{d0: d0, d1: len(d.text), cdata: cdata, attr: quote}) }()
-	put := func(c byte, s, e int) {
-		d.text = append(d.text, c)
-		d.start = append(d.start, int32(s))
-		d.end = append(d.end, int32(e))
-	}
+	put := d.put
 	for i := a; i < b; {
 		c := src[i]
 		switch {
@@ -110,10 +145,15 @@ func (d *decoded) span(a, b int) (int, int, segment, bool) {
 	if a >= b || b > len(d.text) {
 		return 0, 0, segment{}, false
 	}
-	for _, s := range d.segs {
-		if s.d0 <= a && b <= s.d1 {
-			return int(d.start[a]), int(d.end[b-1]), s, true
-		}
+	// The segments are in order: the last one starting at or before a.
+	k := sort.Search(len(d.segs), func(k int) bool { return d.segs[k].d0 > a }) - 1
+	if k < 0 {
+		return 0, 0, segment{}, false
+	}
+	if s := d.segs[k]; b <= s.d1 {
+		r0, _ := d.source(a)
+		_, r1 := d.source(b - 1)
+		return r0, r1, s, true
 	}
 	return 0, 0, segment{}, false
 }

@@ -1,6 +1,10 @@
 package xmlrewrite
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/relurl/relurl/htmlrewrite"
+)
 
 // tokenKind is the kind of an XML token (XML 1.0 §2.4–§2.8, §3.1).
 type tokenKind uint8
@@ -33,6 +37,7 @@ type token struct {
 	name      string
 	attrs     []attr
 	selfClose bool
+	tooMany   bool // a start tag with more than htmlrewrite.MaxAttrs attributes: attrs holds the first ones
 }
 
 // lexer splits an XML document into tokens without decoding anything, so
@@ -234,7 +239,11 @@ func (l *lexer) start(p int) token {
 				i = k
 			}
 		}
-		l.attrs = append(l.attrs, a)
+		if len(l.attrs) < htmlrewrite.MaxAttrs {
+			l.attrs = append(l.attrs, a)
+		} else {
+			t.tooMany = true
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
@@ -30,7 +31,7 @@ var neverURL = map[string]bool{
 // xhtmlTag reads an XHTML start tag's attributes by the HTML Standard,
 // through htmlrewrite (XHTML is tokenized as XML, but its elements and
 // attributes are HTML's).
-func (s *scanner) xhtmlTag(t token, f *frame) {
+func (s *scanner) xhtmlTag(t token, f scope) {
 	may := false
 	for _, a := range t.attrs {
 		if !neverURL[a.name] && !strings.HasPrefix(a.name, "xmlns:") && !strings.HasPrefix(a.name, "aria-") {
@@ -41,19 +42,19 @@ func (s *scanner) xhtmlTag(t token, f *frame) {
 	if !may {
 		return
 	}
+	// The tag as it is: one piece, whatever its length.
 	n := t.b - t.a
-	d := decoded{text: s.src[t.a:t.b], start: make([]int32, n), end: make([]int32, n), segs: []segment{{d0: 0, d1: n, raw: true}}}
-	for i := range n {
-		d.start[i], d.end[i] = int32(t.a+i), int32(t.a+i+1)
-	}
+	d := decoded{text: s.src[t.a:t.b], pieces: []piece{{d0: 0, s0: int32(t.a), s1: int32(t.b)}}, segs: []segment{{d0: 0, d1: n, raw: true}}}
 	s.nested(&d, false, f, "", "")
 }
 
 // nested reads or rewrites the links of a document carried in the XML:
 // escaped HTML (css false) or a style sheet. d is its decoded text; tag
 // and attrName say where a CSS value is.
-func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
-	text := string(d.text)
+func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
+	// Not a copy: d.text is not changed while its links are read (and
+	// is the document itself for an XHTML tag).
+	text := unsafe.String(unsafe.SliceData(d.text), len(d.text))
 	opts := htmlrewrite.Options{
 		Spec: s.opts.Context.Spec,
 		Context: base.Context{Spec: s.opts.Context.Spec, Options: s.opts.Context.Options,
@@ -80,10 +81,12 @@ func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
 	}
 	at := func(off int64) int {
 		switch {
-		case off >= 0 && int(off) < len(d.start):
-			return int(d.start[off])
-		case len(d.end) > 0:
-			return int(d.end[len(d.end)-1])
+		case off >= 0 && int(off) < len(d.text):
+			r0, _ := d.source(int(off))
+			return r0
+		case len(d.text) > 0:
+			_, r1 := d.source(len(d.text) - 1)
+			return r1
 		}
 		return 0
 	}
@@ -143,6 +146,7 @@ func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
 	// One 32 KiB writer for every nested run: htmlrewrite's own
 	// bufio.NewWriterSize takes it as it is instead of allocating one.
 	var out bytes.Buffer
+	out.Grow(len(text) + len(text)/8) // the links made longer: no growth's copies
 	if s.nestedW == nil {
 		s.nestedW = bufio.NewWriterSize(&out, 32<<10)
 	}
@@ -160,7 +164,7 @@ func (s *scanner) nested(d *decoded, css bool, f *frame, tag, attrName string) {
 	}
 	// Map each sentinel back to the span it replaced: the text between
 	// two sentinels is the text between the two spans.
-	o := out.String()
+	o := unsafe.String(unsafe.SliceData(out.Bytes()), out.Len()) // out is not written again
 	var lits []string
 	var order []int
 	for {

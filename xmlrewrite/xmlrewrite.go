@@ -29,7 +29,11 @@
 // declared in a DTD cannot be spliced: they are reported with an error and
 // left as written.
 //
-// The document is held in memory (up to Options.MaxSize). Its encoding is
+// The document is held in memory (up to Options.MaxSize); what is held
+// for its structure is bounded by design: at most MaxDepth open elements
+// of a few bytes each, and htmlrewrite.MaxAttrs attributes of a tag. An
+// element deeper or a tag with more stops the reading with an
+// *htmlrewrite.IncompleteError, the rest copied as written. Its encoding is
 // decided by base.XMLEncoding (a byte order mark, Options.ContentType's
 // charset, the first bytes, the encoding declaration, else UTF-8) and
 // must be ASCII-compatible: UTF-16, UTF-32 and EBCDIC documents are
@@ -38,8 +42,10 @@ package xmlrewrite
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/relurl/relurl/base"
@@ -94,8 +100,9 @@ type Options struct {
 	Charset string
 
 	// MaxSize bounds the document held in memory; the zero value is
-	// htmlrewrite.DefaultMaxToken. A larger document is copied
-	// unchanged, with a warning.
+	// htmlrewrite.DefaultMaxToken (and at most 2 GiB: offsets are
+	// kept in 32 bits). A larger document is not read whole: it is
+	// copied unchanged, with an *htmlrewrite.TooLargeError.
 	MaxSize int
 
 	identity bool // tests: every URL replaced by its own bytes
@@ -193,17 +200,38 @@ func splitName(q string, lookup func(string) string) (string, string) {
 // binding is one namespace declaration in scope.
 type binding struct{ prefix, uri string }
 
-// frame is an open element.
+// MaxDepth bounds the elements open at once: a start tag deeper than this
+// stops the reading (an *htmlrewrite.IncompleteError; Rewrite copies the
+// rest as written), so that what is held per open element is bounded by
+// the design, not by the input.
+const MaxDepth = 512
+
+// frame is an open element, kept small (the stack holds up to MaxDepth of
+// them): what each element needs of its own, as offsets in the source;
+// its base, which only an xml:base changes, is shared through s.bases.
 type frame struct {
-	qname, ns, local string
-	bindings         int // len(scanner.bindings) before this element's declarations
-	base             base.Result
-	res              *resolve.Resolver
-	resErr           error
-	content          content
-	contentAt        int  // where the content starts
-	mixed            bool // the content has child elements
-	kind             htmlrewrite.Kind
+	name, nameEnd int32 // the qualified name, src[name:nameEnd]
+	bindings      int32 // len(scanner.bindings) before this element's declarations
+	contentAt     int32 // where the content starts
+	base          int32 // the element's base: s.bases[base], or the document's when -1
+	content       content
+	mixed         bool // the content has child elements
+	kind          uint8
+}
+
+// scoped is an element's base, shared by its descendants until an
+// xml:base changes it.
+type scoped struct {
+	base   base.Result
+	res    *resolve.Resolver
+	resErr error
+}
+
+// scope is what the link readers need of an element: its name and its
+// base.
+type scope struct {
+	qname string
+	*scoped
 }
 
 type scanner struct {
@@ -219,12 +247,14 @@ type scanner struct {
 	docRes   *resolve.Resolver
 	docErr   error
 	stack    []frame
+	bases    []scoped // the bases that xml:base set, shared by the open elements
+	doc      scoped   // the document's base
 	bindings []binding
 	lines    linkref.Lines
 	dec      linkref.Decider
 	warned   bool // the xml:base warning was given
 	nestedW  *bufio.Writer
-	tooLarge bool
+	tooLarge int // the bound a document over it went past; 0 when read
 }
 
 func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, error) {
@@ -235,21 +265,24 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) erro
 	if max <= 0 {
 		max = htmlrewrite.DefaultMaxToken
 	}
-	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
-	if err != nil {
+	max = min(max, math.MaxInt32) // frames keep offsets as int32
+	// Not read whole when larger than max: a file's size says so first.
+	data, err := linkref.ReadDocument(src, max)
+	var long *linkref.TooLongError
+	if err != nil && !errors.As(err, &long) {
 		return nil, err
 	}
 	s := &scanner{opts: opts, src: data, w: w, fn: fn}
 	s.splice = linkref.Splicer{W: w, Src: data}
 	s.lines = linkref.Lines{Src: data}
 	s.dec = linkref.Decider{Absolute: opts.Absolute, Fragments: opts.Fragments, Map: opts.Map}
-	if len(data) > max {
-		s.tooLarge = true
+	if long != nil {
+		s.tooLarge = max
 		s.docBase = opts.Context.Decide(base.Element{})
-		s.docBase.Warnings = append(s.docBase.Warnings, fmt.Sprintf("the document is longer than %d bytes: left as written", max))
+		err = nil
 		if w != nil {
 			w.Write(data)
-			_, err = io.Copy(w, src)
+			err = long.CopyRest(w)
 		}
 		return s, err
 	}
@@ -322,7 +355,7 @@ func (s *scanner) xhtmlBase() base.Element {
 			}
 			return ""
 		})
-		if u := e.lookup(""); u != "" {
+		if u := e.lookup(""); u != "" && len(stack) < MaxDepth {
 			stack = append(stack, binding{"", u})
 		}
 		if ns == nsXHTML && local == "base" {
@@ -351,16 +384,33 @@ func (s *scanner) lookup(p string) string {
 	return ""
 }
 
+// scopeOf returns the scope of f, or the document's for nil.
+func (s *scanner) scopeOf(f *frame) scope {
+	if f == nil {
+		s.doc = scoped{base: s.docBase, res: s.docRes, resErr: s.docErr}
+		return scope{scoped: &s.doc}
+	}
+	sc := scope{qname: string(s.src[f.name:f.nameEnd])}
+	if f.base < 0 {
+		s.doc = scoped{base: s.docBase, res: s.docRes, resErr: s.docErr}
+		sc.scoped = &s.doc
+	} else {
+		sc.scoped = &s.bases[f.base]
+	}
+	return sc
+}
+
+// top returns the innermost open element, nil when there is none.
 func (s *scanner) top() *frame {
 	if len(s.stack) == 0 {
-		return &frame{base: s.docBase, res: s.docRes, resErr: s.docErr}
+		return nil
 	}
 	return &s.stack[len(s.stack)-1]
 }
 
 func (s *scanner) run() error {
-	if s.tooLarge {
-		return nil
+	if s.tooLarge > 0 {
+		return &htmlrewrite.TooLargeError{What: "an XML document", Size: -1, Limit: int64(s.tooLarge)}
 	}
 	l := lexer{src: s.src}
 	for s.err == nil {
@@ -389,10 +439,23 @@ func (s *scanner) run() error {
 // its URL attributes, and what its content is.
 func (s *scanner) start(t token) {
 	parent := s.top()
-	if len(s.stack) > 0 {
+	if parent != nil {
 		parent.mixed = true
 	}
-	f := frame{qname: t.name, bindings: len(s.bindings), base: parent.base, res: parent.res, resErr: parent.resErr}
+	if t.tooMany {
+		line, _ := s.lines.Position(t.a)
+		s.err = &htmlrewrite.IncompleteError{What: "<" + t.name + ">", Line: line, Offset: int64(t.a), Limit: htmlrewrite.MaxAttrs, Unit: "attributes"}
+		return
+	}
+	if !t.selfClose && len(s.stack) >= MaxDepth {
+		line, _ := s.lines.Position(t.a)
+		s.err = &htmlrewrite.IncompleteError{What: "<" + t.name + ">", Line: line, Offset: int64(t.a), Limit: MaxDepth, Unit: "levels"}
+		return
+	}
+	f := frame{name: int32(t.a + 1), nameEnd: int32(t.a + 1 + len(t.name)), bindings: int32(len(s.bindings)), base: -1}
+	if parent != nil {
+		f.base = parent.base
+	}
 	for _, a := range t.attrs {
 		if a.v0 < 0 {
 			continue
@@ -404,49 +467,56 @@ func (s *scanner) start(t token) {
 			s.bindings = append(s.bindings, binding{a.name[6:], s.attrText(a)})
 		}
 	}
-	f.ns, f.local = splitName(t.name, s.lookup)
-	e := &element{ns: f.ns, local: f.local, parent: parent.local, attrs: t.attrs, src: s.src, lookup: s.lookup}
+	ns, local := splitName(t.name, s.lookup)
+	ps := s.scopeOf(parent)
+	e := &element{ns: ns, local: local, parent: localOf(ps.qname), attrs: t.attrs, src: s.src, lookup: s.lookup}
 	line, _ := s.lines.Position(t.a)
+	sc := scope{qname: t.name, scoped: ps.scoped}
 	if v, ok := e.attrValue(nsXML, "base"); ok {
-		s.xmlBase(&f, parent, v, line)
+		if b, changed := s.xmlBase(t.name, ps.scoped, v, line); changed {
+			s.bases = append(s.bases, b)
+			f.base = int32(len(s.bases) - 1)
+			sc.scoped = &s.bases[f.base]
+		}
 	}
-	if f.ns == nsXHTML {
-		s.xhtmlTag(t, &f)
+	if ns == nsXHTML {
+		s.xhtmlTag(t, sc)
 	}
 	for _, a := range t.attrs {
 		if a.v0 < 0 {
 			continue
 		}
-		ns, local := e.attrName(a.name)
-		if ns == nsXML && local == "base" {
+		ans, alocal := e.attrName(a.name)
+		if ans == nsXML && alocal == "base" {
 			if s.opts.EmptyXMLBase && s.honour && s.w != nil && a.v1 > a.v0 {
 				s.splice.Replace(a.v0, a.v1, "")
 			}
 			continue
 		}
-		kind, isURL, isCSS := attrKind(s.format, e, ns, local)
+		kind, isURL, isCSS := attrKind(s.format, e, ans, alocal)
 		switch {
 		case isURL:
-			s.attrLink(t, a, &f, kind)
+			s.attrLink(t, a, sc, kind)
 		case isCSS:
 			var d decoded
 			if err := d.add(s.src, a.v0, a.v1, false, quoteOf(a)); err != nil {
 				s.warnf("line %d: %s: %v", line, a.name, err)
 				continue
 			}
-			s.nested(&d, true, &f, f.local, local)
+			s.nested(&d, true, sc, local, alocal)
 		}
 	}
 	if t.selfClose {
 		s.bindings = s.bindings[:f.bindings]
+		s.bases = s.bases[:f.base+1]
 		return
 	}
-	f.content, f.contentAt = contentOf(s.format, e), t.b
+	f.content, f.contentAt = contentOf(s.format, e), int32(t.b)
 	switch f.content {
 	case urlContent:
-		f.kind = htmlrewrite.Feed
+		f.kind = uint8(htmlrewrite.Feed)
 	case cssContent:
-		f.kind = htmlrewrite.CSS
+		f.kind = uint8(htmlrewrite.CSS)
 	}
 	s.stack = append(s.stack, f)
 }
@@ -467,25 +537,29 @@ func (s *scanner) attrText(a attr) string {
 	return string(d.text)
 }
 
-// xmlBase sets f's base from its xml:base value v, when xml:base counts.
-func (s *scanner) xmlBase(f, parent *frame, v []byte, line int) {
+// xmlBase returns the base that the xml:base value v of the element
+// qname sets, and whether it differs from the parent's, when xml:base
+// counts.
+func (s *scanner) xmlBase(qname string, parent *scoped, v []byte, line int) (scoped, bool) {
 	if !s.honour {
 		if !s.warned {
 			s.warned = true
 			s.docBase.Warnings = append(s.docBase.Warnings, fmt.Sprintf("xml:base at line %d ignored: browsers ignore xml:base in %s (ask for XML Base to honour it)", line, s.format))
 		}
-		return
+		return scoped{}, false
 	}
 	var d decoded
 	if err := d.add(v, 0, len(v), false, '"'); err != nil {
 		s.warnf("xml:base at line %d: %v", line, err)
-		return
+		return scoped{}, false
 	}
 	a, b := d.trim()
-	f.base = s.opts.Context.XMLBase(parent.base, string(d.text[a:b]), fmt.Sprintf("<%s> at line %d", f.qname, line))
+	f := scoped{base: s.opts.Context.XMLBase(parent.base, string(d.text[a:b]), fmt.Sprintf("<%s> at line %d", qname, line)),
+		res: parent.res, resErr: parent.resErr}
 	if f.base.URL != parent.base.URL {
 		f.res, f.resErr = s.resolver(f.base.URL)
 	}
+	return f, true
 }
 
 // end handles an end tag: the content of an element whose content is
@@ -494,7 +568,7 @@ func (s *scanner) end(t token) {
 	// Close up to the matching element (a mismatched end tag closes the
 	// elements left open inside it; one that matches nothing is ignored).
 	i := len(s.stack) - 1
-	for i >= 0 && s.stack[i].qname != t.name {
+	for i >= 0 && string(s.src[s.stack[i].name:s.stack[i].nameEnd]) != t.name {
 		i--
 	}
 	if i < 0 {
@@ -503,15 +577,22 @@ func (s *scanner) end(t token) {
 	if i == len(s.stack)-1 {
 		f := &s.stack[i]
 		if !f.mixed && f.content != plainContent {
-			s.content(f, f.contentAt, t.a)
+			s.content(f, int(f.contentAt), t.a)
 		}
 	}
 	s.bindings = s.bindings[:s.stack[i].bindings]
 	s.stack = s.stack[:i]
+	if f := s.top(); f != nil {
+		s.bases = s.bases[:f.base+1]
+	} else {
+		s.bases = s.bases[:0]
+	}
 }
 
 // content reads the content src[a:b] of the element f.
 func (s *scanner) content(f *frame, a, b int) {
+	sc := s.scopeOf(f)
+	local, kind := localOf(sc.qname), htmlrewrite.Kind(f.kind)
 	var d decoded
 	l := lexer{src: s.src[:b], pos: a}
 	for {
@@ -535,7 +616,7 @@ func (s *scanner) content(f *frame, a, b int) {
 		}
 		if err != nil {
 			line, _ := s.lines.Position(t.a)
-			s.warnf("line %d: <%s>: %v", line, f.qname, err)
+			s.warnf("line %d: <%s>: %v", line, sc.qname, err)
 			return
 		}
 	}
@@ -545,16 +626,16 @@ func (s *scanner) content(f *frame, a, b int) {
 		if x == y {
 			return
 		}
-		s.link(&d, x, y, f, f.local, "", f.kind)
+		s.link(&d, x, y, sc, local, "", kind)
 	case htmlContent:
-		s.nested(&d, false, f, f.local, "")
+		s.nested(&d, false, sc, local, "")
 	case cssContent:
-		s.nested(&d, true, f, f.local, "")
+		s.nested(&d, true, sc, local, "")
 	}
 }
 
 // attrLink handles an attribute whose value is a URL.
-func (s *scanner) attrLink(t token, a attr, f *frame, kind htmlrewrite.Kind) {
+func (s *scanner) attrLink(t token, a attr, f scope, kind htmlrewrite.Kind) {
 	var d decoded
 	if err := d.add(s.src, a.v0, a.v1, false, quoteOf(a)); err != nil {
 		s.failed(a.v0, string(s.src[a.v0:a.v1]), f, localOf(t.name), localOf(a.name), kind, err)
@@ -586,12 +667,12 @@ func (s *scanner) stylesheetPI(t token) {
 		if a.name != "href" || a.v0 < 0 {
 			continue
 		}
-		s.attrLink(token{name: "xml-stylesheet"}, a, s.top(), htmlrewrite.Resource)
+		s.attrLink(token{name: "xml-stylesheet"}, a, s.scopeOf(s.top()), htmlrewrite.Resource)
 	}
 }
 
 // link reports or rewrites the reference d.text[x:y].
-func (s *scanner) link(d *decoded, x, y int, f *frame, tag, attrName string, kind htmlrewrite.Kind) {
+func (s *scanner) link(d *decoded, x, y int, f scope, tag, attrName string, kind htmlrewrite.Kind) {
 	r0, r1, seg, ok := d.span(x, y)
 	if !ok {
 		return
@@ -600,7 +681,7 @@ func (s *scanner) link(d *decoded, x, y int, f *frame, tag, attrName string, kin
 }
 
 // linkAt reports or rewrites the reference raw, written at src[r0:r1] in seg.
-func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f *frame, tag, attrName string, kind htmlrewrite.Kind) {
+func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f scope, tag, attrName string, kind htmlrewrite.Kind) {
 	mk := func(u string, err error) Link {
 		line, col := s.lines.Position(r0)
 		return Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attrName, Kind: kind,
@@ -642,7 +723,7 @@ func (s *scanner) unrewritten() {
 }
 
 // failed reports a value that could not be read.
-func (s *scanner) failed(off int, raw string, f *frame, tag, attrName string, kind htmlrewrite.Kind, err error) {
+func (s *scanner) failed(off int, raw string, f scope, tag, attrName string, kind htmlrewrite.Kind, err error) {
 	if s.fn == nil {
 		s.dec.Stats.Links++
 		s.dec.Stats.Failed++

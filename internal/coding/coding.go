@@ -68,6 +68,49 @@ func Decode(contentEncoding string, body []byte, max int64) ([]byte, error) {
 // decodeOne undoes one content coding; on a read error it returns what
 // it decoded and the error.
 func decodeOne(coding string, body []byte, max int64) ([]byte, error) {
+	r, err := decoder(coding, body)
+	if err != nil {
+		return nil, err
+	}
+	// Most bodies are small: read at once. A larger one is measured
+	// first (decoded into nothing), then decoded again into a buffer of
+	// its size, so that what is held is the body and the bound, never a
+	// growing buffer's old and new copies (twice the bound).
+	const small = 4 << 20
+	out, err := io.ReadAll(io.LimitReader(r, min(max, small)+1))
+	if err != nil || int64(len(out)) <= min(max, small) {
+		return out, err
+	}
+	if int64(len(out)) > max {
+		return nil, fmt.Errorf("%w: decoded body over %d bytes", ErrTooLarge, max)
+	}
+	n := int64(len(out))
+	out = nil
+	m, err := io.Copy(io.Discard, io.LimitReader(r, max+1-n))
+	if err != nil {
+		// What decodes before the error, as for a small body.
+		if r2, derr := decoder(coding, body); derr == nil {
+			out = make([]byte, n+m)
+			k, _ := io.ReadFull(r2, out)
+			out = out[:k]
+		}
+		return out, err
+	}
+	if n += m; n > max {
+		return nil, fmt.Errorf("%w: decoded body over %d bytes", ErrTooLarge, max)
+	}
+	if r, err = decoder(coding, body); err != nil {
+		return nil, err
+	}
+	out = make([]byte, n)
+	if _, err := io.ReadFull(r, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// decoder returns a reader of body with coding undone.
+func decoder(coding string, body []byte) (io.Reader, error) {
 	var r io.Reader
 	switch coding {
 	case "gzip", "x-gzip":
@@ -88,12 +131,5 @@ func decodeOne(coding string, body []byte, max int64) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("unknown coding %q", coding)
 	}
-	out, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return out, err
-	}
-	if int64(len(out)) > max {
-		return nil, fmt.Errorf("%w: decoded body over %d bytes", ErrTooLarge, max)
-	}
-	return out, nil
+	return r, nil
 }

@@ -75,3 +75,27 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeLarge: a body over the first read is measured, then decoded
+// into a buffer of its size: the same bytes; over the bound, ErrTooLarge;
+// cut short, what decodes with the error.
+func TestDecodeLarge(t *testing.T) {
+	plain := bytes.Repeat([]byte("0123456789abcdef"), 1<<19) // 8 MiB
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(plain)
+	zw.Close()
+	out, err := Decode("gzip", z.Bytes(), 16<<20)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(plain, out))
+	assert.Equal(t, len(plain), cap(out), "a buffer of the body's size")
+
+	_, err = Decode("gzip", z.Bytes(), 6<<20)
+	assert.ErrorIs(t, err, ErrTooLarge)
+
+	_, err = Decode("gzip", z.Bytes()[:z.Len()-100], 16<<20)
+	var ce *Error
+	require.ErrorAs(t, err, &ce)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Greater(t, len(ce.Partial), 4<<20)
+}

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/relurl/relurl/htmlrewrite"
@@ -141,25 +142,128 @@ func (l *Lines) Position(o int) (line, col int) {
 	return l.line0, o - l.lineStart + 1
 }
 
-// TooLongError is ReadDocument's error for a document over its bound.
-type TooLongError struct{ Limit int }
+// TooLongError is ReadDocument's error for a document over its bound. It
+// is not held: Rest copies what ReadDocument did not read. It wraps
+// htmlrewrite.ErrIncomplete, as every refusal of a reader's limit does.
+type TooLongError struct {
+	Limit int
+	Size  int64 // the document's size when its file said so, else -1
+	rest  io.Reader
+}
 
 func (e *TooLongError) Error() string {
+	if e.Size >= 0 {
+		return fmt.Sprintf("%d bytes, longer than %d bytes: left as written", e.Size, e.Limit)
+	}
 	return fmt.Sprintf("longer than %d bytes: left as written", e.Limit)
 }
 
+// Unwrap returns htmlrewrite.ErrIncomplete.
+func (e *TooLongError) Unwrap() error { return htmlrewrite.ErrIncomplete }
+
+// CopyRest copies to w the rest of the document, after the bytes
+// ReadDocument returned with e.
+func (e *TooLongError) CopyRest(w io.Writer) error {
+	if e.rest == nil {
+		return nil
+	}
+	_, err := io.Copy(w, e.rest)
+	return err
+}
+
 // ReadDocument reads a document that a reader must hold whole, at most max
-// bytes (htmlrewrite.DefaultMaxToken when max <= 0). A longer one is still
-// read to its end and returned with a *TooLongError, so that the caller can
-// copy it as written.
+// bytes (htmlrewrite.DefaultMaxToken when max <= 0). A longer one is not
+// read whole: a file whose size says so is not read at all, any other
+// source only to max bytes and one more, and ReadDocument returns the
+// bytes read with a *TooLongError, whose CopyRest copies the rest, so
+// that the caller can copy the document as written.
 func ReadDocument(src io.Reader, max int) ([]byte, error) {
 	if max <= 0 {
 		max = htmlrewrite.DefaultMaxToken
 	}
-	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
+	if h, ok := src.(*Held); ok {
+		// Already in memory: its bytes, not a copy.
+		data := h.data[len(h.data)-h.Len():]
+		h.Seek(0, io.SeekEnd)
+		if len(data) > max {
+			return data, &TooLongError{Limit: max, Size: int64(len(data))}
+		}
+		return data, nil
+	}
+	size := int64(512) // what to read into first
+	if z, ok := src.(*Sized); ok {
+		if z.N > int64(max) {
+			return nil, &TooLongError{Limit: max, Size: z.N, rest: z.Reader}
+		}
+		size = max64(0, z.N)
+	} else if l, ok := src.(interface{ Len() int }); ok {
+		// In memory (a bytes.Reader, a strings.Reader): its length.
+		size = int64(l.Len())
+	} else if f, ok := src.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if off, err := seekOffset(src); err == nil {
+				if size = max64(0, fi.Size()-off); size > int64(max) {
+					return nil, &TooLongError{Limit: max, Size: size, rest: src}
+				}
+			}
+		}
+	}
+	data, err := readAll(src, min(size, int64(max))+1, int64(max)+1)
 	if err != nil || len(data) <= max {
 		return data, err
 	}
-	rest, _ := io.ReadAll(src)
-	return append(data, rest...), &TooLongError{Limit: max}
+	return data, &TooLongError{Limit: max, Size: -1, rest: src}
+}
+
+// Sized is a reader whose length, N bytes, is known (a file's): what
+// ReadDocument reads it into, or refuses it by.
+type Sized struct {
+	io.Reader
+	N int64
+}
+
+// Held is a document already read into memory, as a reader: ReadDocument
+// takes its bytes as they are, so that a document passed from one reader
+// to the next is held once.
+type Held struct {
+	*bytes.Reader
+	data []byte
+}
+
+// NewHeld returns data as a Held reader.
+func NewHeld(data []byte) *Held { return &Held{bytes.NewReader(data), data} }
+
+// readAll reads r to its end or limit bytes, into a buffer of size bytes
+// first: a file's size, read without the buffer's growth.
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	b := make([]byte, 0, size)
+	lr := io.LimitReader(r, limit)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// seekOffset is where a file is read from: 0 unless it says otherwise.
+func seekOffset(src io.Reader) (int64, error) {
+	if s, ok := src.(io.Seeker); ok {
+		return s.Seek(0, io.SeekCurrent)
+	}
+	return 0, nil
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
 }

@@ -123,6 +123,7 @@ type Tokenizer struct {
 	pendingAttr [2]span
 	attr        [][2]span
 	attrNames   map[string]bool
+	attrCut     bool   // the tag has more than MaxAttrs attributes: attr holds the first ones
 	attrMap     bool   // attrNames holds the names of attr
 	keyBits     uint64 // keyBit of each name in attr (see seenKey)
 	// nameUpper: the current tag's name may hold an ASCII upper-case
@@ -506,8 +507,10 @@ loop:
 				split = true
 				break loop
 			}
-			// No place to cut yet: ask again at twice the length.
-			z.reach = z.raw.end - z.raw.start
+			// No place to cut yet: ask again at twice the length (the
+			// length doubles, so that the sheet is scanned a bounded
+			// number of times over, not once per chunk).
+			z.reach = 2*(z.raw.end-z.raw.start) - z.chunk
 			z.setFull()
 		}
 		c := z.readByte()
@@ -1122,6 +1125,7 @@ func (z *Tokenizer) readStartTag() TokenType {
 func (z *Tokenizer) forgetAttrs() {
 	z.attr = z.attr[:0]
 	z.keyBits = 0
+	z.attrCut = false
 	if z.attrMap {
 		z.forgetNames()
 	}
@@ -1151,8 +1155,12 @@ func (z *Tokenizer) readTagSlow(saveAttr bool) {
 		z.readTagAttrKey()
 		z.readTagAttrVal()
 		// Save pendingAttr if saveAttr and that attribute has a non-empty key, and the key hasn't been seen before.
-		if saveAttr && z.pendingAttr[0].start != z.pendingAttr[0].end && !z.seenKey() {
-			z.attr = append(z.attr, z.pendingAttr)
+		if saveAttr && z.pendingAttr[0].start != z.pendingAttr[0].end {
+			if len(z.attr) >= MaxAttrs {
+				z.attrCut = true
+			} else if !z.seenKey() {
+				z.attr = append(z.attr, z.pendingAttr)
+			}
 		}
 		if z.skipWhiteSpace(); z.err != nil {
 			break
@@ -1268,6 +1276,8 @@ func (z *Tokenizer) readTagBuffered(saveAttr bool) bool {
 			if bit := keyBit(buf[k0:k1]); len(z.attr) < maxLinearAttrs && z.keyBits&bit == 0 {
 				z.keyBits |= bit
 				z.attr = append(z.attr, z.pendingAttr)
+			} else if len(z.attr) >= MaxAttrs {
+				z.attrCut = true
 			} else if !z.seenKey() {
 				z.attr = append(z.attr, z.pendingAttr)
 			}
@@ -1816,6 +1826,15 @@ func (z *Tokenizer) skipUntil(stop *stopSet) {
 // maxLinearAttrs is how many attributes a tag may have before duplicates
 // are looked for in a map rather than by comparing names.
 const maxLinearAttrs = 16
+
+// MaxAttrs bounds the attributes kept of one tag (and the names kept to
+// drop duplicates): what a tag of more holds is bounded all the same, and
+// AttrsCut tells.
+const MaxAttrs = 65536
+
+// AttrsCut reports whether the current tag has more than MaxAttrs
+// attributes, of which only the first MaxAttrs are kept.
+func (z *Tokenizer) AttrsCut() bool { return z.attrCut }
 
 // seenKey reports whether pendingAttr's name equals, ASCII
 // case-insensitively, the name of an attribute already saved: only the

@@ -7,6 +7,17 @@
 //	go run ./testdata/memcheck/gen.go qp SIZE           the page of SIZE bytes, quoted-printable (RFC 2045 §6.7)
 //	go run ./testdata/memcheck/gen.go base64 SIZE       the page of SIZE bytes, base64 in 76-character CRLF lines (§6.8)
 //
+// and the hostile inputs, each a structure that grows where a reader
+// holds something per item:
+//
+//	deepsvg N      an SVG of N unclosed <g> with a link inside
+//	attrs N        an HTML tag of N attributes, then a link
+//	srcset N       an <img> whose srcset has N candidates
+//	css SIZE       a stylesheet of SIZE bytes of rules with url()
+//	manifest N     a web app manifest whose icons nest N arrays deep
+//	module SIZE    a JavaScript module of SIZE bytes of imports
+//	gzipwarc SIZE  a WARC of one response whose gzip body decodes to SIZE bytes
+//
 // The page is links, text, inline scripts, styles and comments, with one
 // inline JSON script of 32 MiB (twice the old 16 MiB token cap) when SIZE
 // allows; with "base" it starts with a <base href>, settling its base at
@@ -16,6 +27,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/base64"
 	"fmt"
@@ -44,6 +56,45 @@ func main() {
 		err = warc(w, size)
 	case "style":
 		err = style(w, size)
+	case "deepsvg":
+		io.WriteString(w, `<svg xmlns="http://www.w3.org/2000/svg">`)
+		for range size {
+			io.WriteString(w, "<g>")
+		}
+		_, err = io.WriteString(w, `<image href="x.png"/>`)
+	case "attrs":
+		io.WriteString(w, "<!doctype html><html><body><div")
+		for i := range size {
+			fmt.Fprintf(w, " a%d", i)
+		}
+		_, err = io.WriteString(w, ">x</div><a href=\"the-end.html\">end</a></body></html>\n")
+	case "srcset":
+		io.WriteString(w, `<!doctype html><html><body><img srcset="`)
+		for i := range size {
+			fmt.Fprintf(w, "i%d.png %dw, ", i, i%5000+1)
+		}
+		_, err = io.WriteString(w, "last.png 2x\"><a href=\"the-end.html\">end</a></body></html>\n")
+	case "css":
+		c := &counter{w: w}
+		for i := 0; c.n < size; i++ {
+			fmt.Fprintf(c, ".r%d { color: #%06x; background: url(\"img/%d.png\") no-repeat; }\n", i, i&0xffffff, i)
+		}
+	case "manifest":
+		io.WriteString(w, `{"name":"deep","icons":`)
+		for range size {
+			io.WriteString(w, "[")
+		}
+		for range size {
+			io.WriteString(w, "]")
+		}
+		_, err = io.WriteString(w, "}\n")
+	case "module":
+		c := &counter{w: w}
+		for i := 0; c.n < size; i++ {
+			fmt.Fprintf(c, "import a%d from \"./m/%d.js\";\n", i, i)
+		}
+	case "gzipwarc":
+		err = gzipWARC(w, size)
 	case "qp":
 		q := quotedprintable.NewWriter(w)
 		if err = page(q, size, false); err == nil {
@@ -170,6 +221,32 @@ func warc(out io.Writer, size int64) error {
 		}
 	}
 	return nil
+}
+
+// gzipWARC writes an uncompressed WARC of one response record whose body
+// is one gzip member (Content-Encoding: gzip) of size zero bytes: a few
+// MB on disk that decode to size bytes.
+func gzipWARC(w io.Writer, size int64) error {
+	var body bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&body, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	zero := make([]byte, 1<<20)
+	for n := int64(0); n < size; n += int64(len(zero)) {
+		zw.Write(zero[:min(int64(len(zero)), size-n)])
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	head := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", body.Len())
+	fmt.Fprintf(w, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n"+
+		"WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: https://gen.example/big.html\r\n"+
+		"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n", len(head)+body.Len())
+	io.WriteString(w, head)
+	w.Write(body.Bytes())
+	_, err = io.WriteString(w, "\r\n\r\n")
+	return err
 }
 
 // lines writes what it is given in lines of 76 characters ending in CRLF.

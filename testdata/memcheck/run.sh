@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Peak RSS of relurl on inputs larger than memory should matter (issue 11:
 # streams stay streams): every whole-process memory case of the project
-# (the reads, a <style> sheet, the writes -o/-i, MHTML links, the WARC reads and materialize). Inputs are
+# (the reads, a <style> sheet, the writes -o/-i, MHTML links, the WARC reads and materialize),
+# and the hostile inputs, each within its reader's budget (refused by a
+# named error where a limit of the reader's design is met). Inputs are
 # generated on the fly and piped; those that must be files are written to
 # a temporary directory and removed.
-#   usage: testdata/memcheck/run.sh        env: MEMCHECK_SCALE=N divides the sizes (quick runs)
+#   usage: testdata/memcheck/run.sh        env: MEMCHECK_SCALE=N divides the sizes (quick runs),
+#   MEMCHECK_ONLY=hostile runs only the hostile inputs, MEMCHECK_BIN=PATH
+#   measures that relurl binary instead of building one (an older build,
+#   to compare)
 # Prints one row per case (peak RSS in MiB, limit, wall seconds) and fails
 # when a case exceeds its limit or relurl fails. Needs GNU time (/usr/bin/time -v).
 set -euo pipefail
@@ -12,7 +17,11 @@ cd "$(dirname "$0")/../.."
 scale=${MEMCHECK_SCALE:-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/relurl" ./cmd/relurl
+if [ -n "${MEMCHECK_BIN:-}" ]; then
+  cp "$MEMCHECK_BIN" "$tmp/relurl"
+else
+  go build -o "$tmp/relurl" ./cmd/relurl
+fi
 go build -o "$tmp/gen" ./testdata/memcheck/gen.go
 if [ ! -x /usr/bin/time ]; then
   echo "memcheck: /usr/bin/time (Debian package time) is missing" >&2
@@ -30,13 +39,17 @@ enough() {
 exec 3>&1 # the table, whatever the measured command's stdout is
 printf '%-44s %10s %8s %8s\n' case peak_MiB limit wall_s
 # measure NAME LIMIT_MIB COMMAND...: runs COMMAND under time -v (its stdin
-# and stdout as given by the caller), records the peak RSS.
+# and stdout as given by the caller), records the peak RSS. With
+# want_status set (refused below), COMMAND must exit with that status.
+want_status=0
+[ -z "${MEMCHECK_BIN:-}" ] || want_status=any # an older build: measured, not judged
 measure() {
   local name=$1 limit=$2; shift 2
-  local start end kb
+  local start end kb status=0
   start=$(date +%s.%N)
-  if ! /usr/bin/time -v -o "$tmp/time" "$@"; then
-    echo "memcheck: $name: relurl failed" >&2
+  /usr/bin/time -v -o "$tmp/time" "$@" || status=$?
+  if [ "$want_status" != any ] && [ "$status" != "$want_status" ]; then
+    echo "memcheck: $name: relurl exited $status, not $want_status" >&2
     touch "$tmp/failed"
   fi
   end=$(date +%s.%N)
@@ -49,9 +62,80 @@ measure() {
   fi
 }
 
+# refused NAME LIMIT_MIB COMMAND...: measure, for an input a reader
+# refuses (a named error, exit status 1) within its bound.
+refused() {
+  local want=1
+  [ -z "${MEMCHECK_BIN:-}" ] || want=any
+  want_status=$want measure "$@" 2>"$tmp/refused.err"
+  if [ -z "${MEMCHECK_BIN:-}" ] && [ ! -s "$tmp/refused.err" ]; then
+    echo "memcheck: $1: refused without a word on standard error" >&2
+    touch "$tmp/failed"
+  fi
+}
+
 gib=$((1024 * 1024 * 1024 / scale))
 page=$((250 * 1000 * 1000 / scale))
 warc=$((300 * 1000 * 1000 / scale))
+
+# gen KIND SIZE: the generator, for a pipe whose reader may stop early (a
+# refused input): its broken pipe is no failure.
+gen() { local s=0; "$tmp/gen" "$@" || s=$?; [ "$s" = 0 ] || [ "$s" = 141 ] || [ "$s" = 1 ]; }
+
+# The hostile inputs: each grows where a reader would hold something per
+# item (an open element, an attribute, a srcset candidate, a stylesheet or
+# module read whole, a decoded body), and each stays within the bound of
+# its reader, refused by a named error where a cap is met.
+hostile() {
+  local deep1=$((2700000 / scale)) deep2=$((5500000 / scale))
+  "$tmp/gen" deepsvg "$deep1" > "$tmp/d1.svg"
+  "$tmp/gen" deepsvg "$deep2" > "$tmp/d2.svg"
+  refused "links FILE.svg ($((deep1 / 1000))k levels)" 64 "$tmp/relurl" links "$tmp/d1.svg" > /dev/null
+  refused "rewrite FILE.svg ($((deep1 / 1000))k levels)" 64 "$tmp/relurl" rewrite --base https://gen.example/ "$tmp/d1.svg" > /dev/null
+  refused "links FILE.svg ($((deep2 / 1000))k levels)" 64 "$tmp/relurl" links "$tmp/d2.svg" > /dev/null
+  refused "rewrite FILE.svg ($((deep2 / 1000))k levels)" 64 "$tmp/relurl" rewrite --base https://gen.example/ "$tmp/d2.svg" > /dev/null
+  mkdir "$tmp/svgs"
+  mv "$tmp/d1.svg" "$tmp/svgs/a.svg"; cp "$tmp/svgs/a.svg" "$tmp/svgs/b.svg"
+  refused "rewrite -j 2 -o DIR (two deep SVGs)" 128 "$tmp/relurl" rewrite --quiet -j 2 --base https://gen.example/ -o "$tmp/svg.out" "$tmp/svgs"
+  rm -rf "$tmp/svgs" "$tmp/svg.out" "$tmp/d2.svg"
+
+  local attrs=$((1600000 / scale)) cands=$((700000 / scale))
+  gen attrs "$attrs" | refused "rewrite - (a tag of $((attrs / 1000))k attributes)" 64 \
+    "$tmp/relurl" rewrite --base https://gen.example/ - > /dev/null
+  gen attrs "$attrs" | refused "links - (a tag of $((attrs / 1000))k attributes)" 64 \
+    "$tmp/relurl" links - > /dev/null
+  gen srcset "$cands" | refused "rewrite - (srcset of $((cands / 1000))k candidates)" 64 \
+    "$tmp/relurl" rewrite --base https://gen.example/ - > /dev/null
+  gen srcset "$cands" | refused "links - (srcset of $((cands / 1000))k candidates)" 64 \
+    "$tmp/relurl" links - > /dev/null
+
+  # Stylesheets stream: generated and piped, never stored.
+  local css1=$((100 * 1000 * 1000 / scale)) css2=$((1000 * 1000 * 1000 / scale))
+  gen css "$css1" | measure "rewrite --input-format css - ($((css1 / 1000000)) MB)" 64 \
+    "$tmp/relurl" rewrite --input-format css --base https://gen.example/ - | enough "rewrite css" "$css1"
+  gen css "$css2" | measure "rewrite --input-format css - ($((css2 / 1000000)) MB)" 64 \
+    "$tmp/relurl" rewrite --input-format css --base https://gen.example/ - | enough "rewrite css" "$css2"
+
+  local depth=$((5000000 / scale)) module=$((36 * 1000 * 1000 / scale))
+  "$tmp/gen" manifest "$depth" > "$tmp/deep.webmanifest"
+  refused "links FILE.webmanifest ($((depth / 1000))k deep)" 64 "$tmp/relurl" links "$tmp/deep.webmanifest" > /dev/null
+  rm -f "$tmp/deep.webmanifest"
+  "$tmp/gen" module "$module" > "$tmp/big.mjs"
+  refused "links FILE.mjs ($((module / 1000000)) MB module)" 64 "$tmp/relurl" links "$tmp/big.mjs" > /dev/null
+  rm -f "$tmp/big.mjs"
+
+  # A WARC record's decode is bounded at 128 MiB: a 2 GiB gzip body is
+  # refused within 1.25 times that.
+  local member=$((2048 * 1024 * 1024 / scale))
+  "$tmp/gen" gzipwarc "$member" > "$tmp/zip.warc"
+  want_status=any measure "links FILE.warc ($((member >> 20)) MiB gzip body)" 160 "$tmp/relurl" links "$tmp/zip.warc" > /dev/null 2>&1
+  rm -f "$tmp/zip.warc"
+}
+hostile
+if [ "${MEMCHECK_ONLY:-}" = hostile ]; then
+  [ ! -e "$tmp/failed" ]
+  exit
+fi
 
 "$tmp/gen" page "$gib" base | measure "rewrite - ($((gib >> 20)) MiB piped)" 64 \
   "$tmp/relurl" rewrite --base https://gen.example/ - | enough rewrite "$gib"
