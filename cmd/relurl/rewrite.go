@@ -12,7 +12,6 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/tree"
 )
@@ -261,8 +260,12 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		s.errorf("standard input: warning: %s", warn)
 	}
 	if err != nil {
-		s.errorf("rewrite: standard input: %v", err)
-		if !errors.Is(err, htmlrewrite.ErrIncomplete) {
+		if errors.Is(err, tree.ErrTooLarge) {
+			s.errorf("rewrite: standard input: larger than --max-size %d (raise it to read it): left as written", t.maxSize)
+		} else {
+			s.errorf("rewrite: standard input: %v", err)
+		}
+		if !tree.Incomplete(err) {
 			return exitFailure
 		}
 	} else {
