@@ -63,7 +63,7 @@ func Of(r tree.RewriteResult) Rewrite {
 		return c
 	case r.Err != nil:
 		c.Failed = 1
-		if errors.Is(r.Err, tree.ErrSymlink) || errors.Is(r.Err, tree.ErrChanged) || errors.Is(r.Err, tree.ErrHardLink) {
+		if errors.Is(r.Err, tree.ErrSymlink) || errors.Is(r.Err, tree.ErrChanged) || errors.Is(r.Err, tree.ErrHardLink) || errors.Is(r.Err, tree.ErrOwner) {
 			c.Refused = 1
 		}
 		if tree.Incomplete(r.Err) {
