@@ -103,6 +103,11 @@ type Summary struct {
 	// 5xx): not written, or with ErrorPages written as kind "error".
 	ErrorResponses int `json:"error_responses"`
 	Excluded       int `json:"excluded"` // captures of hosts the Hosts option leaves out
+	// Dropped counts the captures of a URL that is not http or https
+	// (file:, ftp:, ...): a tree served over HTTP cannot hold them; each
+	// is named in a warning. (dns: records hold no resource and are not
+	// counted.)
+	Dropped int `json:"dropped"`
 	Warnings       int `json:"warnings"`
 	Problems       int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
 	Stale          int `json:"stale"`    // files of an earlier run over Dir that this run does not write

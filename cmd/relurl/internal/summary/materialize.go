@@ -34,6 +34,10 @@ func (m Materialize) WriteLine(w io.Writer) error {
 	if s.ErrorResponses > 0 {
 		errs = fmt.Sprintf(", %d error responses", s.ErrorResponses)
 	}
+	if s.Dropped > 0 {
+		// Named in warnings as they came; counted here too.
+		errs += fmt.Sprintf(", %d captures not http(s) dropped", s.Dropped)
+	}
 	_, err := fmt.Fprintf(w, "relurl: materialize: %d pages, %d resources, %d redirects%s, %d uncaptured links (%d URLs from %d captures in %d inputs, %d links, %d local); %d warnings, %d problems%s; into %s\n",
 		s.Pages, s.Resources, s.Redirects, errs, s.Uncaptured, s.URLs, s.Captures, s.Inputs, s.Links, s.Local, s.Warnings, s.Problems, stale, m.Dir)
 	return err
