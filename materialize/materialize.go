@@ -107,11 +107,11 @@ type Summary struct {
 	// (file:, ftp:, ...): a tree served over HTTP cannot hold them; each
 	// is named in a warning. (dns: records hold no resource and are not
 	// counted.)
-	Dropped int `json:"dropped"`
-	Warnings       int `json:"warnings"`
-	Problems       int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
-	Stale          int `json:"stale"`    // files of an earlier run over Dir that this run does not write
-	Removed        int `json:"removed"`  // of those, removed (Options.RemoveStale)
+	Dropped  int `json:"dropped"`
+	Warnings int `json:"warnings"`
+	Problems int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
+	Stale    int `json:"stale"`    // files of an earlier run over Dir that this run does not write
+	Removed  int `json:"removed"`  // of those, removed (Options.RemoveStale)
 }
 
 // Run materializes the captures in inputs (WARC files, plain, .warc.gz or
