@@ -263,7 +263,22 @@ func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
 			return res
 		}
 		defer in.Close()
-		res.Err = r.stream(&res, dst, in, f.Kind, docURL, dst != io.Discard)
+		if dst == io.Discard {
+			res.Err = r.stream(&res, dst, in, f.Kind, docURL, false)
+			break
+		}
+		cw := &countWriter{w: dst}
+		res.Err = r.stream(&res, cw, in, f.Kind, docURL, true)
+		if cw.n == 0 && Incomplete(res.Err) {
+			// A reader that stopped at a limit before writing (an
+			// MHTML archive of too many parts): the output says "left
+			// as written", so it is the file as written.
+			if _, err := in.Seek(0, io.SeekStart); err == nil {
+				if _, werr := io.Copy(dst, in); werr != nil {
+					res.Err = werr
+				}
+			}
+		}
 	}
 	if res.Err != nil || res.UpToDate {
 		res.Changed = false
@@ -457,4 +472,16 @@ func (r *Rewriter) makeMirror() error {
 	r.fresh = fresh
 	r.made.Store(true)
 	return nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
