@@ -120,7 +120,10 @@ func TestFormatOfContent(t *testing.T) {
 		{"MHTML", "multipart/related; boundary=x", "", MHTML, ""},
 		{"image", "image/png", "\x89PNG", Other, ""},
 		{"no type is not guessed at", "", "<!DOCTYPE html>", Other, ""},
-		{"script is not a document by type", "text/javascript", "import 'x'", Other, ""},
+		// A script served alone is read as a module (FormatOfType): an
+		// archive's text/javascript record gives its imports.
+		{"script is a module by type", "text/javascript", "import 'x'", Module, ""},
+		{"legacy script type", "application/x-javascript; charset=utf-8", "import('x')", Module, ""},
 		// RFC 3236 application/xhtml+xml: XML when its root is XHTML's
 		// html (docs/formats.md §3.2), else HTML.
 		{"XHTML root", "application/xhtml+xml", xhtml, XML, ""},

@@ -143,13 +143,8 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 		}
 	}
 	ct := c.ContentType(in.ContentType)
-	switch k {
-	case CSS:
-		d.Encoding, d.Charset, d.CharsetSource = SheetEncoding(head, ct, in.Environment)
-	case XML:
-		d.Encoding, d.Charset, d.CharsetSource = XMLEncoding(head, ct)
-	}
 	if k != HTML {
+		d.Encoding, d.Charset, d.CharsetSource = TextEncoding(k, head, ct, in.Environment)
 		d.Base = c.Decide(Element{})
 		return d, nil
 	}
@@ -165,6 +160,24 @@ func Open(r io.Reader, in Input) (*Opened, error) {
 	d.Element, d.Base, d.Warnings = h.Element, h.Base, h.Warnings
 	d.Settled, d.Reader = h.Settled, h.Reader
 	return d, nil
+}
+
+// TextEncoding decides the encoding of a document of kind k other than
+// HTML (whose decision is DecideHTML's, with its <base>) from its first
+// bytes head (1024 are looked at) and its Content-Type: a stylesheet's by
+// SheetEncoding (environment is the encoding of the document that refers
+// to it, or ""), an XML document's by XMLEncoding; "" for the other kinds
+// (a manifest and a module are UTF-8 by their specs, an archive has an
+// encoding per part or record). It is the open step's decision for these
+// kinds, Open's and every reader's.
+func TextEncoding(k Format, head []byte, contentType, environment string) (enc encoding.Encoding, name, source string) {
+	switch k {
+	case CSS:
+		return SheetEncoding(head, contentType, environment)
+	case XML:
+		return XMLEncoding(head, contentType)
+	}
+	return nil, "", ""
 }
 
 // kind decides the document's kind from what the caller said, its name,
@@ -195,8 +208,14 @@ func (in *Input) kind(head []byte) (Format, error) {
 }
 
 // FormatOfType returns the kind a media type (a Content-Type value) names,
-// Other for the types relurl does not read or cannot tell by type alone
-// (JavaScript is a module only when a document says so).
+// Other for the types relurl does not read. A JavaScript MIME type (MIME
+// Sniffing §4.6) names a module: a script served on its own (an archive's
+// record or part, a response) is read by the module reader whether a page
+// loads it as one or not, since what that reader finds in a classic
+// script, import("x"), resolves against the script's own URL there too
+// (HTML §8.1.3.1), and the rest (import and export declarations,
+// import.meta) cannot be in a classic script that runs. A file's name
+// tells no module from a classic script (FormatOf: .mjs only).
 func FormatOfType(contentType string) Format {
 	mt, _, err := mime.ParseMediaType(contentType)
 	if err != nil {
@@ -215,6 +234,12 @@ func FormatOfType(contentType string) Format {
 		return MHTML
 	case "application/warc":
 		return WARC
+	case "text/javascript", "application/javascript", "application/x-javascript",
+		"text/ecmascript", "application/ecmascript", "application/x-ecmascript", "text/x-ecmascript",
+		"text/jscript", "text/livescript", "text/x-javascript",
+		"text/javascript1.0", "text/javascript1.1", "text/javascript1.2", "text/javascript1.3",
+		"text/javascript1.4", "text/javascript1.5":
+		return Module
 	}
 	return Other
 }

@@ -1,13 +1,17 @@
 // Package extract reads or rewrites the links of a document of any kind
-// relurl reads, by handing it to that kind's reader: HTML (htmlrewrite,
-// its base decided by the open step before the first link), CSS
-// (htmlrewrite), SVG, XHTML and feeds (xmlrewrite), web app manifests
-// (manifest), JS modules (jsmodule), MHTML archives part by part and WARC
-// files record by record (mime; WARC is read, not rewritten). It is the
-// per-kind dispatch of `relurl links`, `fetch --links` and `rewrite`, kept
-// out of the command so that every caller treats each kind the same way;
-// the kind itself is base's decision (base.FormatOf, base.SniffFormat,
-// base.Open).
+// relurl reads. [File] and [Reader] are the front door: every link of a
+// file or a stream, whatever its kind, archives included, in one shape
+// (link.Link, with its base, and its MHTML part or WARC record).
+//
+// Below them, one table (readerOf) hands each kind to its reader: HTML
+// (htmlrewrite, its base decided by the open step before the first link),
+// CSS (htmlrewrite), SVG, XHTML and feeds (xmlrewrite), web app manifests
+// (manifest), JS modules (jsmodule). MHTML archives and WARC files (mime)
+// yield the documents they hold, part by part and record by record, and
+// each is read here as a file of its kind ([ArchivedLinks],
+// [RewriteArchived]): every kind is read the same way alone and inside an
+// archive. WARC is read, not rewritten. The kind itself is base's
+// decision (base.FormatOf, base.FormatOfContent, base.SniffFormat).
 package extract
 
 import (
@@ -31,8 +35,11 @@ import (
 
 // Options are the options of each kind's reader, for one document.
 type Options struct {
-	HTML     htmlrewrite.Options // HTML and CSS: its Context holds the document's layers below §3.1
-	MIME     mime.Options        // MHTML and WARC
+	// HTML are the options of HTML and CSS: its Context holds the
+	// document's layers below §3.1. An archive's parts and records are
+	// read with its other fields (ArchivedLinks), whatever their kind.
+	HTML     htmlrewrite.Options
+	MIME     mime.Options // MHTML and WARC
 	XML      xmlrewrite.Options
 	Manifest manifest.Options
 	Module   jsmodule.Options
@@ -43,7 +50,7 @@ type Options struct {
 	// MHTML (each part) or WARC (each payload).
 	Base func(base.Result)
 	// RecordError is called, in file order between the links, for each
-	// WARC record that was skipped or cut (mime.ScanWARCLinks); nil
+	// WARC record that was skipped or cut (mime.WARCHandler.RecordError); nil
 	// stops at the first.
 	RecordError func(*mime.RecordError) error
 }
@@ -74,6 +81,7 @@ type Document struct {
 	// encoding and the layer that decided it.
 	charset, charsetSource string
 	used                   bool
+	rd                     reader // the reader of its kind (readerOf)
 }
 
 // Open reads as much of r as it takes to decide, once, what the document
@@ -97,36 +105,11 @@ func open(r io.Reader, k base.Format, o Options, rewriteHTML bool) (*Document, e
 	if o.HTML.Context.Local != nil {
 		o.HTML.Defer = nil // a saved page's local links get their URLs here (keepLocal)
 	}
-	d := &Document{kind: k, o: o, r: r}
-	switch k {
-	case base.WARC, base.MHTML, base.Manifest, base.Module:
-	case base.CSS, base.XML:
-		// The encoding is all the open step has to decide for these
-		// kinds (their base is their own URL, their kind was given):
-		// base's layered decision over the first 1024 bytes, which is
-		// all it reads, handed to the reader.
-		buf := heads.Get().(*[]byte)
-		defer heads.Put(buf)
-		head, rest, err := peek(r, *buf)
-		if err != nil {
+	d := &Document{kind: k, o: o, r: r, rd: readerOf(k)}
+	if d.rd.open != nil {
+		if err := d.rd.open(d, rewriteHTML); err != nil {
 			return nil, err
 		}
-		d.r = rest
-		if k == base.CSS {
-			_, d.charset, d.charsetSource = base.SheetEncoding(head, o.HTML.ContentType, o.HTML.SheetEnvironment)
-		} else {
-			_, d.charset, d.charsetSource = base.XMLEncoding(head, o.XML.ContentType)
-		}
-		d.o.HTML.SheetCharset, d.o.XML.Charset = d.charset, d.charset
-	default:
-		if rewriteHTML {
-			break
-		}
-		h, err := htmlrewrite.Open(r, o.HTML)
-		if err != nil {
-			return nil, err
-		}
-		d.html = h
 	}
 	return d, nil
 }
@@ -217,8 +200,10 @@ var errUsed = errors.New("extract: a Document is read once")
 // or record. A kind relurl does not read (base.Other) is read as HTML. It
 // stops at the first error fn returns and returns it.
 func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Result, error) {
-	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
-		return htmlLinks(rs, o, fn, nil)
+	if rd := readerOf(k); rd.seekLinks != nil {
+		if rs, ok := r.(io.ReadSeeker); ok {
+			return rd.seekLinks(rs, o, fn, nil)
+		}
 	}
 	d, err := Open(r, k, o)
 	if err != nil {
@@ -233,8 +218,10 @@ func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Res
 // during the call only. A seekable HTML document's links come without a
 // copy; other kinds' are copied once, to be handed over.
 func LinksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
-	if rs, ok := r.(io.ReadSeeker); ok && (k == base.HTML || k == base.Other) {
-		return htmlLinks(rs, o, nil, fn)
+	if rd := readerOf(k); rd.seekLinks != nil {
+		if rs, ok := r.(io.ReadSeeker); ok {
+			return rd.seekLinks(rs, o, nil, fn)
+		}
 	}
 	d, err := Open(r, k, o)
 	if err != nil {
@@ -259,26 +246,7 @@ func (d *Document) Links(fn func(link.Link) error) (Result, error) {
 	if o.HTML.Context.Local != nil {
 		fn = keepLocal(o.HTML.Context, fn)
 	}
-	switch d.kind {
-	case base.WARC:
-		return warcLinks(r, o, fn)
-	case base.MHTML:
-		return mhtmlLinks(r, o, fn)
-	case base.CSS:
-		return own(o, o.HTML.Context, func(fn func(link.Link) error) (base.Result, error) { return htmlrewrite.CSSLinks(r, o.HTML, fn) }, fn)
-	case base.Module:
-		return own(o, o.Module.Context, func(fn func(link.Link) error) (base.Result, error) { return jsmodule.Links(r, o.Module, fn) }, fn)
-	case base.Manifest:
-		return own(o, o.Manifest.Context, func(fn func(link.Link) error) (base.Result, error) { return manifest.Links(r, o.Manifest, fn) }, fn)
-	case base.XML:
-		final, err := xmlrewrite.Links(r, o.XML, fn)
-		return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
-	}
-	if o.Base != nil {
-		o.Base(d.html.Base())
-	}
-	final, err := d.html.Links(fn)
-	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
+	return d.rd.links(d, r, o, fn)
 }
 
 // htmlLinks is Links of a seekable HTML document: htmlrewrite.Links,
@@ -336,39 +304,15 @@ func own(o Options, c base.Context, read func(func(link.Link) error) (base.Resul
 	return Result{Base: final, Warnings: final.Warnings, Records: 1}, err
 }
 
-// mhtmlLinks reads an MHTML archive's links part by part; what the parts
-// left unread or read best effort becomes warnings.
-func mhtmlLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
-	m, err := mime.Open(r, o.MIME)
-	if err != nil {
-		return Result{Records: 1}, err
-	}
-	defer m.Close()
-	err = m.Links(fn)
-	res := Result{Records: 1}
-	for _, p := range m.Parts() {
-		for _, w := range p.Warnings {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("part %q: %s", p.Path, w))
-		}
-	}
-	return res, err
-}
-
-// warcLinks reads a WARC file record by record, on past record errors.
-func warcLinks(r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
-	stats, err := mime.ScanWARCLinks(r, o.MIME, fn, o.RecordError)
-	res := Result{Records: stats.Records, RecordErrors: stats.RecordErrors, Warnings: stats.Warnings}
-	if stats.WarningsDropped > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%d more warnings", stats.WarningsDropped))
-	}
-	return res, err
-}
-
 // Stats is what Rewrite did.
 type Stats struct {
+	// Base is the document's base and where it came from (XML: the
+	// root's; zero for MHTML, whose parts each have theirs).
+	Base      base.Result
 	Links     int // URL values seen
 	Rewritten int // values changed
 	Failed    int // values that could not be resolved (left as written)
+	Mapped    int // values changed as the reader's Map said (counted in Rewritten too)
 	// Warnings are the library's warnings (the base's, the parts' of an
 	// MHTML archive).
 	Warnings []string
@@ -379,24 +323,18 @@ type Stats struct {
 // Rewrite copies the document src of kind k to dst with its links in
 // absolute form (or as the readers' Options.Map say), through that kind's
 // rewriter: HTML streams through htmlrewrite (a kind relurl does not read
-// is read as HTML); MHTML is read through by mime.Rewrite (headers first,
-// then a part at a time); CSS, XML, manifests and modules are read whole
-// by their rewriters, each bounded by its own limit. WARC files are not
+// is read as HTML); MHTML is read through by mime.Message.RewriteDocuments
+// (headers first, then a part at a time, each part by its kind's
+// rewriter); CSS streams a rule at a time; XML, manifests and modules
+// are read whole by their rewriters, each bounded by its own limit (a
+// larger one is copied as written, with a *htmlrewrite.TooLargeError). WARC files are not
 // rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Format, o Options) (Stats, error) {
-	switch k {
-	case base.WARC:
-		return Stats{}, errWARC
-	case base.MHTML, base.CSS, base.XML, base.Manifest, base.Module:
-	default:
+	if rd := readerOf(k); rd.direct != nil {
 		// HTML (and what is read as HTML): htmlrewrite.Rewrite, as
-		// Document.Rewrite's default branch does, without a Document
-		// (its Options copy was most of what a page's rewrite allocated
-		// besides the pass).
-		if o.HTML.Context.Local != nil {
-			o.HTML.Map = keepLocalMap(o.HTML.Context, o.HTML.Map)
-		}
-		return htmlStats(htmlrewrite.Rewrite(dst, src, o.HTML))
+		// Document.Rewrite does, without a Document (its Options copy
+		// was most of what a page's rewrite allocated besides the pass).
+		return rd.direct(dst, src, o)
 	}
 	d, err := open(src, k, o, true)
 	if err != nil {
@@ -420,47 +358,11 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 		o.Manifest.Map = keepLocalMap(c, o.Manifest.Map)
 		o.Module.Map = keepLocalMap(c, o.Module.Map)
 	}
-	var rewrite func(dst io.Writer, src io.Reader) (Stats, error)
-	stats := func(st htmlrewrite.Stats) Stats {
-		return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Base.Warnings}
+	if d.rd.rewrite == nil {
+		return Stats{}, fmt.Errorf("extract: %v files are not rewritten", d.kind)
 	}
-	switch d.kind {
-	case base.WARC:
-		return Stats{}, errWARC
-	case base.MHTML:
-		// mime.Rewrite reads the archive through (its headers first,
-		// then one part at a time) and copies the unchanged bytes: a
-		// part whose body is unchanged keeps its bytes, so no changed
-		// part means dst is src.
-		st, err := mime.Rewrite(dst, src, o.MIME)
-		return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Warnings, Changed: st.Changed > 0}, err
-	case base.CSS:
-		// Streamed (htmlrewrite.RewriteCSS reads a rule at a time),
-		// Changed said by the rewrite.
-		return htmlStats(htmlrewrite.RewriteCSS(dst, src, o.HTML))
-	case base.XML:
-		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
-			st, err := xmlrewrite.Rewrite(dst, src, o.XML)
-			return stats(st), err
-		}
-	case base.Manifest:
-		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
-			st, err := manifest.Rewrite(dst, src, o.Manifest)
-			return stats(st), err
-		}
-	case base.Module:
-		rewrite = func(dst io.Writer, src io.Reader) (Stats, error) {
-			st, err := jsmodule.Rewrite(dst, src, o.Module)
-			return stats(st), err
-		}
-	default:
-		if d.html == nil {
-			// htmlrewrite.Rewrite, not Open: a file written into an
-			// output that can be rewound (tree.Writer's) is then read
-			// once.
-			return htmlStats(htmlrewrite.Rewrite(dst, src, o.HTML))
-		}
-		return htmlStats(d.html.Rewrite(dst))
+	if !d.rd.whole {
+		return d.rd.rewrite(d, dst, src, o)
 	}
 	// Held whole: the rewriters of these kinds read their document in
 	// memory; the copy says whether anything changed. One larger than
@@ -484,7 +386,7 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 	// output is not held too. (A reader that stops at a limit writes the
 	// rest as it was.)
 	cw := &compareWriter{w: dst, want: data}
-	st, err := rewrite(cw, linkref.NewHeld(data))
+	st, err := d.rd.rewrite(d, cw, linkref.NewHeld(data), o)
 	st.Changed = cw.differs || cw.n != len(data)
 	return st, err
 }
@@ -536,12 +438,10 @@ func TooLarge(k base.Format, limit int64) error {
 	return &htmlrewrite.TooLargeError{What: what, Size: -1, Limit: limit}
 }
 
-// htmlStats is the Stats of an HTML rewrite.
+// htmlStats is the Stats of a reader's rewrite.
 func htmlStats(st htmlrewrite.Stats, err error) (Stats, error) {
-	return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Warnings: st.Base.Warnings, Changed: st.Changed}, err
+	return Stats{Base: st.Base, Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Mapped: st.Mapped, Warnings: st.Base.Warnings, Changed: st.Changed}, err
 }
-
-var errWARC = errors.New("extract: WARC files are not rewritten")
 
 // A saved page's links to the files beside it stay local (the rule is
 // base.Context.LocalTarget's): Links reports them at their local URL,

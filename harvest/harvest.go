@@ -8,7 +8,9 @@
 // base, and chosen and written by a linkfilter.Filter. It is what a
 // crawler or an archive author calls to list the links of a saved tree,
 // an MHTML archive or a WARC file; the command only prints what it is
-// given.
+// given. For one file or stream, without a tree or a filter, package
+// extract's front door (extract.File, extract.Reader) is the one call;
+// harvest reads each document through the same dispatcher.
 package harvest
 
 import (

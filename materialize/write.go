@@ -132,7 +132,10 @@ func (r *run) writeMHTML(si int, parts map[string][]*entry) {
 			r.problem(s.String(), "part "+path, err.Error())
 			continue
 		}
-		o := m.HTMLOptions(p)
+		// The part's base layers and type, as the archive decided them
+		// (readMHTML reads the message under WHATWG's rules).
+		c, ct := m.PartContext(p)
+		o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: c, ContentType: ct}
 		for _, e := range es {
 			r.writeEntry(e, body, s.String(), "part "+path, &o, local)
 		}
@@ -284,7 +287,7 @@ func rewriteEntry(out *bytes.Buffer, payload []byte, kind string, o htmlrewrite.
 // (xmlrewrite with browsers' rules: SVG, and XHTML with its root: href,
 // xlink:href, CSS in style and <style>), "feed" (Atom and RSS through
 // xmlrewrite, also when served as generic XML), "manifest" (web app
-// manifests), "js" (scripts, through jsmodule: see isJavaScript); "" for
+// manifests), "js" (scripts, through jsmodule: base.FormatOfType); "" for
 // the kinds copied as captured. A payload that cannot be of its type
 // (gzip bytes declared image/svg+xml) is "" with base's error, for the
 // run's warning: it is written as captured.
@@ -308,31 +311,12 @@ func docKind(mt string, payload []byte) (string, error) {
 		return "svg", nil
 	case base.Manifest:
 		return "manifest", nil
-	}
-	if isJavaScript(mt) {
+	case base.Module:
+		// A script: every JavaScript MIME type (base.FormatOfType says
+		// why each is read as a module).
 		return "js", nil
 	}
 	return "", err
-}
-
-// isJavaScript reports whether mt is a JavaScript MIME type (MIME
-// Sniffing §4.6, "JavaScript MIME type"). Every captured script is read
-// as a module by package jsmodule, without asking whether a page loads it
-// as one (<script type=module>, an import): what jsmodule reads that a
-// classic script may also hold, import("x"), resolves against the
-// script's own URL there too (HTML §8.1.3.1, a classic script's base URL
-// is its URL), and the rest (import and export declarations,
-// import.meta) cannot be in a classic script that runs.
-func isJavaScript(mt string) bool {
-	switch mt {
-	case "text/javascript", "application/javascript", "application/x-javascript",
-		"text/ecmascript", "application/ecmascript", "application/x-ecmascript", "text/x-ecmascript",
-		"text/jscript", "text/livescript", "text/x-javascript",
-		"text/javascript1.0", "text/javascript1.1", "text/javascript1.2", "text/javascript1.3",
-		"text/javascript1.4", "text/javascript1.5":
-		return true
-	}
-	return false
 }
 
 // strictType writes a Content-Type as htmlrewrite reads it: the media

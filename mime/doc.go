@@ -1,7 +1,11 @@
 // Package mime reads composite documents (RFC 822/MIME entities with
-// multipart/* and message/* bodies, MHTML archives, and WARC files) and
-// extracts or rewrites the links of the HTML they carry, each against its
-// own base URL.
+// multipart/* and message/* bodies, MHTML archives, and WARC and ARC files)
+// and yields the documents they hold (an MHTML part, a WARC record's
+// payload: [Document]), each with its kind, its bytes and its base layers,
+// to a reader it does not choose: package extract reads each as it reads
+// a file of that kind ([Message.Documents], [Message.RewriteDocuments],
+// [ScanWARC]). The links of an HTTP Link header ([HeaderLinks]) and a 3xx
+// response's redirect are the archive's own.
 //
 // The base of every body part follows the relative-URL draft's §3 layers
 // as RFC 2557 §5 instantiates them for MIME, decided by package base: the
@@ -23,7 +27,7 @@
 // dictionary (the IIPC WARC-zstd convention). Damage is recovered from
 // record by record (a corrupt member, a lying Content-Length, a malformed
 // header, a payload over the bound) and reported as a [RecordError]; see
-// [WARCReader] and [ScanWARCLinks]. HTTP response payloads are de-chunked
+// [WARCReader] and [ScanWARC]. HTTP response payloads are de-chunked
 // and decoded (gzip, deflate, br) with a fall-back to the bytes as stored
 // when a header lies.
 //

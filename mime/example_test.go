@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 )
@@ -48,10 +50,19 @@ func ExampleParse() {
 	// logo is part 2
 }
 
-func ExampleLinks() {
-	err := mime.Links(strings.NewReader(page), mime.Options{Spec: resolve.WHATWG}, func(l mime.Link) error {
-		fmt.Printf("part %s: %s %s=%q -> %s (in archive: %q)\n", l.Part, l.Tag, l.Attr, l.Raw, l.URL, l.TargetPart)
-		return nil
+// The archive yields its documents, and package extract reads each as a
+// file of its kind, with the part it is in and the part a link names.
+func ExampleMessage_Documents() {
+	o := mime.Options{Spec: resolve.WHATWG}
+	m, err := mime.Parse([]byte(page), o)
+	if err != nil {
+		panic(err)
+	}
+	err = m.Documents(func(d *mime.Document) error {
+		return extract.ArchivedLinks(d, extract.Options{MIME: o}, func(l link.Link) error {
+			fmt.Printf("part %s: %s %s=%q -> %s (in archive: %q)\n", l.Part, l.Tag, l.Attr, l.Raw, l.URL, l.TargetPart)
+			return nil
+		})
 	})
 	if err != nil {
 		panic(err)
@@ -61,8 +72,15 @@ func ExampleLinks() {
 	// part 1: a href="/about" -> http://www.example.org/about (in archive: "")
 }
 
-func ExampleRewrite() {
-	_, err := mime.Rewrite(os.Stdout, strings.NewReader(page), mime.Options{Spec: resolve.WHATWG})
+func ExampleMessage_RewriteDocuments() {
+	o := mime.Options{Spec: resolve.WHATWG}
+	m, err := mime.Parse([]byte(page), o)
+	if err != nil {
+		panic(err)
+	}
+	_, err = m.RewriteDocuments(os.Stdout, func(w io.Writer, d *mime.Document) (mime.PartStats, error) {
+		return extract.RewriteArchived(w, d, extract.Options{MIME: o})
+	})
 	if err != nil {
 		panic(err)
 	}
@@ -111,17 +129,24 @@ func ExampleNewWARCReader() {
 	// 3207 request http://example.com/
 }
 
-func ExampleWARCLinks() {
+// ScanWARC gives each record's own links (a redirect, a Link header) and
+// each payload, which package extract reads as a file of its kind.
+func ExampleScanWARC() {
 	f, err := os.Open("../testdata/mime/redirects.warc.gz")
 	if err != nil {
 		panic(err)
 	}
 	defer f.Close()
-	err = mime.WARCLinks(f, mime.Options{Spec: resolve.WHATWG}, func(l mime.WARCLink) error {
+	o := mime.Options{Spec: resolve.WHATWG}
+	show := func(l link.Link) error {
 		if l.Target == "http://a.example/start" || l.Target == "http://a.example/next" {
 			fmt.Printf("%d %s %s %q -> %s\n", l.Record, l.Target, l.Kind, l.Raw, l.URL)
 		}
 		return nil
+	}
+	_, err = mime.ScanWARC(f, o, mime.WARCHandler{
+		Link:     show,
+		Document: func(d *mime.Document) error { return extract.ArchivedLinks(d, extract.Options{MIME: o}, show) },
 	})
 	if err != nil {
 		panic(err)
@@ -133,9 +158,9 @@ func ExampleWARCLinks() {
 	// 377 http://a.example/next redirect "https://b.example/final" -> https://b.example/final
 }
 
-// ExampleScanWARCLinks reads a .warc.gz whose middle member is damaged:
-// the damaged record is a RecordError, between the links of the others.
-func ExampleScanWARCLinks() {
+// A .warc.gz whose middle member is damaged: the damaged record is a
+// RecordError, between the links of the others.
+func ExampleScanWARC_recordError() {
 	var file bytes.Buffer
 	var offsets []int
 	for _, name := range []string{"a", "b", "c"} {
@@ -148,16 +173,20 @@ func ExampleScanWARCLinks() {
 	}
 	data := file.Bytes()
 	data[offsets[2]-8] ^= 0xff // the second member's CRC-32
-	stats, err := mime.ScanWARCLinks(bytes.NewReader(data), mime.Options{Spec: resolve.WHATWG},
-		func(l mime.WARCLink) error {
-			fmt.Println(l.Record, l.URL)
-			return nil
+	o := mime.Options{Spec: resolve.WHATWG}
+	stats, err := mime.ScanWARC(bytes.NewReader(data), o, mime.WARCHandler{
+		Document: func(d *mime.Document) error {
+			return extract.ArchivedLinks(d, extract.Options{MIME: o}, func(l link.Link) error {
+				fmt.Println(l.Record, l.URL)
+				return nil
+			})
 		},
-		func(e *mime.RecordError) error {
+		RecordError: func(e *mime.RecordError) error {
 			fmt.Println(e)
 			return nil
-		})
-	fmt.Println(stats.Records, stats.Links, stats.RecordErrors, err)
+		},
+	})
+	fmt.Println(stats.Records, stats.Documents, stats.RecordErrors, err)
 	// Output:
 	// 0 http://example.test/a/a.html
 	// mime: record at 158 (http://example.test/b/): corrupt compressed data: gzip: invalid checksum; resumed at 317

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -142,11 +142,11 @@ func skipTo(v string, i int, c byte) int {
 // header values, resolved against the URL the response was retrieved
 // from, as RFC 8288 §3.1 says ("any base URI carried in the payload body
 // is NOT used"; Content-Location is not a base since RFC 7231 Appendix
-// B). The link's kind is htmlrewrite.Header, its Attr "link", its Rel the
+// B). The link's kind is link.Header, its Attr "link", its Rel the
 // relation types; the anchor (the context, §3.2) is not the target's base
 // and is not reported as a link. Offset and Column count from the start
 // of each header value; Line is the value's index, 1-based.
-func HeaderLinks(values []string, spec resolve.Spec, retrieval string, fn func(htmlrewrite.Link) error) error {
+func HeaderLinks(values []string, spec resolve.Spec, retrieval string, fn func(link.Link) error) error {
 	res, rerr := resolve.NewResolver(spec, retrieval, resolve.Options{})
 	if retrieval == "" {
 		res, rerr = nil, resolve.ErrNoBase
@@ -158,7 +158,7 @@ func HeaderLinks(values []string, spec resolve.Spec, retrieval string, fn func(h
 	for n, v := range values {
 		for _, lv := range ParseLinkHeader(v) {
 			ref := strings.TrimSpace(lv.Target)
-			l := htmlrewrite.Link{Raw: lv.Target, Attr: "link", Kind: htmlrewrite.Header, Rel: lv.Rel,
+			l := link.Link{Raw: lv.Target, Attr: "link", Kind: link.Header, Rel: lv.Rel,
 				Line: n + 1, Column: lv.Offset + 1, Offset: int64(lv.Offset), Base: b}
 			if rerr != nil {
 				l.Err = rerr

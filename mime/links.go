@@ -7,24 +7,12 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
-	"github.com/relurl/relurl/xmlrewrite"
 )
-
-// A Link is one link of an HTML or CSS part of a MIME message: a
-// [link.Link] with Part (the path of the part it is in), Base (that part's
-// base, and the layer that decided it) and TargetPart (the path of the
-// part of the same message that URL names, RFC 2557 §8, or "" when the
-// link leads outside the archive) set. Its Line, Column and Offset count
-// in the part's decoded body.
-type Link = link.Link
 
 // Stats reports what a rewrite did.
 type Stats struct {
-	Parts     int // parts read as HTML, CSS, SVG/feeds or manifests
+	Parts     int // parts read as HTML, CSS, SVG/feeds, manifests or modules
 	Changed   int // parts whose body changed
 	Links     int // URL values seen
 	Rewritten int // values changed
@@ -35,42 +23,37 @@ type Stats struct {
 }
 
 // addPart counts a part read for links and its rewrite's figures.
-func (st *Stats) addPart(hs htmlrewrite.Stats) {
+func (st *Stats) addPart(ps PartStats) {
 	st.Parts++
-	st.Links += hs.Links
-	st.Rewritten += hs.Rewritten
-	st.Failed += hs.Failed
-	st.Localized += hs.Mapped
+	st.Links += ps.Links
+	st.Rewritten += ps.Rewritten
+	st.Failed += ps.Failed
+	st.Localized += ps.Mapped
 }
 
 var errNoSpec = errors.New("no resolution spec")
 
-// Links reads the MIME message src (an MHTML file) and calls fn for every
-// link of every HTML, CSS, SVG, Atom, RSS and web app manifest part, in
-// order, each resolved against its part's base (a feed's, against the
-// xml:base in scope). It stops at the first error fn returns and returns it.
-func Links(src io.Reader, opts Options, fn func(Link) error) error {
-	if opts.Spec == 0 {
-		return &Error{Op: "links", Err: errNoSpec}
-	}
-	m, err := Open(src, opts)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	return m.Links(fn)
-}
+// unsettled is the kind of a part whose media type leaves it to the
+// part's first bytes (see contentKind).
+const unsettled = base.Format(-1)
 
-// Links calls fn for every link of every part of m read for links (see
-// Links), in order. A part that cannot be decoded is skipped and noted in its
-// Warnings.
-func (m *Message) Links(fn func(Link) error) error {
+// Documents calls fn, in order, for every part of m that is a document
+// relurl reads (HTML, CSS, SVG, XHTML, Atom, RSS, web app manifests, JS
+// modules: base.FormatOfContent on the part's media type and first
+// bytes), with its decoded body and its base layers (RFC 2557 §5, the
+// draft's §3), for the caller to read as it reads a file of that kind. A
+// part that cannot be decoded, or whose bytes cannot be of its type, is
+// skipped and noted in its Warnings, as is one fn returns an Unread
+// *DocumentError for; another *DocumentError stops with an *Error naming
+// the part, and any other error fn returns stops as it is.
+func (m *Message) Documents(fn func(*Document) error) error {
 	if m.opts.Spec == 0 {
 		return &Error{Op: "links", Err: errNoSpec}
 	}
+	notRead := func(p *Part, err error) { p.Warnings = append(p.Warnings, "not read for links: "+err.Error()) }
 	for _, p := range m.parts {
 		kind := contentKind(p)
-		if kind == "" {
+		if kind == base.Other {
 			continue
 		}
 		var (
@@ -79,19 +62,19 @@ func (m *Message) Links(fn func(Link) error) error {
 		)
 		if kind, err = m.settle(p, kind); err != nil {
 			if ke, ok := errors.AsType[*base.FormatError](err); ok {
-				p.Warnings = append(p.Warnings, "not read for links: "+ke.Error())
+				notRead(p, ke)
 				continue
 			}
 			return &Error{Op: "links of", Where: partName(p.Path), Err: err}
 		}
-		if kind == "" {
+		if kind == base.Other {
 			continue
 		}
 		if m.readsDecoded(p, kind) {
 			rs := m.bodyReader(p)
 			if kind, err = sniffStream(kind, p, rs); err != nil {
 				if ke, ok := errors.AsType[*base.FormatError](err); ok {
-					p.Warnings = append(p.Warnings, "not read for links: "+ke.Error())
+					notRead(p, ke)
 					continue
 				}
 				return &Error{Op: "links of", Where: partName(p.Path), Err: err}
@@ -100,66 +83,47 @@ func (m *Message) Links(fn func(Link) error) error {
 		} else {
 			body, err := m.Decode(p)
 			if err != nil {
-				p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
+				notRead(p, err)
 				continue
 			}
 			if kind, err = sniffPart(kind, p, body); err != nil {
-				p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
+				notRead(p, err)
 				continue
 			}
 			src = bytes.NewReader(body)
 		}
-		if kind == "" {
+		if !isDocument(kind) {
 			continue
 		}
-		// The part's base is decided before its first link: each goes
-		// out as found.
-		var fnErr error
-		emit := func(res base.Result) func(htmlrewrite.Link) error {
-			return func(l htmlrewrite.Link) error {
-				l.Part, l.Base = p.Path, res
-				if l.URL != "" {
-					if t := m.Find(l.URL); t != nil {
-						l.TargetPart = t.Path
-					}
-				}
-				fnErr = fn(l)
-				return fnErr
+		err = fn(m.document(p, kind, src))
+		if de, ok := documentError(err); ok {
+			if de.Unread {
+				notRead(p, de.Err)
+				continue
 			}
-		}
-		switch kind {
-		case "css":
-			// A stylesheet has no <base> of its own: its base is the
-			// part's (for Chrome's cid:css-... parts, the enclosing page's).
-			_, err = htmlrewrite.CSSLinks(src, m.htmlOptions(p), emit(p.Base))
-		case "xml":
-			// SVG, Atom, RSS: each link against its element's base
-			// (xml:base in feeds), as WARC records are read.
-			o := m.htmlOptions(p)
-			_, err = xmlrewrite.Links(src, xmlrewrite.Options{Spec: o.Spec, Context: o.Context},
-				func(l xmlrewrite.Link) error { return emit(l.Base)(l) })
-		case "manifest":
-			o := m.htmlOptions(p)
-			_, err = manifest.Links(src, manifest.Options{Spec: o.Spec, Context: o.Context}, emit(p.Base))
-		default:
-			var d *htmlrewrite.Document
-			if d, err = htmlrewrite.Open(src, m.htmlOptions(p)); err == nil {
-				_, err = d.Links(emit(thisMessage(d.Base())))
-				d.Close()
-			}
-		}
-		if fnErr != nil {
-			return fnErr
-		}
-		if errors.Is(err, htmlrewrite.ErrEncoding) {
-			p.Warnings = append(p.Warnings, "not read for links: "+err.Error())
-			continue
+			return &Error{Op: "links of", Where: partName(p.Path), Err: de.Err}
 		}
 		if err != nil {
-			return &Error{Op: "links of", Where: partName(p.Path), Err: err}
+			return err
 		}
 	}
 	return nil
+}
+
+// document is the Document of part p of kind k whose body src reads.
+func (m *Message) document(p *Part, k base.Format, src io.Reader) *Document {
+	return &Document{
+		Body: src, Format: k, ContentType: strictType(p.MediaType, p.Params),
+		Context: *p.ctx, Offset: m.fileOffset(p.body), Part: p.Path, m: m,
+	}
+}
+
+// PartContext returns part p's base layers below its own content (package
+// base's Context for the part: its header fields, the enclosing entity's
+// base, the retrieval URL and the default) and its Content-Type in the
+// syntax the readers parse, as Documents gives them.
+func (m *Message) PartContext(p *Part) (base.Context, string) {
+	return *p.ctx, strictType(p.MediaType, p.Params)
 }
 
 // streams reports whether the part's body is read from the file as it
@@ -177,52 +141,34 @@ func (m *Message) streams(p *Part) bool {
 }
 
 // contentKind says whether a part may be read for links, by its media
-// type alone: "html" (text/html: the type decides, and the part may
-// stream), "?" (a type package base reads by the part's first bytes too:
-// CSS, XHTML, SVG, feeds, generic XML, manifests; see settle) or "" (not
-// read: another type, or a multipart or message part).
-func contentKind(p *Part) string {
+// type alone: base.HTML (text/html: the type decides, and the part may
+// stream), unsettled (a type package base reads by the part's first bytes
+// too: CSS, XHTML, SVG, feeds, generic XML, manifests, modules; see
+// settle) or base.Other (not read: another type, or a multipart or
+// message part).
+func contentKind(p *Part) base.Format {
 	switch {
 	case len(p.Parts) > 0 || strings.HasPrefix(p.MediaType, "multipart/") || strings.HasPrefix(p.MediaType, "message/"):
-		return ""
+		return base.Other
 	case !base.ReadsType(p.MediaType):
-		return ""
+		return base.Other
 	case base.FormatOfType(p.MediaType) == base.HTML:
-		return "html"
+		return base.HTML
 	}
-	return "?"
+	return unsettled
 }
 
-// sniffPart settles a "?" kind from the body's first bytes by package
-// base's one rule for typed content (base.FormatOfContent, as WARC payloads
-// and materialize's captures are read): "html", "css", "xml",
-// "manifest", or "" (not read: another XML vocabulary). A body that
-// cannot be of its type (gzip bytes declared image/svg+xml) is "" with a
-// *base.FormatError for the part's warning.
-func sniffPart(kind string, p *Part, body []byte) (string, error) {
-	if kind != "?" {
+// sniffPart settles an unsettled kind from the body's first bytes by
+// package base's one rule for typed content (base.FormatOfContent, as
+// WARC payloads and materialize's captures are read); base.Other is not
+// read (another XML vocabulary). A body that cannot be of its type (gzip
+// bytes declared image/svg+xml) is base.Other with a *base.FormatError
+// for the part's warning.
+func sniffPart(kind base.Format, p *Part, body []byte) (base.Format, error) {
+	if kind != unsettled {
 		return kind, nil
 	}
-	k, err := base.FormatOfContent(p.MediaType, body)
-	switch k {
-	case base.HTML:
-		return "html", nil
-	case base.CSS:
-		return "css", nil
-	case base.XML:
-		return "xml", nil
-	case base.Manifest:
-		return "manifest", nil
-	}
-	return "", err
-}
-
-// htmlOptions gives htmlrewrite the part's layers below its <base>, as
-// package base's Context for the part (see setBases), and its charset.
-func (m *Message) htmlOptions(p *Part) htmlrewrite.Options {
-	o := m.opts.HTML
-	o.Spec, o.Context, o.ContentType, o.Map = m.opts.Spec, *p.ctx, strictType(p.MediaType, p.Params), nil
-	return o
+	return base.FormatOfContent(p.MediaType, body)
 }
 
 // strictType writes a media type and its charset in the syntax
@@ -236,28 +182,23 @@ func strictType(mt string, params map[string]string) string {
 	return mt
 }
 
-// Rewrite reads the MIME message src (an MHTML file) and writes it to dst
-// with every link of every part read for links (see Links) in absolute
-// form. Each
-// rewritten part is encoded again in its own Content-Transfer-Encoding
-// (quoted-printable and base64 in 76-column lines, in the part's own line
-// ends); every other byte, headers and delimiters included, is copied as
-// it was, and a part with nothing to change keeps its bytes.
-func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
-	if opts.Spec == 0 {
-		return Stats{}, &Error{Op: "rewrite", Err: errNoSpec}
-	}
-	m, err := Open(src, opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer m.Close()
-	return m.Rewrite(dst)
+// isDocument reports whether a part or payload of kind k is a document
+// read for links: an archive inside an archive is not opened.
+func isDocument(k base.Format) bool {
+	return k != base.Other && k != base.MHTML && k != base.WARC
 }
 
-// Rewrite writes m to dst with every link of every part read for links (HTML, CSS, SVG, feeds, manifests) in
-// absolute form; see the function Rewrite.
-func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
+// RewriteDocuments writes m to dst with every part that Documents yields
+// rewritten by rw, which writes the document d's body to its dst as its
+// reader rewrites it (d.Map set for the archive's own links) and says
+// what it did. Each rewritten part is encoded again in its own
+// Content-Transfer-Encoding (quoted-printable and base64 in 76-column
+// lines, in the part's own line ends); every other byte, headers and
+// delimiters included, is copied as it was, and a part with nothing to
+// change keeps its bytes. A part rw returns an Unread *DocumentError for,
+// having written nothing, is left as stored with a warning; an HTTP
+// entity is left as stored.
+func (m *Message) RewriteDocuments(dst io.Writer, rw func(dst io.Writer, d *Document) (PartStats, error)) (Stats, error) {
 	var st Stats
 	if m.opts.Spec == 0 {
 		return st, &Error{Op: "rewrite", Err: errNoSpec}
@@ -265,7 +206,7 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 	last := 0
 	for _, p := range m.parts {
 		kind := contentKind(p)
-		if kind == "" {
+		if kind == base.Other {
 			continue
 		}
 		if p.http {
@@ -280,15 +221,15 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 		if err != nil {
 			return st, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
 		}
-		if kind == "" {
+		if kind == base.Other {
 			continue
 		}
-		if kind == "html" && m.streams(p) || m.readsDecoded(p, kind) {
+		if kind == base.HTML && m.streams(p) || m.readsDecoded(p, kind) {
 			rewrite := m.rewriteStreamed
-			if !m.streams(p) || kind != "html" {
+			if !m.streams(p) || kind != base.HTML {
 				rewrite = m.rewriteDecoded
 			}
-			changed, err := rewrite(dst, p, kind, last, &st)
+			changed, err := rewrite(dst, p, kind, last, &st, rw)
 			if err != nil {
 				return st, err
 			}
@@ -306,18 +247,21 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
 			continue
 		}
-		if kind == "" {
+		if !isDocument(kind) {
 			continue
 		}
-		out, hs, err := m.rewritePart(p, kind, body)
-		if errors.Is(err, htmlrewrite.ErrEncoding) {
-			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+		var buf bytes.Buffer
+		buf.Grow(len(body) + len(body)/8)
+		ps, err := rw(&buf, m.rewriteDocument(p, kind, bytes.NewReader(body)))
+		if de, ok := documentError(err); ok && de.Unread {
+			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+de.Err.Error())
 			continue
 		}
 		if err != nil {
-			return st, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
+			return st, &Error{Op: "rewrite", Where: partName(p.Path), Err: unwrapDocument(err)}
 		}
-		st.addPart(hs)
+		st.addPart(ps)
+		out := buf.Bytes()
 		if bytes.Equal(out, body) {
 			continue
 		}
@@ -333,6 +277,41 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 	return st, m.copySource(dst, last, len(m.src))
 }
 
+// rewriteDocument is the Document of part p of kind k for a rewrite:
+// with the archive's Map.
+func (m *Message) rewriteDocument(p *Part, k base.Format, src io.Reader) *Document {
+	d := m.document(p, k, src)
+	d.Map = m.linkMap(p)
+	return d
+}
+
+// unwrapDocument returns the reader's error a *DocumentError holds, else
+// err.
+func unwrapDocument(err error) error {
+	if de, ok := documentError(err); ok {
+		return de.Err
+	}
+	return err
+}
+
+// startWriter writes to w, calling start before the first byte: the
+// source bytes before a part are copied only once its rewrite writes.
+type startWriter struct {
+	w       io.Writer
+	start   func() error
+	started bool
+}
+
+func (s *startWriter) Write(p []byte) (int, error) {
+	if !s.started {
+		s.started = true
+		if err := s.start(); err != nil {
+			return 0, err
+		}
+	}
+	return s.w.Write(p)
+}
+
 // rewriteStreamed rewrites an HTML part that streams (its body is stored
 // as it is: an identity transfer encoding) from the file to dst as it is
 // read, after the source bytes from last up to the body: the body is
@@ -340,31 +319,22 @@ func (m *Message) Rewrite(dst io.Writer) (Stats, error) {
 // the result is that of rewriting it held whole. changed reports whether
 // dst now holds the part's body (last is then the part's end); a part
 // left as stored (an encoding relurl does not rewrite) writes nothing.
-func (m *Message) rewriteStreamed(dst io.Writer, p *Part, _ string, last int, st *Stats) (changed bool, err error) {
-	opts := m.htmlOptions(p)
-	opts.Map = m.linkMap(p)
+func (m *Message) rewriteStreamed(dst io.Writer, p *Part, kind base.Format, last int, st *Stats, rw func(io.Writer, *Document) (PartStats, error)) (changed bool, err error) {
 	from, to := m.fileSpan(p)
-	d, err := htmlrewrite.Open(io.NewSectionReader(m.file, m.origin+from, to-from), opts)
-	if errors.Is(err, htmlrewrite.ErrEncoding) {
-		st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+	sw := &startWriter{w: dst, start: func() error { return m.copySource(dst, last, p.body) }}
+	ps, err := rw(sw, m.rewriteDocument(p, kind, io.NewSectionReader(m.file, m.origin+from, to-from)))
+	if de, ok := documentError(err); ok && de.Unread && !sw.started {
+		st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+de.Err.Error())
 		return false, nil
 	}
 	if err != nil {
-		return false, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
+		return sw.started, &Error{Op: "rewrite", Where: partName(p.Path), Err: unwrapDocument(err)}
 	}
-	defer d.Close()
-	if err := m.copySource(dst, last, p.body); err != nil {
-		return false, err
-	}
-	hs, err := d.Rewrite(dst)
-	if err != nil {
-		return true, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
-	}
-	st.addPart(hs)
-	if hs.Changed {
+	st.addPart(ps)
+	if ps.Changed {
 		st.Changed++
 	}
-	return true, nil
+	return sw.started, nil
 }
 
 // rewriteDecoded rewrites a part whose body is read decoded from the file
@@ -374,9 +344,9 @@ func (m *Message) rewriteStreamed(dst io.Writer, p *Part, _ string, last int, st
 // rewrite leaves unchanged keeps its stored bytes (nothing is written:
 // changed is false and last stays where it was), and a part in an
 // encoding relurl does not rewrite is left as stored with a warning.
-func (m *Message) rewriteDecoded(dst io.Writer, p *Part, kind string, last int, st *Stats) (changed bool, err error) {
+func (m *Message) rewriteDecoded(dst io.Writer, p *Part, kind base.Format, last int, st *Stats, rw func(io.Writer, *Document) (PartStats, error)) (changed bool, err error) {
 	src := m.bodyReader(p)
-	if kind, err = sniffStream(kind, p, src); err != nil || kind == "" {
+	if kind, err = sniffStream(kind, p, src); err != nil || !isDocument(kind) {
 		if ke, ok := errors.AsType[*base.FormatError](err); ok {
 			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+ke.Error())
 			return false, nil
@@ -396,86 +366,61 @@ func (m *Message) rewriteDecoded(dst io.Writer, p *Part, kind string, last int, 
 			return newEncoder(dst, p.Encoding, eol, endsLF), nil
 		},
 	}
-	hs, err := m.rewriteTo(w, src, p, kind)
-	if errors.Is(err, htmlrewrite.ErrEncoding) && w.enc == nil {
-		st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+	ps, err := rw(w, m.rewriteDocument(p, kind, src))
+	if de, ok := documentError(err); ok && de.Unread && w.enc == nil {
+		st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+de.Err.Error())
 		return false, nil
 	}
 	if err != nil {
-		return w.enc != nil, &Error{Op: "rewrite", Where: partName(p.Path), Err: err}
+		return w.enc != nil, &Error{Op: "rewrite", Where: partName(p.Path), Err: unwrapDocument(err)}
 	}
-	st.addPart(hs)
+	st.addPart(ps)
 	if changed, err = w.Close(); changed {
 		st.Changed++
 	}
 	return changed, err
 }
 
-// settle settles a "?" kind of a part read decoded from the file (see
-// decodes) by the first bytes of its decoded body, before the choice
-// between streaming it and holding it: an XHTML part that is HTML streams,
-// whatever its size, as a text/html part does. Another part's kind is
-// settled from its body where it is read.
-func (m *Message) settle(p *Part, kind string) (string, error) {
-	if kind != "?" || !m.decodes(p) {
+// settle settles an unsettled kind of a part read decoded from the file
+// (see decodes) by the first bytes of its decoded body, before the choice
+// between streaming it and holding it: an XHTML part that is HTML
+// streams, whatever its size, as a text/html part does. Another part's
+// kind is settled from its body where it is read.
+func (m *Message) settle(p *Part, kind base.Format) (base.Format, error) {
+	if kind != unsettled || !m.decodes(p) {
 		return kind, nil
 	}
-	return sniffStream(kind, p, m.bodyReader(p))
+	k, err := sniffStream(kind, p, m.bodyReader(p))
+	if !isDocument(k) {
+		k = base.Other
+	}
+	return k, err
 }
 
 // readsDecoded reports whether a part of this kind is read for links and
 // rewritten from a stream of its decoded body (see decodes): always an
 // HTML part, which the rewriter streams; another kind, which its reader
 // holds whole, only within Limits.DecodedBytes, as Decode bounds it.
-func (m *Message) readsDecoded(p *Part, kind string) bool {
-	return m.decodes(p) && (kind == "html" || m.rawSize(p) <= m.lim.DecodedBytes)
+func (m *Message) readsDecoded(p *Part, kind base.Format) bool {
+	return m.decodes(p) && (kind == base.HTML || m.rawSize(p) <= m.lim.DecodedBytes)
 }
 
-// sniffStream settles a "?" kind as sniffPart does, from the first
-// bytes of the decoded body, and goes back to its start. A body that
-// cannot be of its type is "" with a *base.FormatError.
-func sniffStream(kind string, p *Part, body io.ReadSeeker) (string, error) {
-	if kind != "?" {
+// sniffStream settles an unsettled kind as sniffPart does, from the
+// first bytes of the decoded body, and goes back to its start. A body
+// that cannot be of its type is base.Other with a *base.FormatError.
+func sniffStream(kind base.Format, p *Part, body io.ReadSeeker) (base.Format, error) {
+	if kind != unsettled {
 		return kind, nil
 	}
 	head := make([]byte, base.ContentSniffLen)
 	n, err := io.ReadFull(body, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return "", err
+		return base.Other, err
 	}
 	if _, err := body.Seek(0, io.SeekStart); err != nil {
-		return "", err
+		return base.Other, err
 	}
 	return sniffPart(kind, p, head[:n])
-}
-
-// rewritePart returns the part's decoded body rewritten.
-func (m *Message) rewritePart(p *Part, kind string, body []byte) ([]byte, htmlrewrite.Stats, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(body) + len(body)/8)
-	hs, err := m.rewriteTo(&buf, bytes.NewReader(body), p, kind)
-	return buf.Bytes(), hs, err
-}
-
-// rewriteTo writes the part's decoded body src to dst rewritten by the
-// reader of its kind.
-func (m *Message) rewriteTo(dst io.Writer, src io.Reader, p *Part, kind string) (htmlrewrite.Stats, error) {
-	opts := m.htmlOptions(p)
-	opts.Map = m.linkMap(p)
-	rewrite := htmlrewrite.Rewrite
-	switch kind {
-	case "css":
-		rewrite = htmlrewrite.RewriteCSS
-	case "xml":
-		rewrite = func(dst io.Writer, src io.Reader, o htmlrewrite.Options) (htmlrewrite.Stats, error) {
-			return xmlrewrite.Rewrite(dst, src, xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, Map: o.Map})
-		}
-	case "manifest":
-		rewrite = func(dst io.Writer, src io.Reader, o htmlrewrite.Options) (htmlrewrite.Stats, error) {
-			return manifest.Rewrite(dst, src, manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, Map: o.Map})
-		}
-	}
-	return rewrite(dst, src, opts)
 }
 
 // resolveLocation resolves an HTTP Location value against the target URI

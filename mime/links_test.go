@@ -184,7 +184,7 @@ func TestRewriteRoundTrip(t *testing.T) {
 			for i, p := range in.Parts() {
 				q := res.Parts()[i]
 				assert.Equal(t, in.RawHeader(p), res.RawHeader(q), "header of part %s", p.Path)
-				if contentKind(p) == "" {
+				if contentKind(p) == base.Other {
 					if len(p.Parts) == 0 {
 						assert.Equal(t, in.Raw(p), res.Raw(q), "body of part %s", p.Path)
 					}

@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 )
 
 // localName returns what a link to part t is written as under mode, with
@@ -25,17 +25,17 @@ func (m *Message) localName(t *Part, fragment string) string {
 	return ""
 }
 
-// linkMap returns the htmlrewrite.Options.Map of part p's rewrite, or
+// linkMap returns the Document.Map of part p's rewrite, or
 // nil when the defaults serve. A link that names another part of the
 // archive (RFC 2557 §8) is written as Options.Local says. A reference
 // that resolves against thismessage:/ is left as written: that base
 // exists to match references inside the archive (RFC 2557 §5(e)), and a
 // thismessage: URL means nothing outside it.
-func (m *Message) linkMap(p *Part) func(htmlrewrite.Link) (string, bool) {
+func (m *Message) linkMap(p *Part) func(link.Link) (string, bool) {
 	if m.opts.Local == LocalNone && !strings.HasPrefix(p.Base.URL, ThisMessage) {
 		return nil
 	}
-	return func(l htmlrewrite.Link) (string, bool) {
+	return func(l link.Link) (string, bool) {
 		if t := m.Find(l.URL); t != nil && t != p && m.opts.Local != LocalNone {
 			frag := ""
 			if i := strings.IndexByte(l.URL, '#'); i >= 0 {

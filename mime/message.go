@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -75,11 +74,6 @@ type Options struct {
 	Local LocalMode
 	// Limits bound sizes and counts; the zero value is the defaults.
 	Limits Limits
-	// HTML holds the rewrite options every HTML and CSS part gets (the
-	// <base> element's fate, fragments, srcdoc, lazy-load attributes,
-	// ...). Spec, Context, ContentType and Map are each part's own and
-	// are set by this package.
-	HTML htmlrewrite.Options
 }
 
 // A LocalMode says how Rewrite writes a link that names a part of the

@@ -140,8 +140,8 @@ func describe(m *Message, err error) string {
 	for _, p := range m.Parts() {
 		d, derr := m.Decode(p)
 		fmt.Fprintf(&b, "part %q %q %q %q %v %q %v %+v %q\n raw %q\n header %q\n decoded %q %v\n", p.Path, p.StartLine, p.MediaType, p.Encoding, p.Params, p.Header, p.Truncated, p.Base, p.Warnings, m.Raw(p), m.RawHeader(p), d, derr)
-		o := m.HTMLOptions(p)
-		fmt.Fprintf(&b, " location %q id %q type %q retrieval %q %q header %v\n", m.Location(p), p.ContentID(), o.ContentType, o.Context.Retrieval, o.Context.HeaderOf, o.Context.Header)
+		c, ct := m.PartContext(p)
+		fmt.Fprintf(&b, " location %q id %q type %q retrieval %q %q header %v\n", m.Location(p), p.ContentID(), ct, c.Retrieval, c.HeaderOf, c.Header)
 	}
 	var out bytes.Buffer
 	st, rerr := m.Rewrite(&out)

@@ -47,7 +47,7 @@ func gzipMembers(recs ...string) ([]byte, []int) {
 // a record error ("error at OFFSET (target): kind").
 type scan struct {
 	events []string
-	stats  WARCStats
+	stats  scanStats
 	err    error
 }
 
@@ -105,7 +105,7 @@ func TestRecoverCorruptMember(t *testing.T) {
 			want := append(links("r1", "r2"), fmt.Sprintf("error at %d (%s): %v", offs[2], tc.target, ErrCorrupt))
 			want = append(want, links("r4")...)
 			assert.Equal(t, want, s.events)
-			assert.Equal(t, WARCStats{Records: tc.records, Links: 6, RecordErrors: 1}, s.stats)
+			assert.Equal(t, scanStats{WARCStats: WARCStats{Records: tc.records, Documents: 3, RecordErrors: 1}, Links: 6}, s.stats)
 		})
 	}
 	t.Run("message", func(t *testing.T) {
@@ -209,7 +209,7 @@ func TestRecoverTooLarge(t *testing.T) {
 	require.NoError(t, s.err)
 	want := append(links("r1"), fmt.Sprintf("error at %d (r2): %v", offs[1], ErrTooLarge))
 	assert.Equal(t, append(want, links("r3")...), s.events)
-	assert.Equal(t, WARCStats{Records: 3, Links: 4, RecordErrors: 1}, s.stats)
+	assert.Equal(t, scanStats{WARCStats: WARCStats{Records: 3, Documents: 2, RecordErrors: 1}, Links: 4}, s.stats)
 }
 
 // TestRecoverTruncated: a file cut inside its last member keeps every

@@ -99,7 +99,7 @@ var (
 //     short): skipped up to the next "WARC/" line;
 //   - a file that ends inside a record: the record ends there.
 type WARCReader struct {
-	// Limits bound header sizes (HeaderBytes) and the payloads WARCLinks
+	// Limits bound header sizes (HeaderBytes) and the payloads ScanWARC
 	// decodes (DecodedBytes). Set it before the first Next.
 	Limits Limits
 

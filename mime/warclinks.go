@@ -9,17 +9,8 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/manifest"
-	"github.com/relurl/relurl/xmlrewrite"
 )
-
-// A WARCLink is one link of a payload in a WARC file, of an HTTP Link
-// header, or the redirect of a 3xx response: a [link.Link] with Record
-// (the record's Offset), Target (its WARC-Target-URI) and Base (the
-// payload's base, and the layer that decided it) set.
-type WARCLink = link.Link
 
 // maxRevisitCache bounds the HTML payloads kept for revisit records (the
 // most recent ones): with the garbage collector's headroom, a WARC scan
@@ -27,27 +18,37 @@ type WARCLink = link.Link
 // RSS on a 300 MB crawl file, 16 MiB about 60).
 const maxRevisitCache = 16 << 20
 
-// WARCLinks reads the WARC file r and calls fn for the links of every HTML
-// payload: of response records (HTTP de-chunked and decoded), resource
-// records, and revisit records, whose status and headers come from the
-// revisit and whose payload comes from the earlier record it refers to
-// (by WARC-Refers-To, else WARC-Payload-Digest) when that is in the same
-// file. Each payload's base is its <base href>, then (with
-// Options.ContentLocation) the HTTP Content-Location, then the record's
-// WARC-Target-URI. A 3xx response with a Location header gives a link of
-// kind Redirect, resolved against the target URI (RFC 9110 §10.2.2).
-// It stops at the first error fn returns, at the first *RecordError, or at
-// a read error; ScanWARCLinks goes on past record errors.
-func WARCLinks(r io.Reader, opts Options, fn func(WARCLink) error) error {
-	_, err := ScanWARCLinks(r, opts, fn, nil)
-	return err
+// A WARCHandler is what ScanWARC hands a WARC file's contents to.
+type WARCHandler struct {
+	// Link is given the record's own links: the redirect of a 3xx
+	// response with a Location header (kind link.Redirect, resolved
+	// against the target URI, RFC 9110 §10.2.2) and the targets of its
+	// HTTP Link header (RFC 8288 §3.1: against the target URI, never a
+	// body's base). Nil: they are not read.
+	Link func(link.Link) error
+	// Document is given every payload of a kind relurl reads (HTML, CSS,
+	// SVG, XHTML, feeds, manifests, JS modules: base.FormatOfContent on
+	// its Content-Type and first bytes): of response records (HTTP
+	// de-chunked and decoded), resource records, and revisit records,
+	// whose status and headers come from the revisit and whose payload
+	// comes from the earlier record it refers to (by WARC-Refers-To, else
+	// WARC-Payload-Digest) when that is in the same file. Its base layers
+	// are the HTTP headers (Content-Location only with
+	// Options.ContentLocation) and the record's WARC-Target-URI. A
+	// *DocumentError it returns is a record error (Unread: a warning).
+	Document func(*Document) error
+	// RecordError is given each problem with a record (see WARCReader)
+	// or with its payload (one over Limits.DecodedBytes, an HTTP head
+	// that does not parse), in file order, and the file goes on; nil:
+	// the first ends the scan with its error.
+	RecordError func(*RecordError) error
 }
 
-// WARCStats counts what ScanWARCLinks read.
+// WARCStats counts what ScanWARC read.
 type WARCStats struct {
 	Records      int64 // records read (with a valid header)
-	Links        int64 // links given to fn
-	RecordErrors int64 // record errors given to onError
+	Documents    int64 // payloads given to WARCHandler.Document
+	RecordErrors int64 // record errors given to WARCHandler.RecordError
 	// Warnings are the first maxWARCWarnings warnings of the records'
 	// headers and of their payloads' bases ("record at O: ..."), which
 	// skipped nothing; WarningsDropped counts the rest.
@@ -68,29 +69,24 @@ func (st *WARCStats) warn(rec *Record, msgs []string) {
 	}
 }
 
-// ScanWARCLinks is WARCLinks that recovers: each problem with a record
-// (see WARCReader) or with its payload (an HTML payload over
-// Limits.DecodedBytes, an HTTP head that does not parse) is given to
-// onError as a *RecordError, in file order between the links, and the
-// file goes on; a record with a problem gives no link that is not its
-// own. It stops at the first error fn or onError returns, or when the
-// file cannot be read on (not WARC, a read error): that error is
-// returned. A nil onError makes the first record error end the scan.
-func ScanWARCLinks(r io.Reader, opts Options, fn func(WARCLink) error, onError func(*RecordError) error) (WARCStats, error) {
+// ScanWARC reads the WARC (or ARC) file r record by record and hands
+// each record's own links, each payload of a kind relurl reads and each
+// record error to h, in file order; a record with a problem gives nothing
+// that is not its own. It stops at the first error a function of h
+// returns (a *DocumentError aside), or when the file cannot be read on
+// (not WARC, a read error): that error is returned.
+func ScanWARC(r io.Reader, opts Options, h WARCHandler) (WARCStats, error) {
 	var st WARCStats
 	if opts.Spec == 0 {
 		return st, &Error{Op: "WARC links", Err: errNoSpec}
 	}
+	onError := h.RecordError
 	if onError == nil {
 		onError = func(e *RecordError) error { return e }
 	}
 	w := NewWARCReader(r)
 	w.Limits = opts.Limits
-	x := &warcExtractor{opts: opts, lim: opts.Limits.withDefaults(), cache: map[string]cached{}}
-	x.fn = func(l WARCLink) error {
-		st.Links++
-		return fn(l)
-	}
+	x := &warcExtractor{opts: opts, lim: opts.Limits.withDefaults(), cache: map[string]cached{}, h: h}
 	for {
 		rec, err := w.Next()
 		if err == io.EOF {
@@ -132,7 +128,7 @@ type cached struct {
 type warcExtractor struct {
 	opts      Options
 	lim       Limits
-	fn        func(WARCLink) error
+	h         WARCHandler
 	cache     map[string]cached // by WARC-Record-ID and by WARC-Payload-Digest
 	cacheSize int               // bytes held by the cache (remember)
 	cacheID   uint64            // the last entry's id
@@ -219,12 +215,12 @@ func (x *warcExtractor) response(rec *Record) error {
 			return err
 		}
 	}
-	if vs := resp.Header.Values("Link"); len(vs) > 0 {
+	if vs := resp.Header.Values("Link"); len(vs) > 0 && x.h.Link != nil {
 		// RFC 8288 §3.1: against the retrieval URL, never a body <base>.
 		b := base.Result{URL: rec.TargetURI, Source: base.Retrieval, Detail: "WARC-Target-URI"}
-		if err := HeaderLinks(vs, x.opts.Spec, rec.TargetURI, func(l htmlrewrite.Link) error {
+		if err := HeaderLinks(vs, x.opts.Spec, rec.TargetURI, func(l link.Link) error {
 			l.Record, l.Target, l.Base = rec.Offset, rec.TargetURI, b
-			return x.fn(l)
+			return x.h.Link(l)
 		}); err != nil {
 			return err
 		}
@@ -272,13 +268,13 @@ func readsType(ct string) bool {
 	return base.ReadsType(mt)
 }
 
-// payload reads the links of a record's payload by its media type, each
-// against the record's base (the payload's own URL: WARC-Target-URI).
+// payload hands a record's payload to the handler, with the record's
+// base layers.
 func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) error {
 	// One rule for a typed payload (base.FormatOfContent): the type, and
 	// for XHTML and generic XML the root element; a payload that cannot
 	// be of its type is named in a warning, not read.
-	mt, _ := ParseMediaType(ct)
+	mt, params := ParseMediaType(ct)
 	k, err := base.FormatOfContent(mt, body)
 	if err != nil {
 		if x.stats != nil {
@@ -286,44 +282,28 @@ func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) e
 		}
 		return nil
 	}
-	if k == base.HTML {
-		return x.html(rec, h, ct, body)
-	}
-	ctx := x.context(rec, h)
-	b := ctx.Fallback()
-	var fnErr error
-	emit := func(l htmlrewrite.Link, lb base.Result) error {
-		l.Record, l.Target, l.Base = rec.Offset, rec.TargetURI, lb
-		fnErr = x.fn(l)
-		return fnErr
-	}
-	var res base.Result
-	switch k {
-	case base.CSS:
-		o := x.opts.HTML
-		o.Spec, o.Context, o.ContentType = x.opts.Spec, ctx, strictType(ParseMediaType(ct))
-		res, err = htmlrewrite.CSSLinks(bytes.NewReader(body), o, func(l htmlrewrite.Link) error { return emit(l, b) })
-	case base.XML:
-		o := xmlrewrite.Options{Spec: x.opts.Spec, Context: ctx}
-		res, err = xmlrewrite.Links(bytes.NewReader(body), o, func(l xmlrewrite.Link) error { return emit(l, l.Base) })
-	case base.Manifest:
-		o := manifest.Options{Spec: x.opts.Spec, Context: ctx}
-		res, err = manifest.Links(bytes.NewReader(body), o, func(l htmlrewrite.Link) error { return emit(l, b) })
-	}
-	if fnErr != nil {
-		return fnErr
-	}
-	if x.stats != nil {
-		x.stats.warn(rec, res.Warnings)
-	}
-	if errors.Is(err, htmlrewrite.ErrEncoding) {
-		x.notRead(rec, err) // as for HTML
+	if !isDocument(k) || x.h.Document == nil {
 		return nil
 	}
-	if err != nil {
-		return x.recordError(rec, err, "links of the payload; the rest of the record skipped")
+	d := &Document{
+		Body: bytes.NewReader(body), Format: k, ContentType: strictType(mt, params),
+		Context: x.context(rec, h), Offset: rec.Offset, Record: rec.Offset, Target: rec.TargetURI, warc: true,
 	}
-	return nil
+	if x.stats != nil {
+		x.stats.Documents++
+	}
+	err = x.h.Document(d)
+	if x.stats != nil {
+		x.stats.warn(rec, d.Warnings)
+	}
+	if de, ok := documentError(err); ok {
+		if de.Unread {
+			x.notRead(rec, de.Err) // as for an MHTML part
+			return nil
+		}
+		return x.recordError(rec, de.Err, "links of the payload; the rest of the record skipped")
+	}
+	return err
 }
 
 // notRead names a record whose payload is in an encoding whose bytes
@@ -413,7 +393,10 @@ type cacheEntry struct {
 }
 
 func (x *warcExtractor) redirect(rec *Record, loc string) error {
-	l := htmlrewrite.Link{Raw: loc, Attr: "location", Kind: htmlrewrite.Redirect}
+	if x.h.Link == nil {
+		return nil
+	}
+	l := link.Link{Raw: loc, Attr: "location", Kind: link.Redirect}
 	u, err := resolveLocation(x.opts.Spec, rec.TargetURI, loc)
 	if err != nil {
 		l.Err = err
@@ -422,7 +405,7 @@ func (x *warcExtractor) redirect(rec *Record, loc string) error {
 	}
 	l.Record, l.Target = rec.Offset, rec.TargetURI
 	l.Base = base.Result{URL: rec.TargetURI, Source: base.Retrieval, Detail: "WARC-Target-URI"}
-	return x.fn(l)
+	return x.h.Link(l)
 }
 
 // context is the payload's layers below its <base>: the HTTP headers
@@ -442,36 +425,4 @@ func (x *warcExtractor) context(rec *Record, h Header) base.Context {
 		c.Header = h.MIME()
 	}
 	return c
-}
-
-func (x *warcExtractor) html(rec *Record, h Header, ct string, body []byte) error {
-	o := x.opts.HTML
-	o.Spec, o.Context, o.ContentType = x.opts.Spec, x.context(rec, h), strictType(ParseMediaType(ct))
-	d, err := htmlrewrite.Open(bytes.NewReader(body), o)
-	if errors.Is(err, htmlrewrite.ErrEncoding) {
-		x.notRead(rec, err)
-		return nil
-	}
-	if err != nil {
-		return x.recordError(rec, err, "links of the payload; record skipped")
-	}
-	defer d.Close()
-	// The base is decided before the first link: each goes out as found.
-	b := d.Base()
-	var fnErr error
-	res, err := d.Links(func(l htmlrewrite.Link) error {
-		l.Record, l.Target, l.Base = rec.Offset, rec.TargetURI, b
-		fnErr = x.fn(l)
-		return fnErr
-	})
-	if fnErr != nil {
-		return fnErr
-	}
-	if x.stats != nil {
-		x.stats.warn(rec, res.Warnings)
-	}
-	if err != nil {
-		return x.recordError(rec, err, "links of the payload; the rest of the record skipped")
-	}
-	return nil
 }

@@ -189,7 +189,7 @@ func TestWARCLinksFixtures(t *testing.T) {
 		require.Len(t, rerrs, 1)
 		assert.Equal(t, int64(1197), rerrs[0].Offset)
 		assert.ErrorIs(t, rerrs[0], ErrContentLength)
-		assert.Equal(t, WARCStats{Records: 4, Links: 1, RecordErrors: 1}, st)
+		assert.Equal(t, scanStats{WARCStats: WARCStats{Records: 4, Documents: 1, RecordErrors: 1}, Links: 1}, st)
 	})
 	t.Run("no HTML", func(t *testing.T) {
 		for _, f := range []string{"warc/example-digest.warc", "warc/example-space-in-target-uri.warc.gz", "warc/post-test.warc.gz", "warc/example-wrong-chunks.warc.gz"} {

@@ -10,8 +10,9 @@ import (
 	"sync"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 )
 
 // referState is what the pages of one tree (the directory dir, whose URL
@@ -212,10 +213,9 @@ func (st *referState) readPage(f File, seq int, u, env string, envKnown, modules
 	}
 	rep := &pageReport{st: st}
 	opts.Referrer = rep
-	if d, err := htmlrewrite.Open(src, opts); err == nil {
-		d.Links(func(htmlrewrite.Link) error { return nil })
-		d.Close()
-	}
+	// The page's pass, through the one dispatcher, for what its
+	// Referrer hears; its links are not wanted here.
+	extract.Links(src, base.HTML, extract.Options{HTML: opts}, func(link.Link) error { return nil })
 	if rep.ended {
 		st.page(seq, env, rep.loads, rep.keys)
 	}
@@ -359,7 +359,7 @@ func (st *referState) finish(t treeFiles) referred {
 			continue
 		}
 		keys := r.ImportMap(u)
-		jsmodule.Links(src, r.Module(u), func(l htmlrewrite.Link) error {
+		extract.Links(src, base.Module, extract.Options{Module: r.Module(u)}, func(l link.Link) error {
 			if l.Err == nil && l.Kind == htmlrewrite.Import {
 				if p := st.path(l.URL); t.cands[p] {
 					mark(p)

@@ -101,6 +101,10 @@ func TestLinearTime(t *testing.T) {
 		{"attributes", 30000, func(n int) string { // 2n under MaxAttrs: all read
 			return `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(` a="x"`, n) + `/></svg>`
 		}},
+		{"xlink:href attributes", 20000, func(n int) string {
+			return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image` +
+				strings.Repeat(` xlink:href="x.png"`, n) + `/></svg>`
+		}},
 		{"CDATA sections of escaped HTML", 5000, func(n int) string {
 			return `<feed xmlns="http://www.w3.org/2005/Atom"><entry><content type="html">` +
 				strings.Repeat(`<![CDATA[<a href="x.html">x</a>]]>`, n) + `</content></entry></feed>`

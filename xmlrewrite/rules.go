@@ -83,6 +83,20 @@ type element struct {
 	attrs     []attr
 	src       []byte
 	lookup    func(prefix string) string
+	// hrefs: 0 not looked for yet, 1 the element has a plain href, 2
+	// not (asked per xlink:href: once per tag, not once per attribute)
+	hrefs uint8
+}
+
+// plainHref reports whether e has an href attribute without a namespace.
+func (e *element) plainHref() bool {
+	if e.hrefs == 0 {
+		e.hrefs = 2
+		if _, ok := e.attrValue("", "href"); ok {
+			e.hrefs = 1
+		}
+	}
+	return e.hrefs == 1
 }
 
 // attrValue returns the raw value of the attribute in namespace ns (""
@@ -166,7 +180,7 @@ func attrKind(f Format, e *element, ns, local string) (kind htmlrewrite.Kind, ur
 			k, ok := svgHref[e.local]
 			if ok && ns == nsXLink {
 				// "the value of the attribute without a namespace shall be used"
-				if _, plain := e.attrValue("", "href"); plain {
+				if e.plainHref() {
 					return 0, false, false
 				}
 			}

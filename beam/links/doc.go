@@ -5,8 +5,10 @@
 //
 // Match finds the input files through Beam's file systems (local paths,
 // and gs:// or s3:// when the program imports those file systems), Extract
-// reads each WARC, MHTML or HTML file as a stream with package mime or
-// htmlrewrite and emits one Link per link, with the fields and meaning of
+// reads each file of a kind relurl reads (WARC, MHTML, HTML, CSS, SVG,
+// XHTML, Atom, RSS, web app manifests, JS modules) as a stream through the
+// library's front door (extract.Reader: every kind, alone or inside an
+// archive, by its one reader) and emits one Link per link, with the fields and meaning of
 // `relurl links` JSON, and one Failure (the dead letter) per record or file
 // that could not be read, instead of failing the bundle. HostGraph and
 // PageGraph reduce the links to the edge lists of a web graph, and

@@ -2,14 +2,14 @@ package links
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -64,9 +64,12 @@ type extractor struct {
 	stats fileStats
 }
 
-// extractFile reads the file called path from r: a WARC (plain or gzip),
-// an MHTML or an HTML document, told apart as relurl links does
-// (base.FormatOf). size is the file's size, or -1 when unknown.
+// extractFile reads the file called path from r, of any kind relurl
+// links reads (HTML, MHTML, WARC, CSS, SVG, XHTML, feeds, manifests, JS
+// modules), told apart as relurl links does (base.FormatOf), through the
+// library's front door (extract.Reader): every kind is read by its one
+// reader, alone or inside an archive. size is the file's size, or -1 when
+// unknown.
 func extractFile(path string, size int64, r io.Reader, opts Options, emit func(Link), fail func(Failure)) fileStats {
 	x := &extractor{opts: opts.withDefaults(), path: path, name: path, emit: emit, fail: fail}
 	if name, escaped := tree.JSONName(path); escaped {
@@ -78,19 +81,60 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 		x.fileFailed(err)
 		return x.stats
 	}
-	switch base.FormatOf(path, head) {
+	k := base.FormatOf(path, head)
+	if k == base.Other {
+		x.fileFailed(errors.New("not an HTML, MHTML, WARC, CSS, SVG, XHTML, feed, manifest or JS module file (by name and content)"))
+		return x.stats
+	}
+	if k == base.MHTML && size > x.opts.MaxSize {
+		x.fileFailed(tree.ErrTooLarge) // held whole: refused before it is read
+		return x.stats
+	}
+	u := ""
+	if k != base.WARC {
+		// A WARC record's base is its target; any other file's is its
+		// URL.
+		if u, err = x.docURL(); err != nil {
+			x.fileFailed(err)
+			return x.stats
+		}
+	}
+	o := extract.Options{
+		HTML: htmlrewrite.Options{Spec: x.opts.Spec, Context: base.Context{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict}},
+		MIME: mime.Options{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict, ContentLocation: x.opts.ContentLocation, Limits: mime.Limits{Size: x.opts.MaxSize}},
+		// Each damaged WARC record is a dead letter with its offset and
+		// target, and the file goes on at the next record.
+		RecordError: func(e *mime.RecordError) error {
+			x.fail(Failure{File: x.name, FileEncoding: x.enc, Offset: e.Offset, HasOffset: true, Target: e.Target, Error: e.Message()})
+			return nil
+		},
+	}
+	parts := map[string]bool{}
+	res, err := extract.Reader(br, path, "", o, func(l link.Link) error {
+		out := x.link(l)
+		switch k {
+		case base.WARC:
+			out.Record, out.HasRecord, out.Target, out.Page = l.Record, true, l.Target, l.Target
+		case base.MHTML:
+			out.Part, out.HasPart, out.TargetPart = l.Part, true, l.TargetPart
+			parts[l.Part] = true
+		default:
+			out.Page = u
+		}
+		x.out(out)
+		return nil
+	})
+	switch k {
 	case base.WARC:
-		x.warc(br)
+		x.stats.records += res.Records
+		x.stats.failedRecords += res.RecordErrors
 	case base.MHTML:
-		x.mhtml(br, size)
-	case base.HTML:
-		x.html(br)
-	case base.Other:
-		x.fileFailed(errors.New("not an HTML, MHTML or WARC file (by name and content)"))
+		x.stats.records += int64(len(parts))
 	default:
-		// relurl links reads these too (CSS, SVG/XML, manifests, JS
-		// modules); this pipeline does not yet.
-		x.fileFailed(fmt.Errorf("a %v file: relurl-beam reads WARC, MHTML and HTML only", base.FormatOf(path, head)))
+		x.stats.records++
+	}
+	if err != nil {
+		x.fileFailed(err)
 	}
 	return x.stats
 }
@@ -125,24 +169,10 @@ func hasScheme(path string) bool {
 	return true
 }
 
-// readWhole reads an MHTML file, bounded by MaxSize.
-func (x *extractor) readWhole(r io.Reader, size int64) ([]byte, error) {
-	if size > x.opts.MaxSize {
-		return nil, tree.ErrTooLarge
-	}
-	data, err := io.ReadAll(io.LimitReader(r, x.opts.MaxSize+1))
-	if err == nil && int64(len(data)) > x.opts.MaxSize {
-		err = tree.ErrTooLarge
-	}
-	return data, err
-}
-
-func (x *extractor) mimeOptions(retrieval string) mime.Options {
-	return mime.Options{Spec: x.opts.Spec, Retrieval: retrieval, Strict: x.opts.Strict, ContentLocation: x.opts.ContentLocation, Limits: mime.Limits{Size: x.opts.MaxSize}}
-}
-
-// link makes the Link of an htmlrewrite.Link found with base b.
-func (x *extractor) link(l htmlrewrite.Link, b base.Result) Link {
+// link makes the Link of a link found with its base: the page it is on
+// is its base's URL unless the file's kind says otherwise (extractFile).
+func (x *extractor) link(l link.Link) Link {
+	b := l.Base
 	r := Link{
 		Raw: l.Raw, URL: l.URL, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind.String(), Rel: l.Rel,
 		Line: l.Line, Column: l.Column, Offset: l.Offset, File: x.name, FileEncoding: x.enc,
@@ -154,82 +184,7 @@ func (x *extractor) link(l htmlrewrite.Link, b base.Result) Link {
 	return r
 }
 
-// html streams an HTML document: htmlrewrite.Open decides its base
-// before the first link (spooling to a temporary file when the <base> is
-// not settled early), so the links go out as they are found.
-func (x *extractor) html(r io.Reader) {
-	u, err := x.docURL()
-	if err != nil {
-		x.fileFailed(err)
-		return
-	}
-	o := htmlrewrite.Options{Spec: x.opts.Spec, Context: base.Context{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict}}
-	d, err := htmlrewrite.Open(r, o)
-	if err != nil {
-		x.fileFailed(err)
-		return
-	}
-	defer d.Close()
-	x.stats.records++
-	b := d.Base()
-	_, err = d.Links(func(l htmlrewrite.Link) error {
-		out := x.link(l, b)
-		out.Page = u
-		x.out(out)
-		return nil
-	})
-	if err != nil {
-		x.fileFailed(err)
-	}
-}
-
-func (x *extractor) mhtml(r io.Reader, size int64) {
-	u, err := x.docURL()
-	if err != nil {
-		x.fileFailed(err)
-		return
-	}
-	data, err := x.readWhole(r, size)
-	if err != nil {
-		x.fileFailed(err)
-		return
-	}
-	parts := map[string]bool{}
-	err = mime.Links(bytes.NewReader(data), x.mimeOptions(u), func(l mime.Link) error {
-		r := x.link(l, l.Base)
-		r.Part, r.HasPart, r.TargetPart = l.Part, true, l.TargetPart
-		parts[l.Part] = true
-		x.out(r)
-		return nil
-	})
-	x.stats.records += int64(len(parts))
-	if err != nil {
-		x.fileFailed(err)
-	}
-}
-
 func (x *extractor) out(l Link) {
 	x.stats.links++
 	x.emit(l)
-}
-
-// warc streams a WARC file: each damaged record is a dead letter with
-// its offset and target, and the file goes on at the next record
-// (mime.ScanWARCLinks); a file that cannot be read on is a failed file.
-func (x *extractor) warc(r io.Reader) {
-	st, err := mime.ScanWARCLinks(r, x.mimeOptions(""), func(l mime.WARCLink) error {
-		out := x.link(l, l.Base)
-		out.Record, out.HasRecord, out.Target, out.Page = l.Record, true, l.Target, l.Target
-		x.emit(out)
-		return nil
-	}, func(e *mime.RecordError) error {
-		x.fail(Failure{File: x.name, FileEncoding: x.enc, Offset: e.Offset, HasOffset: true, Target: e.Target, Error: e.Message()})
-		return nil
-	})
-	x.stats.records += st.Records
-	x.stats.links += st.Links
-	x.stats.failedRecords += st.RecordErrors
-	if err != nil {
-		x.fileFailed(err)
-	}
 }

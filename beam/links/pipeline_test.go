@@ -17,8 +17,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/relurl/relurl/beam/internal/fixture"
+	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/mime"
-	"github.com/relurl/relurl/resolve"
 )
 
 // TestMain runs the pipelines of these tests on prism, Beam's Go runner
@@ -141,25 +142,22 @@ type fileURL struct {
 	Raw    string `json:"raw"`
 }
 
-// libraryWARC returns what mime.ScanWARCLinks gives for a WARC file, as
-// (file, record, target, url, raw) lines, and its statistics.
-func libraryWARC(t *testing.T, path string) ([]string, mime.WARCStats) {
+// libraryWARC returns what the library's one call (extract.File) gives
+// for a WARC file, as (file, record, target, url, raw) lines, and its
+// records read.
+func libraryWARC(t *testing.T, path string) ([]string, extract.Result) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var lines []string
-	st, err := mime.ScanWARCLinks(f, mime.Options{Spec: resolve.WHATWG}, func(l mime.WARCLink) error {
+	o := extract.Options{RecordError: func(*mime.RecordError) error { return nil }}
+	res, err := extract.File(path, o, func(l link.Link) error {
 		b, _ := json.Marshal(fileURL{path, l.Record, l.Target, l.URL, l.Raw})
 		lines = append(lines, string(b))
 		return nil
-	}, func(*mime.RecordError) error { return nil })
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lines, st
+	return lines, res
 }
 
 func asFileURL(t *testing.T, lines []string, file string) []string {
@@ -225,7 +223,7 @@ func TestPipeline(t *testing.T) {
 	for _, f := range []string{good, corrupt} {
 		lib, st := libraryWARC(t, f)
 		records += st.Records
-		sameMultiset(t, "links of "+filepath.Base(f)+" vs mime.ScanWARCLinks", asFileURL(t, got, f), lib)
+		sameMultiset(t, "links of "+filepath.Base(f)+" vs extract.File", asFileURL(t, got, f), lib)
 	}
 	if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, "https://b.example.test/") }) {
 		t.Error("the record after the corrupt one gave no links")
@@ -307,10 +305,9 @@ func TestExtractFailures(t *testing.T) {
 		name, path, data string
 		want             string
 	}{
-		{"binary", "x.bin", "\x00\x01\x02", "not an HTML, MHTML or WARC file"},
+		{"binary", "x.bin", "\x00\x01\x02", "not an HTML, MHTML, WARC, CSS"},
 		{"empty warc", "x.warc", "", "empty"},
 		{"not warc", "x.warc.gz", "hello, world\n", "not a WARC"},
-		{"stylesheet", "x.css", "a { background: url(b.png) }", "a css file: relurl-beam reads WARC, MHTML and HTML only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var fails []Failure
@@ -336,7 +333,7 @@ func TestNonUTF8Name(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 	extractFile("x\xff.bin", 1, strings.NewReader("\x00"), Options{}, func(Link) {}, func(f Failure) { fails = append(fails, f) })
-	if len(fails) != 1 || string(fails[0].AppendJSON(nil)) != `{"file":"x%FF.bin","file_encoding":"percent","error":"not an HTML, MHTML or WARC file (by name and content)"}`+"\n" {
+	if len(fails) != 1 || string(fails[0].AppendJSON(nil)) != `{"file":"x%FF.bin","file_encoding":"percent","error":"not an HTML, MHTML, WARC, CSS, SVG, XHTML, feed, manifest or JS module file (by name and content)"}`+"\n" {
 		t.Errorf("failures %+v", fails)
 	}
 }

@@ -152,12 +152,7 @@ func runFetch(args []string, s stdio) int {
 		return exitOK
 	}
 	var out bytes.Buffer
-	var st htmlrewrite.Stats
-	if kind == base.XML {
-		st, err = xmlrewrite.Rewrite(&out, bytes.NewReader(doc.Body), xopts)
-	} else {
-		st, err = htmlrewrite.Rewrite(&out, bytes.NewReader(doc.Body), hopts)
-	}
+	st, err := extract.Rewrite(&out, bytes.NewReader(doc.Body), kind, extract.Options{HTML: hopts, XML: xopts})
 	// An incomplete page (a tag over the bound) is still written, best
 	// effort, as rewrite writes it; the exit status says it failed.
 	if err != nil && !errors.Is(err, htmlrewrite.ErrIncomplete) {

@@ -163,7 +163,7 @@ func (t *treeFlags) moduleOptions(docURL string) jsmodule.Options {
 func (t *treeFlags) mimeOptions(docURL string) mime.Options {
 	// --max-size bounds what is held: a whole MHTML file, one WARC
 	// payload (at most mime's default).
-	return mime.Options{Spec: *t.spec, Retrieval: docURL, Strict: t.strict, HTML: t.html,
+	return mime.Options{Spec: *t.spec, Retrieval: docURL, Strict: t.strict,
 		Limits: mime.Limits{Size: t.maxSize, DecodedBytes: min(t.maxSize, 128<<20)}}
 }
 

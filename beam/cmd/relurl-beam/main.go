@@ -1,5 +1,6 @@
-// Command relurl-beam extracts the links of WARC, MHTML and HTML files with
-// an Apache Beam pipeline: on this machine with the prism runner (the
+// Command relurl-beam extracts the links of WARC, MHTML, HTML, CSS, SVG,
+// feed, manifest and JS module files (as relurl links reads them) with an
+// Apache Beam pipeline: on this machine with the prism runner (the
 // default, pure Go, no Java), or on Dataflow, Flink or Spark.
 //
 //	relurl-beam --input 'crawl/*.warc.gz' --output out/ [--graph host|page|none] [--fields LIST] [--runner R ...]

@@ -130,14 +130,22 @@ func wgetLinks(t *testing.T, dir, origin string) {
 			t.Errorf("links: %s: %d links in the WARC, none in the mirror", d, len(a))
 		case d == origin+"/old-about":
 			t.Logf("links: %s: the WARC's 301 body has %d links, the mirror's file %d: wget saved the redirect's target (about.html) under the redirect's name", d, len(a), len(b))
-		case a == nil && strings.HasSuffix(d, ".mjs"):
-			// The tree's walk reads a script as a module when a page
-			// loads it as one (and with that page's import map); a
-			// WARC record of type text/javascript is read as nothing.
-			t.Logf("links: KNOWN DIFFERENCE: %s: %d links in the mirror, none in the WARC: relurl reads no script of a WARC as a module", d, len(b))
 		case a == nil:
 			t.Errorf("links: %s: %d links in the mirror, none in the WARC", d, len(b))
 		default:
+			if strings.HasSuffix(d, ".mjs") {
+				// A module's bare specifiers count where the import map
+				// of the page loading it maps them: the tree's walk
+				// knows that page, a WARC record of text/javascript
+				// does not (its relative imports are read alike).
+				b = slices.DeleteFunc(slices.Clone(b), func(r record) bool {
+					bare := r.URL == "" && !strings.HasPrefix(r.Raw, "./") && !strings.HasPrefix(r.Raw, "../") && !strings.HasPrefix(r.Raw, "/")
+					if bare {
+						t.Logf("links: KNOWN DIFFERENCE: %s: the bare specifier %q, which the page's import map maps, is the mirror's only: a WARC record has no page", d, r.Raw)
+					}
+					return bare
+				})
+			}
 			if !slices.EqualFunc(a, b, func(x, y record) bool { return fmt.Sprint(x) == fmt.Sprint(y) }) {
 				t.Errorf("links: %s: the WARC's links differ from the mirror's:\nWARC:   %v\nmirror: %v", d, a, b)
 			}
