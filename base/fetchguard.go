@@ -24,7 +24,7 @@ var (
 )
 
 // decodeBody undoes the content codings of a fetched body (the same as the
-// WARC reader of package mime undoes, through internal/coding), the result
+// WARC reader of package archive undoes, through internal/coding), the result
 // bounded by max. A coding that does not decode is an error: the bytes are
 // not the page.
 func decodeBody(h http.Header, body []byte, max int64) ([]byte, error) {

@@ -377,7 +377,7 @@ func (e *FormatError) Error() string {
 
 // mediaType returns contentType's media type, lower case, without
 // parameters; a value mime.ParseMediaType refuses is cut at its first
-// ";", as FormatOfType reads it. (Package mime reads archived headers more
+// ";", as FormatOfType reads it. (Package archive reads archived headers more
 // leniently and passes the media type it read.)
 func mediaType(contentType string) string {
 	mt, _, err := mime.ParseMediaType(contentType)

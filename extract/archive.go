@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
@@ -18,12 +18,12 @@ import (
 // through the reader of its kind (ArchivedLinks); what the parts left
 // unread or read best effort becomes warnings.
 func mhtmlLinks(_ *Document, r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
-	m, err := mime.Open(r, o.MIME)
+	m, err := archive.Open(r, o.MIME)
 	if err != nil {
 		return Result{Records: 1}, err
 	}
 	defer m.Close()
-	err = m.Documents(func(d *mime.Document) error { return ArchivedLinks(d, o, fn) })
+	err = m.Documents(func(d *archive.Document) error { return ArchivedLinks(d, o, fn) })
 	res := Result{Records: 1}
 	for _, p := range m.Parts() {
 		for _, w := range p.Warnings {
@@ -38,12 +38,12 @@ func mhtmlLinks(_ *Document, r io.Reader, o Options, fn func(link.Link) error) (
 // part whose body is unchanged keeps its bytes, so no changed part means
 // dst is src.
 func mhtmlRewrite(_ *Document, dst io.Writer, src io.Reader, o Options) (Stats, error) {
-	m, err := mime.Open(src, o.MIME)
+	m, err := archive.Open(src, o.MIME)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer m.Close()
-	st, err := m.RewriteDocuments(dst, func(w io.Writer, d *mime.Document) (mime.PartStats, error) {
+	st, err := m.RewriteDocuments(dst, func(w io.Writer, d *archive.Document) (archive.PartStats, error) {
 		return RewriteArchived(w, d, o)
 	})
 	return Stats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Mapped: st.Localized, Warnings: st.Warnings, Changed: st.Changed > 0}, err
@@ -52,9 +52,9 @@ func mhtmlRewrite(_ *Document, dst io.Writer, src io.Reader, o Options) (Stats, 
 // warcLinks reads a WARC file record by record, each payload through the
 // reader of its kind (ArchivedLinks), on past record errors.
 func warcLinks(_ *Document, r io.Reader, o Options, fn func(link.Link) error) (Result, error) {
-	stats, err := mime.ScanWARC(r, o.MIME, mime.WARCHandler{
+	stats, err := archive.ScanWARC(r, o.MIME, archive.WARCHandler{
 		Link:        fn,
-		Document:    func(d *mime.Document) error { return ArchivedLinks(d, o, fn) },
+		Document:    func(d *archive.Document) error { return ArchivedLinks(d, o, fn) },
 		RecordError: o.RecordError,
 	})
 	res := Result{Records: stats.Records, RecordErrors: stats.RecordErrors, Warnings: stats.Warnings}
@@ -65,15 +65,15 @@ func warcLinks(_ *Document, r io.Reader, o Options, fn func(link.Link) error) (R
 }
 
 // ArchivedLinks calls fn for every link of d, a document an archive
-// yielded (an MHTML part: mime.Message.Documents; a WARC payload:
-// mime.ScanWARC), read as a file of its kind is (Links), with o's
+// yielded (an MHTML part: archive.Message.Documents; a WARC payload:
+// archive.ScanWARC), read as a file of its kind is (Links), with o's
 // options for each kind and d's base layers, content type and place: each
 // link has its base (the part's or record's <base> on its layers, or the
 // layers' own) and its part (with the part its URL names) or record. What
 // the reader finds wrong with the document is returned as a
-// *mime.DocumentError, for the archive to note; fn's error is returned as
+// *archive.DocumentError, for the archive to note; fn's error is returned as
 // it is.
-func ArchivedLinks(d *mime.Document, o Options, fn func(link.Link) error) error {
+func ArchivedLinks(d *archive.Document, o Options, fn func(link.Link) error) error {
 	po := archived(d, o)
 	var (
 		own   base.Result
@@ -102,20 +102,20 @@ func ArchivedLinks(d *mime.Document, o Options, fn func(link.Link) error) error 
 // RewriteArchived writes d, a document an archive yielded, to dst
 // rewritten as a file of its kind is (Rewrite), with o's options for each
 // kind, d's base layers and content type, and d.Map for the links that
-// name the archive's own parts; it is mime.Message.RewriteDocuments'
+// name the archive's own parts; it is archive.Message.RewriteDocuments'
 // function.
-func RewriteArchived(dst io.Writer, d *mime.Document, o Options) (mime.PartStats, error) {
+func RewriteArchived(dst io.Writer, d *archive.Document, o Options) (archive.PartStats, error) {
 	st, err := Rewrite(dst, d.Body, d.Format, archived(d, o))
-	return mime.PartStats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Mapped: st.Mapped, Changed: st.Changed}, documentError(err)
+	return archive.PartStats{Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Mapped: st.Mapped, Changed: st.Changed}, documentError(err)
 }
 
-// documentError is the *mime.DocumentError of a reader's error: Unread
+// documentError is the *archive.DocumentError of a reader's error: Unread
 // for a document whose encoding cannot be read as its bytes are.
 func documentError(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &mime.DocumentError{Err: err, Unread: errors.Is(err, htmlrewrite.ErrEncoding)}
+	return &archive.DocumentError{Err: err, Unread: errors.Is(err, htmlrewrite.ErrEncoding)}
 }
 
 // archived returns the options a document yielded by an archive is read
@@ -123,7 +123,7 @@ func documentError(err error) error {
 // given to every kind's reader (as the archive decided them), and nothing
 // that belongs to a file of its own (a saved page's local files, the
 // links left for later, a tree's referrals).
-func archived(d *mime.Document, o Options) Options {
+func archived(d *archive.Document, o Options) Options {
 	spec := o.MIME.Spec
 	h := o.HTML
 	h.Spec, h.Context, h.ContentType, h.Map = spec, d.Context, d.ContentType, d.Map

@@ -6,7 +6,7 @@
 // Below them, one table (readerOf) hands each kind to its reader: HTML
 // (htmlrewrite, its base decided by the open step before the first link),
 // CSS (htmlrewrite), SVG, XHTML and feeds (xmlrewrite), web app manifests
-// (manifest), JS modules (jsmodule). MHTML archives and WARC files (mime)
+// (manifest), JS modules (jsmodule). MHTML archives and WARC files (archive)
 // yield the documents they hold, part by part and record by record, and
 // each is read here as a file of its kind ([ArchivedLinks],
 // [RewriteArchived]): every kind is read the same way alone and inside an
@@ -23,13 +23,13 @@ import (
 	"os"
 	"sync"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
@@ -39,7 +39,7 @@ type Options struct {
 	// document's layers below §3.1. An archive's parts and records are
 	// read with its other fields (ArchivedLinks), whatever their kind.
 	HTML     htmlrewrite.Options
-	MIME     mime.Options // MHTML and WARC
+	MIME     archive.Options // MHTML and WARC
 	XML      xmlrewrite.Options
 	Manifest manifest.Options
 	Module   jsmodule.Options
@@ -50,9 +50,9 @@ type Options struct {
 	// MHTML (each part) or WARC (each payload).
 	Base func(base.Result)
 	// RecordError is called, in file order between the links, for each
-	// WARC record that was skipped or cut (mime.WARCHandler.RecordError); nil
+	// WARC record that was skipped or cut (archive.WARCHandler.RecordError); nil
 	// stops at the first.
-	RecordError func(*mime.RecordError) error
+	RecordError func(*archive.RecordError) error
 }
 
 // Result is what reading one document's links left to say.
@@ -323,7 +323,7 @@ type Stats struct {
 // Rewrite copies the document src of kind k to dst with its links in
 // absolute form (or as the readers' Options.Map say), through that kind's
 // rewriter: HTML streams through htmlrewrite (a kind relurl does not read
-// is read as HTML); MHTML is read through by mime.Message.RewriteDocuments
+// is read as HTML); MHTML is read through by archive.Message.RewriteDocuments
 // (headers first, then a part at a time, each part by its kind's
 // rewriter); CSS streams a rule at a time; XML, manifests and modules
 // are read whole by their rewriters, each bounded by its own limit (a

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/xmlrewrite"
 )
@@ -20,7 +20,7 @@ func options(u string) Options {
 	c := base.Context{Spec: resolve.WHATWG, Retrieval: u}
 	return Options{
 		HTML:     htmlrewrite.Options{Spec: resolve.WHATWG, Context: c},
-		MIME:     mime.Options{Spec: resolve.WHATWG},
+		MIME:     archive.Options{Spec: resolve.WHATWG},
 		XML:      xmlrewrite.Options{Spec: resolve.WHATWG, Context: c},
 		Manifest: manifest.Options{Spec: resolve.WHATWG, Context: c},
 		Module:   jsmodule.Options{Spec: resolve.WHATWG, Context: c},
@@ -90,7 +90,7 @@ func TestLinksArchives(t *testing.T) {
 	got = got[:0]
 	var recErrs int
 	o := options("")
-	o.RecordError = func(*mime.RecordError) error { recErrs++; return nil }
+	o.RecordError = func(*archive.RecordError) error { recErrs++; return nil }
 	res, err = Links(strings.NewReader(warc), base.WARC, o, func(l link.Link) error { got = append(got, l); return nil })
 	if err != nil || len(got) != 2 || got[0].Target != "http://h.example/w/" || got[0].URL != "http://h.example/w/a" {
 		t.Fatalf("warc: %v %+v", err, got)

@@ -19,12 +19,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 )
@@ -82,14 +82,14 @@ var ErrNotDocument = errors.New("not an HTML, MHTML, WARC, CSS, SVG or feed file
 // (nil: the first ends the file with its error). A file of no kind relurl
 // reads is skipped when walked in a directory, an error when named
 // alone.
-func (r *Reader) File(f tree.File, fn func(base.Format, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) File(f tree.File, fn func(base.Format, link.Link) error, onRecordError func(*archive.RecordError) error) Result {
 	return r.file(f, to{fn: fn}, onRecordError)
 }
 
 // FileRef is [Reader.File] with fn given a pointer to each link instead of
 // a copy, as [extract.LinksRef]: the Link is fn's to read and change
 // during the call only.
-func (r *Reader) FileRef(f tree.File, fn func(base.Format, *link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) FileRef(f tree.File, fn func(base.Format, *link.Link) error, onRecordError func(*archive.RecordError) error) Result {
 	return r.file(f, to{ref: fn}, onRecordError)
 }
 
@@ -107,7 +107,7 @@ func (t to) call(k base.Format, l *link.Link) error {
 }
 
 // file is File with its links going to t.
-func (r *Reader) file(f tree.File, t to, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError) error) Result {
 	defer f.Release() // the walk waits for a page's pass (tree.Referrals.Gather)
 	if r.Kind != base.Other {
 		f.Kind = r.Kind
@@ -166,7 +166,7 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*mime.RecordError) e
 // docURL ("" for none), as File does. Its kind is the Reader's Kind, else
 // src's by its first bytes (base.SniffFormat), read no further than has
 // come: a filter's input is not waited for.
-func (r *Reader) Stream(src io.Reader, docURL string, fn func(base.Format, link.Link) error, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) Stream(src io.Reader, docURL string, fn func(base.Format, link.Link) error, onRecordError func(*archive.RecordError) error) Result {
 	in, ok := src.(*bufio.Reader)
 	if !ok {
 		in = bufio.NewReaderSize(src, 64<<10)
@@ -198,7 +198,7 @@ func (r *Reader) Document(src io.Reader, k base.Format, o extract.Options, site 
 func (r *Reader) Header(values []string, responseURL string, fn func(base.Format, link.Link) error) error {
 	site := linkfilter.Site{Document: responseURL}
 	b := base.Result{URL: responseURL, Source: base.Retrieval, Detail: "response URL"}
-	return mime.HeaderLinks(values, r.Spec, responseURL, func(l link.Link) error {
+	return archive.HeaderLinks(values, r.Spec, responseURL, func(l link.Link) error {
 		u, ok := r.Filter.Apply(l.Kind, l.URL, site)
 		if !ok {
 			return nil
@@ -209,7 +209,7 @@ func (r *Reader) Header(values []string, responseURL string, fn func(base.Format
 }
 
 // read reads the links of src of kind k, retrieved from docURL.
-func (r *Reader) read(src io.Reader, k base.Format, docURL string, site linkfilter.Site, t to, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) read(src io.Reader, k base.Format, docURL string, site linkfilter.Site, t to, onRecordError func(*archive.RecordError) error) Result {
 	var o extract.Options
 	if r.Options != nil {
 		o = r.Options(docURL)
@@ -218,7 +218,7 @@ func (r *Reader) read(src io.Reader, k base.Format, docURL string, site linkfilt
 }
 
 // readWith reads the links of src of kind k with the readers' options o.
-func (r *Reader) readWith(src io.Reader, k base.Format, o extract.Options, site linkfilter.Site, t to, onRecordError func(*mime.RecordError) error) Result {
+func (r *Reader) readWith(src io.Reader, k base.Format, o extract.Options, site linkfilter.Site, t to, onRecordError func(*archive.RecordError) error) Result {
 	if k == base.WARC {
 		o.MIME.Retrieval = "" // each record has its own
 		o.RecordError = onRecordError

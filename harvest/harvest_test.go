@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
@@ -17,7 +18,6 @@ import (
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/xmlrewrite"
@@ -32,7 +32,7 @@ func readers(docURL string) extract.Options {
 	ctx := base.Context{Spec: resolve.WHATWG, Retrieval: docURL}
 	return extract.Options{
 		HTML: htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx},
-		MIME: mime.Options{Spec: resolve.WHATWG, Retrieval: docURL},
+		MIME: archive.Options{Spec: resolve.WHATWG, Retrieval: docURL},
 		XML:  xmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx},
 	}
 }
@@ -151,7 +151,7 @@ func TestFileWARCRecordErrors(t *testing.T) {
 	f := filepath.Join("..", "testdata", "warc", "example-trunc.warc")
 	r := &harvest.Reader{Options: readers}
 	var order []string
-	var errs []*mime.RecordError
+	var errs []*archive.RecordError
 	var got harvest.Result
 	for wf, err := range tree.Walk([]string{f}) {
 		require.NoError(t, err)
@@ -160,7 +160,7 @@ func TestFileWARCRecordErrors(t *testing.T) {
 			assert.Equal(t, "http://example.com/", l.Target)
 			order = append(order, "link")
 			return nil
-		}, func(e *mime.RecordError) error {
+		}, func(e *archive.RecordError) error {
 			errs = append(errs, e)
 			order = append(order, "error")
 			return nil
@@ -176,7 +176,7 @@ func TestFileWARCRecordErrors(t *testing.T) {
 	for wf := range tree.Walk([]string{f}) {
 		got = r.File(wf, func(base.Format, link.Link) error { return nil }, nil)
 	}
-	var re *mime.RecordError
+	var re *archive.RecordError
 	assert.True(t, errors.As(got.Err, &re), "%v", got.Err)
 }
 

@@ -27,7 +27,7 @@
 // <script>, <textarea>, <title>, <xmp>, comments, and the values the HTML
 // Standard does not define as URLs (xmlns, itemtype, rel, download, ...).
 // Options.Map lets the caller write a reference of its own for any link
-// in the same pass (package mime points links at the parts of an
+// in the same pass (package archive points links at the parts of an
 // archive).
 //
 // Best efforts, bounded by the input: the tokenizer has no tree, so svg
@@ -129,7 +129,7 @@ type Options struct {
 	// (the absolute URL, or the value as written for the references left
 	// alone). It is called for every value that resolves, including the
 	// ones the defaults leave alone, so it can point any link elsewhere
-	// (package mime points links at the parts of an archive). The text it
+	// (package archive points links at the parts of an archive). The text it
 	// returns is escaped for its place (attribute, CSS string or url());
 	// returning Link.Raw leaves the value as written. Links ignores Map.
 	Map func(Link) (string, bool)
@@ -144,6 +144,13 @@ type Options struct {
 	// the same pass that finds the links, so a link checker learns a
 	// page's anchors without tokenizing it twice.
 	Anchor func(name string)
+
+	// MapName, when set, is called with the name and the id of every HTML
+	// <map> element, in the pass that finds the links: the names a usemap
+	// attribute's hash-name reference can indicate (HTML Standard, image
+	// maps: "rules for parsing a hash-name reference" match a map's id or
+	// name, and nothing else). Left out as Anchor leaves them out.
+	MapName func(name string)
 
 	// Referrer, when set, is told, in the pass of Rewrite or Links, what
 	// the document says of the kinds of the files it loads (a module

@@ -802,6 +802,9 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 	if s.opts.Anchor != nil && s.template == 0 {
 		s.anchors(raw, t.id == tagA && !isForeign)
 	}
+	if s.opts.MapName != nil && t.id == tagMap && !isForeign && s.template == 0 {
+		s.mapNames(raw)
+	}
 	s.edits = s.edits[:0]
 	s.scratch = s.scratch[:0]
 	s.rel = s.rel[:0]
@@ -896,6 +899,16 @@ func (s *scanner) anchors(raw []byte, anchor bool) {
 	report(s.t.get(attrIdent))
 	if anchor {
 		report(s.t.get(attrName))
+	}
+}
+
+// mapNames reports the name and the id of the current <map> start tag to
+// Options.MapName.
+func (s *scanner) mapNames(raw []byte) {
+	for _, a := range [...]*attr{s.t.get(attrName), s.t.get(attrIdent)} {
+		if a != nil && a.v1 != a.v0 {
+			s.opts.MapName(strings.Clone(s.decoded(raw[a.v0:a.v1])))
+		}
 	}
 }
 

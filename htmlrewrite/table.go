@@ -36,6 +36,7 @@ const (
 	tagIns
 	tagLayer
 	tagLink
+	tagMap
 	tagMath
 	tagMenuitem
 	tagMeta
@@ -71,7 +72,7 @@ func elementName(b []byte) string {
 
 // tagNames holds the names tagIDOf knows (TestTagNames).
 var tagNames = func() (names [tagVideo + 1]string) {
-	for _, n := range []string{"a", "applet", "area", "audio", "base", "bgsound", "blockquote", "body", "button", "command", "del", "embed", "fig", "form", "frame", "head", "html", "iframe", "ilayer", "img", "input", "ins", "layer", "link", "math", "menuitem", "meta", "noscript", "object", "overlay", "param", "q", "script", "source", "style", "svg", "table", "tbody", "td", "template", "tfoot", "th", "thead", "tr", "track", "video"} {
+	for _, n := range []string{"a", "applet", "area", "audio", "base", "bgsound", "blockquote", "body", "button", "command", "del", "embed", "fig", "form", "frame", "head", "html", "iframe", "ilayer", "img", "input", "ins", "layer", "link", "map", "math", "menuitem", "meta", "noscript", "object", "overlay", "param", "q", "script", "source", "style", "svg", "table", "tbody", "td", "template", "tfoot", "th", "thead", "tr", "track", "video"} {
 		names[tagIDOf([]byte(n))] = n
 	}
 	return names
@@ -127,6 +128,8 @@ func tagIDOf(name []byte) tagID {
 		return tagLayer
 	case "link":
 		return tagLink
+	case "map":
+		return tagMap
 	case "math":
 		return tagMath
 	case "menuitem":

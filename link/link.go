@@ -1,7 +1,7 @@
 // Package link defines the one Link type every reader of relurl reports:
 // HTML and CSS (htmlrewrite), SVG, XHTML and feeds (xmlrewrite), web app
 // manifests (manifest), JS modules (jsmodule), the parts of an MHTML
-// archive and the records of a WARC file (mime), the HTTP Link header
+// archive and the records of a WARC file (archive), the HTTP Link header
 // (mime, RFC 8288), the links a tree check reads (tree) and the records of
 // `relurl links`. It sits at the bottom of the package graph, beside base
 // (whose Result says which §3 layer decided a link's base): it holds data

@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/xmlrewrite"
 )
@@ -50,11 +50,11 @@ func TestEveryReaderReportsOneType(t *testing.T) {
 	check("manifest", "http://h.example/m.json", 1, err)
 	_, err = jsmodule.Links(strings.NewReader(`import "./a.js";`), jsmodule.Options{Spec: resolve.WHATWG, Context: ctx("http://h.example/j/m.js")}, collect)
 	check("module", "http://h.example/j/m.js", 1, err)
-	err = mime.HeaderLinks([]string{`</s.css>; rel=preload`}, resolve.WHATWG, "http://h.example/r", collect)
+	err = archive.HeaderLinks([]string{`</s.css>; rel=preload`}, resolve.WHATWG, "http://h.example/r", collect)
 	check("header", "http://h.example/r", 1, err)
 
 	mhtml := "MIME-Version: 1.0\nContent-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\nContent-Location: http://h.example/m/\n\n<img src=\"i.gif\">\n--b\nContent-Type: image/gif\nContent-Location: http://h.example/m/i.gif\n\nGIF\n--b--\n"
-	_, err = extract.Links(strings.NewReader(mhtml), base.MHTML, extract.Options{MIME: mime.Options{Spec: resolve.WHATWG}}, collect)
+	_, err = extract.Links(strings.NewReader(mhtml), base.MHTML, extract.Options{MIME: archive.Options{Spec: resolve.WHATWG}}, collect)
 	if len(got) == 1 && (got[0].Part != "1" || got[0].TargetPart != "2") {
 		t.Errorf("mhtml: part %q, target part %q, want 1 and 2", got[0].Part, got[0].TargetPart)
 	}
@@ -63,7 +63,7 @@ func TestEveryReaderReportsOneType(t *testing.T) {
 	body := "<a href=a>"
 	http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nLink: </l>; rel=next\r\nContent-Length: " + fmt.Sprint(len(body)) + "\r\n\r\n" + body
 	warc := "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://h.example/w/\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: " + fmt.Sprint(len(http)) + "\r\n\r\n" + http + "\r\n\r\n"
-	_, err = extract.Links(strings.NewReader(warc), base.WARC, extract.Options{MIME: mime.Options{Spec: resolve.WHATWG}}, collect)
+	_, err = extract.Links(strings.NewReader(warc), base.WARC, extract.Options{MIME: archive.Options{Spec: resolve.WHATWG}}, collect)
 	for _, l := range got {
 		if l.Target != "http://h.example/w/" || l.Record != 0 {
 			t.Errorf("warc: record %d, target %q", l.Record, l.Target)

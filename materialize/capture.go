@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -162,17 +162,17 @@ func (m *zipMember) Close() error {
 // onError, when set, for each record the reader skipped (it goes on after
 // it). A read error that ends the stream is returned; the records before
 // it count.
-func (r *run) eachRecord(s stream, fn func(*mime.Record) error, onError func(*mime.RecordError)) error {
+func (r *run) eachRecord(s stream, fn func(*archive.Record) error, onError func(*archive.RecordError)) error {
 	rc, err := s.open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	w := mime.NewWARCReader(bufio.NewReaderSize(rc, 64<<10))
+	w := archive.NewWARCReader(bufio.NewReaderSize(rc, 64<<10))
 	w.Limits = r.opts.Limits
 	for {
 		rec, err := w.Next()
-		if re, ok := errors.AsType[*mime.RecordError](err); ok {
+		if re, ok := errors.AsType[*archive.RecordError](err); ok {
 			if onError != nil {
 				onError(re)
 			}
@@ -193,7 +193,7 @@ func (r *run) eachRecord(s stream, fn func(*mime.Record) error, onError func(*mi
 // index reads every record of the WARC stream si and adds its captures.
 func (r *run) indexWARC(si int) error {
 	s := r.streams[si]
-	return r.eachRecord(s, func(rec *mime.Record) error {
+	return r.eachRecord(s, func(rec *archive.Record) error {
 		for _, w := range rec.Warnings {
 			r.warn(s.String(), "record at "+strconv.FormatInt(rec.Offset, 10), w)
 		}
@@ -218,7 +218,7 @@ func (r *run) indexWARC(si int) error {
 		c.stream, c.pos = si, rec.Position
 		r.add(c)
 		return nil
-	}, func(re *mime.RecordError) {
+	}, func(re *archive.RecordError) {
 		r.recordProblem(si, re.Offset, "", re.Error())
 	})
 }
@@ -233,7 +233,7 @@ func (e schemeError) Error() string { return "a " + string(e) + ": URL" }
 // that captures no web resource (a dns: response, a URL the hosts filter
 // leaves out); a record of a scheme other than http and https is a
 // schemeError.
-func (r *run) captureOf(rec *mime.Record) (*capture, error) {
+func (r *run) captureOf(rec *archive.Record) (*capture, error) {
 	web, err := resolve.ParseWebURL(rec.TargetURI, nil, resolve.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("WARC-Target-URI %q: %v", clip(rec.TargetURI), err)
@@ -269,14 +269,14 @@ func (r *run) captureOf(rec *mime.Record) (*capture, error) {
 		c.status, c.ctype = 200, r.intern(rec.Header.Get("Content-Type"))
 		if c.digest == "" {
 			h := sha1.New()
-			if _, err := io.Copy(h, io.LimitReader(rec.Block, r.opts.Limits.DecodedBytes+1)); err != nil && !errors.Is(err, mime.ErrTruncated) {
+			if _, err := io.Copy(h, io.LimitReader(rec.Block, r.opts.Limits.DecodedBytes+1)); err != nil && !errors.Is(err, archive.ErrTruncated) {
 				return nil, err
 			}
 			c.digest = "sha1:" + base32.StdEncoding.EncodeToString(h.Sum(nil))
 		}
 		return c, nil
 	}
-	resp, err := mime.ReadResponse(rec, r.opts.Limits)
+	resp, err := archive.ReadResponse(rec, r.opts.Limits)
 	if err != nil {
 		if c.revisit {
 			// A revisit may hold no HTTP head at all.
@@ -361,10 +361,10 @@ func (r *run) indexMHTML(si int) error {
 // only resolves against "thismessage:/" (RFC 2557 §5(e)) names a part of
 // this archive alone: it becomes "thismessage:/N/..." with N the stream's
 // number, so that two archives' "thismessage:/index.html" stay apart.
-func partURL(m *mime.Message, p *mime.Part, si int) string {
+func partURL(m *archive.Message, p *archive.Part, si int) string {
 	if u := m.Location(p); u != "" {
-		if rest, ok := strings.CutPrefix(u, mime.ThisMessage); ok {
-			return mime.ThisMessage + strconv.Itoa(si) + "/" + rest
+		if rest, ok := strings.CutPrefix(u, archive.ThisMessage); ok {
+			return archive.ThisMessage + strconv.Itoa(si) + "/" + rest
 		}
 		return u
 	}
@@ -392,13 +392,13 @@ func cidEscape(id string) string {
 // relative Content-Location belongs to its archive (thismessage:/, see
 // partURL), not to the directory the file was found in; Chrome's
 // Snapshot-Content-Location, when present, gives the page's real URL.
-func (r *run) readMHTML(s stream) (*mime.Message, error) {
+func (r *run) readMHTML(s stream) (*archive.Message, error) {
 	f, err := os.Open(s.input)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return mime.Read(f, mime.Options{Spec: resolve.WHATWG, Limits: r.opts.Limits})
+	return archive.Read(f, archive.Options{Spec: resolve.WHATWG, Limits: r.opts.Limits})
 }
 
 // keyOf is the URL a capture is filed under: the URL without its scheme

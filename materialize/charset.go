@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/mime"
 )
 
 // charsetTag is the element withCharset inserts.
@@ -22,7 +22,7 @@ func charsetTag(name string) string { return `<meta charset="` + name + `">` }
 // else at the very start: either way within the 1024 bytes the prescan
 // reads (HTML Standard §13.2.3.2), and ahead of any <meta> of the page.
 func withCharset(doc []byte, ctype, charset string) []byte {
-	_, params := mime.ParseMediaType(ctype)
+	_, params := archive.ParseMediaType(ctype)
 	if params["charset"] == "" || hasBOM(doc) {
 		return doc
 	}

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 )
@@ -32,8 +32,8 @@ type Options struct {
 	// (lower-case, without port); links to the others stay absolute.
 	Hosts []string
 	// Limits bound the records and MHTML files read; the zero value is
-	// package mime's defaults.
-	Limits mime.Limits
+	// package archive's defaults.
+	Limits archive.Limits
 	// MaxToken bounds one token (a tag, a text run) of a page or a
 	// stylesheet, as htmlrewrite.Options.MaxToken does; a document with a
 	// longer one is written as captured and counted as a problem. Zero is
@@ -171,7 +171,7 @@ func Run(inputs []string, opts Options) (Summary, error) {
 	return r.sum, nil
 }
 
-// defaultDecodedBytes is package mime's default bound on one payload.
+// defaultDecodedBytes is package archive's default bound on one payload.
 const defaultDecodedBytes = 128 << 20
 
 type run struct {
@@ -542,7 +542,7 @@ func isPage(ctype string) bool {
 }
 
 func mediaType(ctype string) string {
-	mt, _ := mime.ParseMediaType(ctype)
+	mt, _ := archive.ParseMediaType(ctype)
 	return mt
 }
 

@@ -10,12 +10,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/manifest"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/xmlrewrite"
 )
@@ -64,7 +64,7 @@ func (r *run) write() {
 
 func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 	s := r.streams[si]
-	err := r.eachRecord(s, func(rec *mime.Record) error {
+	err := r.eachRecord(s, func(rec *archive.Record) error {
 		es := needs[rec.Position]
 		if len(es) == 0 {
 			return nil
@@ -73,7 +73,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 		var payload []byte
 		if rec.Type == "resource" {
 			b, err := io.ReadAll(io.LimitReader(rec.Block, r.opts.Limits.DecodedBytes+1))
-			if err != nil && !errors.Is(err, mime.ErrTruncated) {
+			if err != nil && !errors.Is(err, archive.ErrTruncated) {
 				r.recordProblem(si, rec.Offset, where, err.Error())
 				return nil
 			}
@@ -83,7 +83,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 			}
 			payload = b
 		} else {
-			resp, err := mime.ReadResponse(rec, r.opts.Limits)
+			resp, err := archive.ReadResponse(rec, r.opts.Limits)
 			if err != nil {
 				r.recordProblem(si, rec.Offset, where, err.Error())
 				return nil
@@ -322,7 +322,7 @@ func docKind(mt string, payload []byte) (string, error) {
 // strictType writes a Content-Type as htmlrewrite reads it: the media
 // type and its charset.
 func strictType(ctype string) string {
-	mt, params := mime.ParseMediaType(ctype)
+	mt, params := archive.ParseMediaType(ctype)
 	if cs := params["charset"]; cs != "" {
 		return mt + "; charset=" + cs
 	}

@@ -120,6 +120,9 @@ func (c *Checker) Finish() []Finding {
 		}
 	}
 	out = append(out, c.collisions()...)
+	if c.Orphans {
+		out = append(out, c.orphans()...)
+	}
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Offset, b.Offset))
 	})

@@ -59,9 +59,12 @@ const (
 	// name on a case-insensitive file system (APFS, NTFS): moved there,
 	// one file overwrites the other.
 	CaseCollision
+	// Orphan: a page of the tree that no page leads to from the entry
+	// pages (Checker.Orphans): a reader of the site never reaches it.
+	Orphan
 )
 
-var problemNames = [...]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid", MissingAnchor: "missing-anchor", CaseMismatch: "case-mismatch", CaseCollision: "case-collision"}
+var problemNames = [...]string{Absolute: "absolute", RootRelative: "root-relative", ClimbsOut: "climbs-out", Missing: "missing", BasePin: "base", Invalid: "invalid", MissingAnchor: "missing-anchor", CaseMismatch: "case-mismatch", CaseCollision: "case-collision", Orphan: "orphan"}
 
 // Problems lists every problem, in the order of their values.
 func Problems() []Problem {
@@ -159,6 +162,13 @@ type Checker struct {
 	Readers map[base.Format]Reader
 	// MaxSize bounds a file Finish reads for its anchors; 0 is 256 MiB.
 	MaxSize int64
+	// Orphans makes Finish report the pages (HTML files) that no chain
+	// of links leads to from the entry pages (Orphan findings).
+	Orphans bool
+	// Entries are the tree-relative paths of the pages a reader starts
+	// from; empty, the tree's index page (the host's index file, or
+	// index.html).
+	Entries []string
 
 	refer    *Referrals // made by Referrals: the stylesheets' environment encodings
 	once     sync.Once
@@ -168,6 +178,7 @@ type Checker struct {
 	host     *Host
 	list     listing
 	anchors  anchorIndex
+	graph    pageGraph
 	rules    []redirect
 	rulesSrc string // the redirect file's name, for reasons
 	warnMu   sync.Mutex
@@ -184,6 +195,9 @@ type Document struct {
 	Base    string
 	Links   []Link
 	Anchors []string
+	// MapNames are the names and ids of its <map> elements, which a
+	// usemap="#name" indicates (and nothing else does).
+	MapNames []string
 	// HasAnchors says that Anchors is the document's whole list, so that
 	// links into it with a fragment can be checked.
 	HasAnchors bool
@@ -309,6 +323,9 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 	if c.Dir != "" {
 		c.list.names(c.Dir, dirOf(f.Rel)) // for Finish's collisions
 	}
+	if c.Orphans && f.Kind == base.HTML && f.Rel != "" {
+		c.graph.page(f.Rel)
+	}
 	var own anchorSet
 	if doc.HasAnchors && !c.NoAnchors {
 		own = make(anchorSet, len(doc.Anchors))
@@ -317,7 +334,14 @@ func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
 		}
 		c.anchors.set(f.Rel, own)
 	}
-	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Own, doc.Links, own, !c.NoAnchors, data), nil
+	var maps anchorSet
+	if doc.HasAnchors && !c.NoAnchors {
+		maps = make(anchorSet, len(doc.MapNames))
+		for _, m := range doc.MapNames {
+			maps[m] = struct{}{}
+		}
+	}
+	return c.analyze(f.Path, f.Rel, docURL, doc.Base, doc.Own, doc.Links, own, maps, !c.NoAnchors, data), nil
 }
 
 // Reads reports whether Check reads files of kind k: HTML, and the kinds
@@ -368,6 +392,7 @@ func (c *Checker) read(f File, data []byte) (Document, error) {
 	if !c.NoAnchors && f.Kind != base.CSS && f.Kind != base.XML && f.Kind != base.Manifest && f.Kind != base.Module {
 		doc.HasAnchors = true
 		o.HTML.Anchor = func(name string) { doc.Anchors = append(doc.Anchors, name) }
+		o.HTML.MapName = func(name string) { doc.MapNames = append(doc.MapNames, name) }
 	}
 	if f.Kind == base.HTML {
 		// What the page tells of the tree's other files, for the walk
@@ -457,15 +482,16 @@ func reference(raw string) string { return strings.Trim(raw, "\t\n\f\r ") }
 // is docURL and whose base URL (after any <base>) is baseURL. Fragments
 // are not checked: Check does that, knowing the documents' anchors.
 func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding {
-	return c.analyze(path, "", docURL, baseURL, "", links, nil, false, nil)
+	return c.analyze(path, "", docURL, baseURL, "", links, nil, nil, false, nil)
 }
 
 // analyze returns the findings for the links of the file path (rel in the
-// tree), whose own anchors are own; with anchors, fragment links into
+// tree), whose own anchors are own and whose image maps are maps (nil:
+// not known, usemap unchecked); with anchors, fragment links into
 // other files are recorded for Finish. ownURL is a saved page's URL in the
 // tree ("" for any other document): its links resolved against it (their
 // Base) are the local ones, which move with the tree.
-func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Link, own anchorSet, anchors bool, data []byte) []Finding {
+func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Link, own, maps anchorSet, anchors bool, data []byte) []Finding {
 	if err := c.Prepare(); err != nil {
 		return []Finding{{File: path, Problem: Invalid, Reason: err.Error()}}
 	}
@@ -494,6 +520,17 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 				add(l, Invalid, err.Error())
 			}
 		}
+		if l.Attr == "usemap" && maps != nil {
+			// A hash-name reference names a <map> of this document by its
+			// name or id (HTML, image maps), never a URL's fragment.
+			if name, ok := strings.CutPrefix(l.Raw, "#"); ok && name != "" {
+				if _, found := maps[name]; !found {
+					f := add(l, MissingAnchor, "no <map name> or <map id> \""+name+"\" in "+rel)
+					f.Target = rel + "#" + name
+				}
+			}
+			continue
+		}
 		mover, relativizer := mover, relativizer
 		if ownURL != "" && l.Base.URL == ownURL {
 			mover, relativizer = ownMover, ownRelativizer
@@ -505,6 +542,9 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 		var t target
 		if inTree {
 			t = c.lookup(p)
+		}
+		if c.Orphans && rel != "" && t.ok {
+			c.graph.link(rel, t.served)
 		}
 		// A link whose case is wrong is fixed to the right case.
 		fixedURL := l.URL
@@ -533,6 +573,25 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 		case !t.ok:
 			f := add(l, Missing, t.reason)
 			f.Target, f.Before = t.name, before
+		case anchors && t.served.dir != "":
+			// The file profile counts a directory as there, as a server
+			// with an index file would serve it: its fragment is checked
+			// in that index file; without one, a browser shows a listing,
+			// which has no anchor.
+			frag, ok := fragment(l.URL)
+			if !ok || frag == "" {
+				continue
+			}
+			index := strings.TrimPrefix(t.served.dir, "./") + "index.html"
+			if n := c.namesOf(index); n != nil {
+				if !n.indicates(frag, false) {
+					f := add(l, MissingAnchor, "")
+					*f = c.anchorFinding(path, newPending(l, column16(data, l.Offset, l.Column), index, frag, before))
+				}
+				continue
+			}
+			f := add(l, MissingAnchor, "no anchor \""+fragmentName(frag)+"\" in "+t.served.dir+": a directory without index.html opens as a listing")
+			f.Target, f.Before = t.served.dir+"#"+frag, before
 		case anchors && t.served.file != "":
 			// Any file may be HTML (the walk sniffs extensionless
 			// ones); Finish reads only HTML and SVG by name.

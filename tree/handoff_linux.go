@@ -158,7 +158,7 @@ func (s *statInfo) Mode() fs.FileMode {
 
 // takeReader returns the file f as the walk opened it, for reading from
 // its start, when the walk's descriptor is still held (else nil): an
-// *os.File for an MHTML archive (package mime reads it as one), else a
+// *os.File for an MHTML archive (package archive reads it as one), else a
 // reader of the descriptor alone, which costs no system call to set up.
 func takeReader(f File) io.ReadCloser {
 	fd := f.held.take()

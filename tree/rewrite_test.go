@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
@@ -415,7 +415,7 @@ func TestRewriterToWriterLeftAsWritten(t *testing.T) {
 	require.NoError(t, err)
 	opts := func(docURL string) extract.Options {
 		o := readers(docURL)
-		o.MIME = mime.Options{Spec: resolve.WHATWG, Retrieval: docURL}
+		o.MIME = archive.Options{Spec: resolve.WHATWG, Retrieval: docURL}
 		o.Module.Spec = resolve.WHATWG
 		return o
 	}

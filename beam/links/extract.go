@@ -6,11 +6,11 @@ import (
 	"io"
 	"strings"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 )
@@ -25,7 +25,7 @@ type Options struct {
 	// (relurl links --strict).
 	Strict bool
 	// ContentLocation makes a WARC response's HTTP Content-Location a base
-	// layer (mime.Options.ContentLocation).
+	// layer (archive.Options.ContentLocation).
 	ContentLocation bool
 	// MaxSize bounds an MHTML file, which is read into memory whole;
 	// zero means 256 MiB (relurl links --max-size). WARC and HTML files
@@ -101,10 +101,10 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 	}
 	o := extract.Options{
 		HTML: htmlrewrite.Options{Spec: x.opts.Spec, Context: base.Context{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict}},
-		MIME: mime.Options{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict, ContentLocation: x.opts.ContentLocation, Limits: mime.Limits{Size: x.opts.MaxSize}},
+		MIME: archive.Options{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict, ContentLocation: x.opts.ContentLocation, Limits: archive.Limits{Size: x.opts.MaxSize}},
 		// Each damaged WARC record is a dead letter with its offset and
 		// target, and the file goes on at the next record.
-		RecordError: func(e *mime.RecordError) error {
+		RecordError: func(e *archive.RecordError) error {
 			x.fail(Failure{File: x.name, FileEncoding: x.enc, Offset: e.Offset, HasOffset: true, Target: e.Target, Error: e.Message()})
 			return nil
 		},

@@ -16,10 +16,10 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/beam/internal/fixture"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/mime"
 )
 
 // TestMain runs the pipelines of these tests on prism, Beam's Go runner
@@ -148,7 +148,7 @@ type fileURL struct {
 func libraryWARC(t *testing.T, path string) ([]string, extract.Result) {
 	t.Helper()
 	var lines []string
-	o := extract.Options{RecordError: func(*mime.RecordError) error { return nil }}
+	o := extract.Options{RecordError: func(*archive.RecordError) error { return nil }}
 	res, err := extract.File(path, o, func(l link.Link) error {
 		b, _ := json.Marshal(fileURL{path, l.Record, l.Target, l.URL, l.Raw})
 		lines = append(lines, string(b))

@@ -20,7 +20,7 @@ import (
 const (
 	Namespace     = "relurl"
 	CounterFiles  = "files"          // files read (failed ones included)
-	CounterRecs   = "records"        // WARC records read (mime.WARCStats.Records), MHTML parts with links, HTML documents
+	CounterRecs   = "records"        // WARC records read (archive.WARCStats.Records), MHTML parts with links, HTML documents
 	CounterLinks  = "links"          // links emitted
 	CounterBadRec = "records_failed" // records that could not be read (dead letters with an offset)
 	CounterBadFil = "files_failed"   // files not read to their end

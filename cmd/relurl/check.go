@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"flag"
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -23,8 +25,9 @@ place (the relative-URL draft's §1: trees that can be moved as a whole):
 absolute links into the tree, root-relative links, relative links that
 climb out of it, links to files missing from it (as the --host serves
 paths), fragments naming no anchor of their target, targets that differ
-in letter case, <base> elements, and with --grammar URLs that grammar
-rejects. With --to, only the links that break in that move (--all: also
+in letter case, <base> elements, with --grammar URLs that grammar
+rejects, and with --orphans pages no page leads to from the index page
+(or the --entry pages). With --to, only the links that break in that move (--all: also
 those broken already). --fix rewrites absolute and root-relative links
 into the tree to their relative form and corrects letter case, in place
 and atomically. Counts per problem go to stderr.
@@ -53,6 +56,9 @@ func runCheck(args []string, s stdio) int {
 	contentTypeFlag(fs, &contentType)
 	var scripting bool
 	scriptingFlag(fs, &scripting)
+	orphans := fs.Bool("orphans", false, "also report the pages no chain of links leads to from the tree's index page (or the --entry pages)")
+	var entries entryList
+	fs.Var(&entries, "entry", "with --orphans, a page readers start from, relative to DIR (repeat or separate with commas; default: the index page)")
 	savedFrom := fs.Bool("saved-from", false, `check a page saved by a browser at the URL of its "<!-- saved from url=(NNNN)URL -->" comment: its links to the files saved beside it are checked in the tree, its other links lead to the live site`)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -112,6 +118,9 @@ func runCheck(args []string, s stdio) int {
 	if *fixMissing && !*fix {
 		return usageErr("--fix-missing goes with --fix")
 	}
+	if len(entries) > 0 && !*orphans {
+		return usageErr("--entry goes with --orphans")
+	}
 	if *all && !to.set {
 		return usageErr("--all goes with --to")
 	}
@@ -134,7 +143,8 @@ func runCheck(args []string, s stdio) int {
 		}
 	}
 	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value,
-		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType, Scripting: scripting, SavedFrom: *savedFrom}
+		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType, Scripting: scripting, SavedFrom: *savedFrom,
+		Orphans: *orphans, Entries: entries}
 	if *gram != "" {
 		if c.Grammar, err = tree.Grammar(*gram); err != nil {
 			return usageErr("%v", err)
@@ -262,4 +272,20 @@ func explicit(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return set
+}
+
+// entryList is the value of --entry: tree-relative pages, slash-separated.
+type entryList []string
+
+func (e *entryList) String() string { return strings.Join(*e, ",") }
+
+func (e *entryList) Set(v string) error {
+	for p := range strings.SplitSeq(v, ",") {
+		p = strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(p)), "./")
+		if p == "" {
+			return fmt.Errorf("an empty page name")
+		}
+		*e = append(*e, p)
+	}
+	return nil
 }

@@ -12,6 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/tree"
 )
 
 // documentedFields reads docs/output.md: for each "<!-- object: NAME -->"
@@ -98,6 +102,7 @@ func TestOutputContract(t *testing.T) {
 	at := func(name string) string { return filepath.Join(dir, name) }
 
 	printed := map[string]map[string]bool{}
+	values := map[string]map[string]bool{} // OBJECT.FIELD -> the values printed
 	collect := func(object string, data []byte) {
 		t.Helper()
 		sc := bufio.NewScanner(bytes.NewReader(data))
@@ -119,8 +124,17 @@ func TestOutputContract(t *testing.T) {
 			if printed[name] == nil {
 				printed[name] = map[string]bool{}
 			}
-			for k := range obj {
+			for k, raw := range obj {
 				printed[name][k] = true
+				if enumerated[name+"."+k] {
+					var v string
+					if json.Unmarshal(raw, &v) == nil {
+						if values[name+"."+k] == nil {
+							values[name+"."+k] = map[string]bool{}
+						}
+						values[name+"."+k][v] = true
+					}
+				}
 			}
 		}
 	}
@@ -139,9 +153,13 @@ func TestOutputContract(t *testing.T) {
 
 	exec("resolve", `{"base":"http://a/b/c","ref":"g"}`+"\n"+`{"base":"mailto:a@b","ref":"x"}`+"\n", false, "resolve", "--jsonl")
 	exec("validate", "http://a/b\nhttp://[::1\n", false, "validate", "--jsonl")
+	damaged, err := filepath.Abs("../../testdata/mime/damaged.warc")
+	if err != nil {
+		t.Fatal(err)
+	}
 	exec("base", "", false, "base", "--base", "http://example.org/dir/page.html", at("page.html"))
 	exec("links", "", false, "links", "--status", "--on-error", "report", "--base", "http://example.org/",
-		at("site"), at("archive.mht"), at("crawl.warc"), at("nosuch.html"))
+		at("site"), at("archive.mht"), at("crawl.warc"), at("nosuch.html"), damaged)
 	// fetch --links prints link records too: only documented fields.
 	srv := httptest.NewServer(testSite())
 	defer srv.Close()
@@ -183,6 +201,8 @@ func TestOutputContract(t *testing.T) {
 	}
 	collect("materialize-urls", urls)
 
+	checkValues(t, values)
+
 	for object, fields := range documented {
 		got := printed[object]
 		if got == nil {
@@ -203,6 +223,103 @@ func TestOutputContract(t *testing.T) {
 	for object := range printed {
 		if _, ok := documented[object]; !ok {
 			t.Errorf("%s: printed but docs/output.md has no table for it", object)
+		}
+	}
+}
+
+// enumerated names the fields whose values docs/output.md lists, as
+// OBJECT.FIELD.
+var enumerated = map[string]bool{
+	"base.base_source":      true,
+	"links.base_source":     true,
+	"links.kind":            true,
+	"links-status.status":   true,
+	"check.problem":         true,
+	"materialize-urls.kind": true,
+}
+
+// documentedValues returns the values docs/output.md lists for a field:
+// the backquoted words of the meaning column of the field's row in the
+// object's table, before any " — " and outside parentheses.
+func documentedValues(t *testing.T, object, field string) []string {
+	t.Helper()
+	data, err := os.ReadFile("../../docs/output.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := false
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if strings.HasPrefix(line, "<!-- object: ") {
+			in = line == "<!-- object: "+object+" -->"
+			continue
+		}
+		if !in || !strings.HasPrefix(line, "| `"+field+"` |") {
+			continue
+		}
+		cols := strings.Split(line, " | ")
+		meaning := cols[len(cols)-1]
+		meaning, _, _ = strings.Cut(meaning, " — ")
+		meaning = regexp.MustCompile(`\([^()]*\)`).ReplaceAllString(meaning, "")
+		var out []string
+		for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(meaning, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	t.Fatalf("docs/output.md: no row for %s in the table of %s", field, object)
+	return nil
+}
+
+// checkValues compares the values docs/output.md lists for each enumerated
+// field with the values relurl printed in TestOutputContract's runs (each
+// printed value is documented) and with the values the code can give
+// (each is documented, and nothing else is): the kinds of link, the base's
+// layers, check's problems.
+func checkValues(t *testing.T, printed map[string]map[string]bool) {
+	t.Helper()
+	var kinds, problems, sources []string
+	for _, k := range link.Kinds() {
+		kinds = append(kinds, k.String())
+	}
+	for _, p := range tree.Problems() {
+		problems = append(problems, p.String())
+	}
+	for _, s := range []base.Source{base.Embedded, base.Header, base.Retrieval, base.Composite, base.Default} {
+		sources = append(sources, s.String())
+	}
+	code := map[string][]string{
+		"base.base_source":  sources,
+		"links.base_source": sources,
+		"links.kind":        kinds,
+		"check.problem":     problems,
+		// Every status is printed by the runs: the damaged WARC's
+		// record-error, the missing file's error, the others' ok.
+		"links-status.status": {"ok", "error", "record-error"},
+	}
+	for name := range enumerated {
+		object, field, _ := strings.Cut(name, ".")
+		doc := documentedValues(t, object, field)
+		for v := range printed[name] {
+			if !slices.Contains(doc, v) {
+				t.Errorf("%s: %s %q printed but not among docs/output.md's values %v", object, field, v, doc)
+			}
+		}
+		want, ok := code[name]
+		if !ok {
+			continue
+		}
+		for _, v := range want {
+			if !slices.Contains(doc, v) {
+				t.Errorf("%s: %s %q can be printed but docs/output.md does not list it", object, field, v)
+			}
+		}
+		for _, v := range doc {
+			if !slices.Contains(want, v) {
+				t.Errorf("%s: docs/output.md lists %s %q, which relurl never prints", object, field, v)
+			}
+		}
+		if name == "links-status.status" && len(printed[name]) != len(want) {
+			t.Errorf("links --status: printed %v, want each of %v", printed[name], want)
 		}
 	}
 }

@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/linkout"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/jsonscan"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
@@ -22,21 +22,21 @@ import (
 // that sets it; each row's default is that constant's value, and every
 // constant here has a row.
 func TestLimitsTable(t *testing.T) {
-	ml := mime.DefaultLimits()
+	ml := archive.DefaultLimits()
 	code := map[string]int64{
-		"defaultMaxSize":                    defaultMaxSize,
-		"htmlrewrite.DefaultMaxToken":       htmlrewrite.DefaultMaxToken,
-		"htmlrewrite.MaxAttrs":              htmlrewrite.MaxAttrs,
-		"htmlrewrite.MaxRewrites":           htmlrewrite.MaxRewrites,
-		"xmlrewrite.MaxDepth":               xmlrewrite.MaxDepth,
-		"jsonscan.MaxDepth":                 jsonscan.MaxDepth,
-		"mime.DefaultLimits().Depth":        int64(ml.Depth),
-		"mime.DefaultLimits().Parts":        int64(ml.Parts),
-		"mime.DefaultLimits().HeaderBytes":  ml.HeaderBytes,
-		"mime.DefaultLimits().DecodedBytes": ml.DecodedBytes,
-		"mime.MaxZstdWindow":                mime.MaxZstdWindow,
-		"linkout.MaxUnique":                 linkout.MaxUnique,
-		"inputs.MaxLine":                    inputs.MaxLine,
+		"defaultMaxSize":                       defaultMaxSize,
+		"htmlrewrite.DefaultMaxToken":          htmlrewrite.DefaultMaxToken,
+		"htmlrewrite.MaxAttrs":                 htmlrewrite.MaxAttrs,
+		"htmlrewrite.MaxRewrites":              htmlrewrite.MaxRewrites,
+		"xmlrewrite.MaxDepth":                  xmlrewrite.MaxDepth,
+		"jsonscan.MaxDepth":                    jsonscan.MaxDepth,
+		"archive.DefaultLimits().Depth":        int64(ml.Depth),
+		"archive.DefaultLimits().Parts":        int64(ml.Parts),
+		"archive.DefaultLimits().HeaderBytes":  ml.HeaderBytes,
+		"archive.DefaultLimits().DecodedBytes": ml.DecodedBytes,
+		"archive.MaxZstdWindow":                archive.MaxZstdWindow,
+		"linkout.MaxUnique":                    linkout.MaxUnique,
+		"inputs.MaxLine":                       inputs.MaxLine,
 	}
 	f, err := os.Open("../../docs/limits.md")
 	require.NoError(t, err)

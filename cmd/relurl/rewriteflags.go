@@ -4,12 +4,12 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/htmlrewrite"
-	"github.com/relurl/relurl/mime"
 )
 
 // addRewriteFlags binds the flags that choose how documents are rewritten
-// (htmlrewrite.Options and mime.Options.Local) to fs.
+// (htmlrewrite.Options and archive.Options.Local) to fs.
 func addRewriteFlags(fs *flag.FlagSet, t *treeFlags) {
 	fs.Func("base-element", `what becomes of <base href> elements: "keep" (default), "remove", or "absolute" (the deciding one's href set to the absolute base)`, func(v string) error {
 		m, ok := map[string]htmlrewrite.BaseMode{"keep": htmlrewrite.BaseKeep, "remove": htmlrewrite.BaseRemove, "absolute": htmlrewrite.BaseAbsolute}[v]
@@ -24,7 +24,7 @@ func addRewriteFlags(fs *flag.FlagSet, t *treeFlags) {
 	fs.BoolVar(&t.html.Srcdoc, "srcdoc", false, "rewrite the documents inside <iframe srcdoc> too")
 	fs.BoolVar(&t.html.LazyLoad, "lazy-load", false, "treat lazy-loading attributes (data-src, data-srcset, data-original, ...) as links")
 	fs.Func("local", `MHTML: write a link that names a part of the archive as "cid" (the part's cid: URL) or "location" (its Content-Location), so the saved page stays self-contained; default "none"`, func(v string) error {
-		m, ok := map[string]mime.LocalMode{"none": mime.LocalNone, "cid": mime.LocalCID, "location": mime.LocalLocation}[v]
+		m, ok := map[string]archive.LocalMode{"none": archive.LocalNone, "cid": archive.LocalCID, "location": archive.LocalLocation}[v]
 		if !ok {
 			return fmt.Errorf(`want "none", "cid" or "location"`)
 		}

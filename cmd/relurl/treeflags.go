@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/extract"
@@ -17,7 +18,6 @@ import (
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/xmlrewrite"
@@ -51,7 +51,7 @@ type treeFlags struct {
 	// html is the template of every document's rewrite options: what the
 	// rewrite flags set (the <base> element, fragments, ...).
 	html  htmlrewrite.Options
-	local mime.LocalMode // MHTML: links to parts of the archive
+	local archive.LocalMode // MHTML: links to parts of the archive
 	// walker walks the arguments (rewrite -i removes stale temporary
 	// files with it).
 	walker tree.Walker
@@ -158,13 +158,13 @@ func (t *treeFlags) moduleOptions(docURL string) jsmodule.Options {
 	return t.extractOptions(docURL).Module
 }
 
-// mimeOptions returns the options of package mime for an archive
+// mimeOptions returns the options of package archive for an archive
 // retrieved from docURL.
-func (t *treeFlags) mimeOptions(docURL string) mime.Options {
+func (t *treeFlags) mimeOptions(docURL string) archive.Options {
 	// --max-size bounds what is held: a whole MHTML file, one WARC
-	// payload (at most mime's default).
-	return mime.Options{Spec: *t.spec, Retrieval: docURL, Strict: t.strict,
-		Limits: mime.Limits{Size: t.maxSize, DecodedBytes: min(t.maxSize, 128<<20)}}
+	// payload (at most archive's default).
+	return archive.Options{Spec: *t.spec, Retrieval: docURL, Strict: t.strict,
+		Limits: archive.Limits{Size: t.maxSize, DecodedBytes: min(t.maxSize, 128<<20)}}
 }
 
 // extractOptions returns the options of every kind's reader for a

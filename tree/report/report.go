@@ -128,13 +128,16 @@ var rules = map[tree.Problem]rule{
 		"Percent-encode the characters the grammar rejects."},
 	tree.MissingAnchor: {"Fragment names nothing in its target",
 		"A link with a fragment points into an HTML or SVG file of the tree that has no element with that id and no <a> with that name (HTML Standard \"find a potential indicated element\").",
-		"Add the id to the target, or correct the fragment."},
+		"Add the id to the target, or correct the fragment (an image map's usemap names a <map> by its name or id)."},
 	tree.CaseCollision: {"Two names are one on a case-insensitive file system",
 		"Two names of one directory differ only in letter case or Unicode normalization: on APFS or NTFS (macOS, Windows) they are one file, and copying the tree there loses one of them.",
 		"Rename one of the two files, and the links to it."},
 	tree.CaseMismatch: {"Link target differs in letter case",
 		"The target exists only under another letter case: the link works on case-insensitive file systems (macOS, Windows) and fails on Linux, S3 and static hosts.",
 		"Spell the link as the file is named (relurl check --fix does)."},
+	tree.Orphan: {"Page no page leads to",
+		"No chain of links leads to this page from the tree's index page (or the --entry pages): a reader of the site never reaches it (reported with --orphans).",
+		"Link to it from a page readers reach, or remove it."},
 }
 
 // Describe returns the short and full descriptions of p and how to mend
@@ -146,7 +149,10 @@ func Describe(p tree.Problem) (short, full, help string) {
 
 // message is a finding's one-line message.
 func message(f tree.Finding) string {
-	m := f.Link + ": " + f.Reason
+	m := f.Reason
+	if f.Link != "" {
+		m = f.Link + ": " + m // a finding about a file (an orphan) has no link
+	}
 	if f.Relative != "" {
 		m += " (relative: " + f.Relative + ")"
 	}

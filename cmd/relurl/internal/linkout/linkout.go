@@ -15,12 +15,12 @@ import (
 	"io"
 	"sync"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/mime"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -290,7 +290,7 @@ func (e *Writer) add(r *linkRecord) error {
 // RecordError writes a WARC record error where it happened: a status line
 // in band with Mode.Status, else "FILE: ERROR" on Stderr
 // (harvest.Reader's onRecordError).
-func (e *Writer) RecordError(re *mime.RecordError) error {
+func (e *Writer) RecordError(re *archive.RecordError) error {
 	if !e.mode.Status {
 		e.mode.Stderr.printf("%s: %v", tree.DisplayName(e.file), re)
 		return nil

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/mime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -87,7 +87,7 @@ func TestWriterArchives(t *testing.T) {
 // TestRecordErrors: in band as a status line with --status (after
 // "#status\t" in TSV), else on stderr; counted in the status either way.
 func TestRecordErrors(t *testing.T) {
-	re := &mime.RecordError{Offset: 312, Target: "https://t.example/", Err: mime.ErrTruncated, Detail: "cut"}
+	re := &archive.RecordError{Offset: 312, Target: "https://t.example/", Err: archive.ErrTruncated, Detail: "cut"}
 	for _, tc := range []struct {
 		format      string
 		status      bool

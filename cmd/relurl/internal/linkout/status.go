@@ -6,7 +6,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/relurl/relurl/mime"
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -49,7 +49,7 @@ func appendStatus(buf *bytes.Buffer, tsv bool, st *Status, message func(string) 
 
 // appendRecordError appends a record error's line:
 // {"status":"record-error","file":F,"offset":O,"target":URI,"error":MSG}.
-func appendRecordError(buf *bytes.Buffer, tsv bool, file string, e *mime.RecordError) {
+func appendRecordError(buf *bytes.Buffer, tsv bool, file string, e *archive.RecordError) {
 	if tsv {
 		buf.WriteString(statusPrefix)
 	}

@@ -12,6 +12,7 @@ import (
 // standard error.
 type Check struct {
 	Files  int                  // files checked
+	With   int                  // files with a finding listed
 	Total  int                  // findings listed
 	Counts map[tree.Problem]int // findings listed, by problem
 	Before int                  // links broken before the move, not listed (--to without --all)
@@ -38,8 +39,9 @@ func (m *Check) Add(p tree.Problem) {
 	m.Total++
 }
 
-// Lines returns the summary, "check: N findings in M files: K missing,
-// ..." (problems in the order of tree.Problems), then a line for what
+// Lines returns the summary, "check: N findings in K of M files: J
+// missing, ..." (K files of the M checked have a finding listed; problems
+// in the order of tree.Problems), then a line for what
 // was not listed: the links broken before the move, and with a baseline
 // the findings still in it and those gone.
 func (m *Check) Lines(baseline *report.Baseline) []string {
@@ -50,6 +52,9 @@ func (m *Check) Lines(baseline *report.Baseline) []string {
 		}
 	}
 	line := fmt.Sprintf("check: %s in %s", Plural(m.Total, "finding"), Plural(m.Files, "file"))
+	if m.Total > 0 {
+		line = fmt.Sprintf("check: %s in %d of %s", Plural(m.Total, "finding"), m.With, Plural(m.Files, "file"))
+	}
 	if len(parts) > 0 {
 		line += ": " + strings.Join(parts, ", ")
 	}

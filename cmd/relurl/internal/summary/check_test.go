@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/tree/report"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -17,10 +18,23 @@ func TestCheckLines(t *testing.T) {
 	m.Add(tree.RootRelative)
 	m.Add(tree.Missing)
 	m.Before = 1
+	m.With = 1
 	assert.Equal(t, []string{
-		"check: 3 findings in 3 files: 1 root-relative, 2 missing",
+		"check: 3 findings in 1 of 3 files: 1 root-relative, 2 missing",
 		"check: 1 link broken before the move not listed (--all lists them)",
 	}, m.Lines(nil), "problems in the order of tree.Problems")
+}
+
+// TestListingCountsFilesWithFindings: six findings in one of six files
+// are "in 1 of 6 files", not "in 6 files".
+func TestListingCountsFilesWithFindings(t *testing.T) {
+	l := Listing{Report: discard{}}
+	l.Sum.Files = 6
+	for i := range 6 {
+		assert.NoError(t, l.Show(tree.Finding{Problem: tree.Missing, File: "a.html", Line: i + 1}))
+	}
+	assert.NoError(t, l.Show(tree.Finding{Problem: tree.Missing, File: "b.html", Line: 1}))
+	assert.Equal(t, "check: 7 findings in 2 of 6 files: 7 missing", l.Sum.Lines(nil)[0])
 }
 
 func TestPlural(t *testing.T) {
@@ -46,3 +60,10 @@ https://e.example/b.html: root-relative: 1 referrer (first: y.html:6:1): root
 	assert.Equal(t, `{"problem":"missing","target":"b.html","referrers":2,"file":"x.html","line":3,"column":1,"reason":"no such file"}`,
 		strings.SplitN(b.String(), "\n", 2)[0])
 }
+
+// discard is a report.Writer that keeps nothing.
+type discard struct{}
+
+func (discard) File(string)                  {}
+func (discard) Finding(report.Finding) error { return nil }
+func (discard) Close() error                 { return nil }

@@ -19,6 +19,7 @@ type Listing struct {
 	Sum       Check            // what was listed, and what was not
 	Targets   Targets          // with Unique: the broken targets
 	prints    report.Fingerprints
+	with      map[string]struct{} // the files with a finding listed
 }
 
 // Show lists the finding f, or counts it as not listed; the error is the
@@ -40,6 +41,14 @@ func (l *Listing) Show(f tree.Finding) error {
 	}
 	if rf.BaselineState != "unchanged" {
 		l.Sum.Add(f.Problem)
+		// Finish's findings (anchors, orphans) come after every file's own.
+		if _, ok := l.with[f.File]; !ok {
+			if l.with == nil {
+				l.with = map[string]struct{}{}
+			}
+			l.with[f.File] = struct{}{}
+			l.Sum.With++
+		}
 	}
 	if l.Unique {
 		l.Targets.Add(f)
