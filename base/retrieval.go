@@ -139,6 +139,12 @@ func SavedFrom(head []byte) (u string, line int, ok bool) {
 			if !bytes.HasSuffix(raw, []byte{'>'}) {
 				return "", 0, false
 			}
+			// A browser writes the URL serialized, with no NUL; the
+			// tokenizer would hand a NUL on as U+FFFD, a URL that the
+			// file does not hold.
+			if bytes.IndexByte(raw, 0) >= 0 {
+				continue
+			}
 			if v, ok := markOfTheWeb(string(z.Text())); ok {
 				return v, start, true
 			}

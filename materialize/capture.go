@@ -203,6 +203,11 @@ func (r *run) indexWARC(si int) error {
 			return nil
 		}
 		c, err := r.captureOf(rec)
+		if sc, ok := err.(schemeError); ok {
+			r.sum.Dropped++
+			r.warn(s.String(), "record at "+strconv.FormatInt(rec.Offset, 10), fmt.Sprintf("WARC-Target-URI %q is a %s: URL, not a web capture: not written", clip(rec.TargetURI), string(sc)))
+			return nil
+		}
 		if err != nil {
 			r.recordProblem(si, rec.Offset, "record at "+strconv.FormatInt(rec.Offset, 10), err.Error())
 			return nil
@@ -218,16 +223,25 @@ func (r *run) indexWARC(si int) error {
 	})
 }
 
+// schemeError is captureOf's error for a record of a URL whose scheme
+// (file, ftp, ...) a tree served over HTTP cannot hold.
+type schemeError string
+
+func (e schemeError) Error() string { return "a " + string(e) + ": URL" }
+
 // captureOf reads what a record says about its URL, or nil for a record
 // that captures no web resource (a dns: response, a URL the hosts filter
-// leaves out).
+// leaves out); a record of a scheme other than http and https is a
+// schemeError.
 func (r *run) captureOf(rec *archive.Record) (*capture, error) {
 	web, err := resolve.ParseWebURL(rec.TargetURI, nil, resolve.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("WARC-Target-URI %q: %v", clip(rec.TargetURI), err)
 	}
-	if s := web.Scheme(); s != "http" && s != "https" {
-		return nil, nil
+	if s := web.Scheme(); s == "dns" {
+		return nil, nil // a DNS answer, no resource
+	} else if s != "http" && s != "https" {
+		return nil, schemeError(s)
 	}
 	c := &capture{
 		url:     withoutFragment(web.Href()),

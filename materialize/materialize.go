@@ -103,10 +103,15 @@ type Summary struct {
 	// 5xx): not written, or with ErrorPages written as kind "error".
 	ErrorResponses int `json:"error_responses"`
 	Excluded       int `json:"excluded"` // captures of hosts the Hosts option leaves out
-	Warnings       int `json:"warnings"`
-	Problems       int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
-	Stale          int `json:"stale"`    // files of an earlier run over Dir that this run does not write
-	Removed        int `json:"removed"`  // of those, removed (Options.RemoveStale)
+	// Dropped counts the captures of a URL that is not http or https
+	// (file:, ftp:, ...): a tree served over HTTP cannot hold them; each
+	// is named in a warning. (dns: records hold no resource and are not
+	// counted.)
+	Dropped  int `json:"dropped"`
+	Warnings int `json:"warnings"`
+	Problems int `json:"problems"` // records, parts, inputs or files lost (see Warning.Problem)
+	Stale    int `json:"stale"`    // files of an earlier run over Dir that this run does not write
+	Removed  int `json:"removed"`  // of those, removed (Options.RemoveStale)
 }
 
 // Run materializes the captures in inputs (WARC files, plain, .warc.gz or

@@ -28,6 +28,10 @@ var (
 	// ErrHardLink: the file has other names (hard links), and the Writer's
 	// HardLinks is SkipHardLinks.
 	ErrHardLink = errors.New("file has several hard links: skipped (see --hardlinks)")
+	// ErrOwner: the file's owner or group could not be given to its
+	// replacement (only root may give a file away), and the Writer's
+	// AllowOwnerChange is false.
+	ErrOwner = errors.New("its owner and group cannot be kept: skipped (see --allow-owner-change)")
 )
 
 // HardLinks says what Update does with a file that has more than one name.
@@ -109,6 +113,11 @@ type Writer struct {
 	// file goes behind from its start. What is written, when a write
 	// fails and what a failure leaves are the same as without it.
 	Behind bool
+	// AllowOwnerChange lets a file be replaced by one owned by this
+	// process's user and group when its own cannot be kept (ErrOwner
+	// otherwise): replacing a file is giving it a new inode, and only
+	// root may give an inode away.
+	AllowOwnerChange bool
 }
 
 // WriteFile is the package's WriteFile, with w's durability. The path is
@@ -527,14 +536,19 @@ type temp struct {
 }
 
 // newTemp makes a temporary file in d, with old's owner and extended
-// attributes when old is given.
+// attributes when old is given; when old's owner cannot be kept, none
+// (ErrOwner) unless AllowOwnerChange.
 func (w Writer) newTemp(d *treeDir, old *source) (*temp, error) {
 	f, name, err := createTemp(d)
 	if err != nil {
 		return nil, err
 	}
 	if old != nil {
-		keepOwner(f, old.info)
+		if err := keepOwner(f, old.info); err != nil && !w.AllowOwnerChange {
+			f.Close()
+			d.remove(name)
+			return nil, err
+		}
 		copyXattrs(f, old.f)
 	}
 	return &temp{d: d, f: f, name: name}, nil

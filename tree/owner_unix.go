@@ -3,6 +3,7 @@
 package tree
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
@@ -15,11 +16,15 @@ var euid, egid = os.Geteuid(), os.Getegid()
 // keepOwner gives tmp the owner and group of the file info describes, when
 // they differ from its own: replaced by root, a file owned by a web
 // server's user would otherwise become root's. Only root may give a file
-// away; for anyone else it is a best effort, as with cp -p.
-func keepOwner(tmp *os.File, info fs.FileInfo) {
+// away (anyone may give it a group of theirs): when that fails the error
+// wraps ErrOwner and says whose the file is.
+func keepOwner(tmp *os.File, info fs.FileInfo) error {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok || (int(st.Uid) == euid && int(st.Gid) == egid) {
-		return
+		return nil
 	}
-	tmp.Chown(int(st.Uid), int(st.Gid))
+	if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
+		return fmt.Errorf("owned by %d:%d, writing as %d:%d: %w", st.Uid, st.Gid, euid, egid, ErrOwner)
+	}
+	return nil
 }

@@ -244,7 +244,7 @@ func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
 		// Streamed into a temporary file beside the original, which
 		// is left alone when nothing changed.
 		res.Changed, res.Err = r.Writer.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
-			return r.stream(&res, dst, src, f.Kind, docURL)
+			return r.stream(&res, dst, src, f.Kind, docURL, false)
 		})
 	case r.Mirror != "":
 		r.mirror(&res, docURL)
@@ -259,7 +259,22 @@ func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
 			return res
 		}
 		defer in.Close()
-		res.Err = r.stream(&res, dst, in, f.Kind, docURL)
+		if dst == io.Discard {
+			res.Err = r.stream(&res, dst, in, f.Kind, docURL, false)
+			break
+		}
+		cw := &countWriter{w: dst}
+		res.Err = r.stream(&res, cw, in, f.Kind, docURL, true)
+		if cw.n == 0 && Incomplete(res.Err) {
+			// A reader that stopped at a limit before writing (an
+			// MHTML archive of too many parts): the output says "left
+			// as written", so it is the file as written.
+			if _, err := in.Seek(0, io.SeekStart); err == nil {
+				if _, werr := io.Copy(dst, in); werr != nil {
+					res.Err = werr
+				}
+			}
+		}
 	}
 	if res.Err != nil || res.UpToDate {
 		res.Changed = false
@@ -282,7 +297,7 @@ func (r *Rewriter) Stream(dst io.Writer, src io.Reader, k base.Format, docURL st
 		src = br
 	}
 	res := RewriteResult{File: File{Path: "-", Kind: k}, Read: true}
-	res.Err = r.stream(&res, dst, src, k, docURL)
+	res.Err = r.stream(&res, dst, src, k, docURL, true)
 	if res.Err != nil {
 		res.Changed = false
 	}
@@ -319,8 +334,10 @@ func (r *Rewriter) mapper() *Mapper {
 // into res: HTML, MHTML and CSS as they are read (an MHTML archive's
 // headers first, then a part at a time; a stylesheet a rule at a time),
 // the other kinds held whole, up to MaxSize and what their reader may
-// hold (nothing is written when one fails).
-func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k base.Format, docURL string) error {
+// hold. When one of those is larger, nothing is written unless
+// passThrough (dst is the output itself, not a file to be discarded on
+// failure): then its bytes are copied to dst as written.
+func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k base.Format, docURL string, passThrough bool) error {
 	var o extract.Options
 	if r.Options != nil {
 		o = r.Options(docURL)
@@ -345,10 +362,20 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k ba
 		}
 		data, err := linkref.ReadDocument(src, int(limit))
 		if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
+			err = extract.TooLarge(k, limit)
 			if limit == r.MaxSize {
-				return ErrTooLarge
+				err = ErrTooLarge
 			}
-			return extract.TooLarge(k, limit)
+			if passThrough {
+				// Left as written means the output holds the input.
+				if _, werr := dst.Write(data); werr != nil {
+					return werr
+				}
+				if werr := long.CopyRest(dst); werr != nil {
+					return werr
+				}
+			}
+			return err
 		}
 		if err != nil {
 			return err
@@ -395,7 +422,7 @@ func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
 		return
 	}
 	res.UpToDate, res.Err = w.writeInStream(d, name, f.Mode, func(dst io.Writer) error {
-		rerr = r.stream(res, dst, src, f.Kind, docURL)
+		rerr = r.stream(res, dst, src, f.Kind, docURL, false)
 		return rerr
 	})
 	done()
@@ -441,4 +468,16 @@ func (r *Rewriter) makeMirror() error {
 	r.fresh = fresh
 	r.made.Store(true)
 	return nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
@@ -280,7 +281,8 @@ func TestRewriterStream(t *testing.T) {
 	out.Reset()
 	res = r.Stream(&out, strings.NewReader(`{"start_url": "x.html"}`), base.Manifest, "")
 	assert.True(t, errors.Is(res.Err, tree.ErrTooLarge), "a kind read whole is bounded: %v", res.Err)
-	assert.Empty(t, out.String(), "nothing written")
+	assert.True(t, tree.Incomplete(res.Err), "over a limit: incomplete")
+	assert.Equal(t, `{"start_url": "x.html"}`, out.String(), "left as written: the input's bytes")
 }
 
 // A saved site's pages rewritten into a mirror, each link absolute
@@ -389,4 +391,45 @@ func ExampleRewriter_Stream() {
 	// Output:
 	// <img src="https://example.org/docs/a.png"> <a href="https://example.org/up/">up</a>
 	// html true 2 <nil>
+}
+
+// TestRewriterToWriterLeftAsWritten: a document a reader stops at a limit
+// before writing anything (an MHTML archive of more than 10,000 parts, a
+// module over MaxSize) is written to the output as it was: the output of
+// a document "left as written" holds its bytes, and the error is
+// Incomplete.
+func TestRewriterToWriterLeftAsWritten(t *testing.T) {
+	var mhtml strings.Builder
+	mhtml.WriteString("MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"B\"\r\n\r\n")
+	mhtml.WriteString("--B\r\nContent-Type: text/html\r\nContent-Location: https://a.example/\r\n\r\n<a href=\"x.html\">x</a>\r\n")
+	for i := range 10001 {
+		fmt.Fprintf(&mhtml, "--B\r\nContent-Type: text/plain\r\nContent-Location: https://a.example/%d.txt\r\n\r\nx\r\n", i)
+	}
+	mhtml.WriteString("--B--\r\n")
+	files := map[string]string{
+		"many.mhtml": mhtml.String(),
+		"big.mjs":    "import './x.js';\n// " + strings.Repeat("x", 200) + "\n",
+	}
+	src := writeTree(t, files)
+	m, err := tree.NewMapper("https://example.org/")
+	require.NoError(t, err)
+	opts := func(docURL string) extract.Options {
+		o := readers(docURL)
+		o.MIME = archive.Options{Spec: resolve.WHATWG, Retrieval: docURL}
+		o.Module.Spec = resolve.WHATWG
+		return o
+	}
+	r := &tree.Rewriter{Mapper: m, Options: opts, MaxSize: 100 << 20}
+	for name, data := range files {
+		if name == "big.mjs" {
+			r.MaxSize = 100
+		}
+		var out bytes.Buffer
+		for f := range tree.Walk([]string{filepath.Join(src, name)}) {
+			res := r.Rewrite(&out, f)
+			assert.True(t, tree.Incomplete(res.Err), "%s: %v", name, res.Err)
+		}
+		// Not assert.Equal: a diff of 10,000 parts says nothing more.
+		assert.True(t, data == out.String(), "%s: %d bytes written of %d", name, out.Len(), len(data))
+	}
 }

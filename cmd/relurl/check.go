@@ -200,6 +200,7 @@ func runCheck(args []string, s stdio) int {
 		bar.Add(1)
 		if r.Err != nil {
 			failed++
+			list.Sum.Fail(r.Err)
 			out.Flush()
 			s.errorf("check: %s", fileError(wk.File.Path, r.Err, *maxSize))
 			return nil

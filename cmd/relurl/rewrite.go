@@ -12,7 +12,6 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/tree"
 )
@@ -36,6 +35,7 @@ func runRewrite(args []string, s stdio) int {
 	others := fs.String("others", "copy", `with -o, files that are not HTML, MHTML, CSS, SVG or feeds: "copy" or "skip"`)
 	sync := fs.Bool("sync", false, "with -o, fsync each file written (-i always does: the originals are at stake)")
 	hardLinks := fs.String("hardlinks", "skip", `with -i, a file with several names (hard links): "skip" it with a warning, "keep" the names together (written through the same inode, not atomically), or "split" it (this name gets the new content)`)
+	allowOwner := fs.Bool("allow-owner-change", false, "with -i, replace a file whose owner or group this user cannot keep (only root may give a file away): it becomes this user's (default: such a file is refused)")
 	quiet := fs.Bool("quiet", false, "no summary line and no progress bar (a document written to standard output has neither)")
 	jsonSummary := fs.Bool("json", false, "print the summary as JSON on standard output (standard error when the document goes there)")
 	fs.StringVar(&t.input, "input-format", "auto", `the kind of standard input: "auto" (by its first bytes), "html", "mhtml", "css" or "xml" (SVG, Atom, RSS)`)
@@ -127,7 +127,7 @@ func runRewrite(args []string, s stdio) int {
 	rw := t.rewriter()
 	rw.InPlace, rw.Mirror, rw.CopyOthers = *inPlace, *outDir, *others == "copy"
 	if *inPlace {
-		rw.Writer = tree.Writer{HardLinks: links}
+		rw.Writer = tree.Writer{HardLinks: links, AllowOwnerChange: *allowOwner}
 	} else {
 		// A mirror is replaced atomically too, so a killed run leaves
 		// whole files, but durably only on request: its source stays.
@@ -263,8 +263,12 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		s.errorf("rewrite: standard input: warning: %s", warn)
 	}
 	if err != nil {
-		s.errorf("rewrite: standard input: %v", err)
-		if !errors.Is(err, htmlrewrite.ErrIncomplete) {
+		if errors.Is(err, tree.ErrTooLarge) {
+			s.errorf("rewrite: standard input: larger than --max-size %d (raise it to read it): left as written", t.maxSize)
+		} else {
+			s.errorf("rewrite: standard input: %v", err)
+		}
+		if !tree.Incomplete(err) {
 			return exitFailure
 		}
 	} else {

@@ -17,6 +17,17 @@ type Check struct {
 	Counts map[tree.Problem]int // findings listed, by problem
 	Before int                  // links broken before the move, not listed (--to without --all)
 	Known  int                  // findings of the baseline, not listed
+	// Files that could not be checked, or not to their end; Incomplete
+	// of them went past a limit (tree.Incomplete). Either fails the run.
+	Failed, Incomplete int
+}
+
+// Fail counts a file whose check failed with err.
+func (m *Check) Fail(err error) {
+	m.Failed++
+	if tree.Incomplete(err) {
+		m.Incomplete++
+	}
 }
 
 // Add counts a listed finding of problem p.
@@ -48,6 +59,15 @@ func (m *Check) Lines(baseline *report.Baseline) []string {
 		line += ": " + strings.Join(parts, ", ")
 	}
 	lines := []string{line}
+	if m.Failed > 0 {
+		// Named on stderr as they came; a file not read to its end
+		// may hide findings, so the count is part of the summary.
+		fl := fmt.Sprintf("check: %s not checked", Plural(m.Failed, "file"))
+		if m.Incomplete > 0 {
+			fl += fmt.Sprintf(" (%d over a limit, not read to the end)", m.Incomplete)
+		}
+		lines = append(lines, fl)
+	}
 	if m.Before > 0 {
 		lines = append(lines, fmt.Sprintf("check: %s broken before the move not listed (--all lists them)", Plural(m.Before, "link")))
 	}

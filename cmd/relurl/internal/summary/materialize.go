@@ -34,6 +34,10 @@ func (m Materialize) WriteLine(w io.Writer) error {
 	if s.ErrorResponses > 0 {
 		errs = ", " + Plural(s.ErrorResponses, "error response")
 	}
+	if s.Dropped > 0 {
+		// Named in warnings as they came; counted here too.
+		errs += ", " + Plural(s.Dropped, "capture") + " not http(s) dropped"
+	}
 	_, err := fmt.Fprintf(w, "relurl: materialize: %s, %s, %s%s, %s (%s from %s in %s, %s, %d local); %s, %s%s; into %s\n",
 		Plural(s.Pages, "page"), Plural(s.Resources, "resource"), Plural(s.Redirects, "redirect"), errs,
 		Plural(s.Uncaptured, "uncaptured link"), Plural(s.URLs, "URL"), Plural(s.Captures, "capture"), Plural(s.Inputs, "input"),

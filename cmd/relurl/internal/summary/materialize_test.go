@@ -32,7 +32,7 @@ func TestMaterializeJSON(t *testing.T) {
 	if err := (Materialize{materialize.Summary{Inputs: 1, Pages: 2, Stale: 1}, "d"}).WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"inputs":1,"captures":0,"urls":0,"pages":2,"resources":0,"redirects":0,"revisits":0,"links":0,"local":0,"uncaptured":0,"error_responses":0,"excluded":0,"warnings":0,"problems":0,"stale":1,"removed":0,"dir":"d"}` + "\n"
+	want := `{"inputs":1,"captures":0,"urls":0,"pages":2,"resources":0,"redirects":0,"revisits":0,"links":0,"local":0,"uncaptured":0,"error_responses":0,"excluded":0,"dropped":0,"warnings":0,"problems":0,"stale":1,"removed":0,"dir":"d"}` + "\n"
 	if b.String() != want {
 		t.Errorf("WriteJSON\n got %s\nwant %s", b.String(), want)
 	}

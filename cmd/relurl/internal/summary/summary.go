@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -39,8 +38,10 @@ type Rewrite struct {
 	// Documents -o could not rewrite and copied into the mirror as they
 	// were; counted in Failed too.
 	Unrewritten int `json:"unrewritten"`
-	// Documents not processed to their end (a tag longer than the
-	// bound): written best effort, the rest as it was; counted in Failed.
+	// Documents not processed to their end because they went past a
+	// limit (tree.Incomplete: a tag, rule or element stack over a
+	// reader's bound, a document larger than may be held): written best
+	// effort, the rest as it was; counted in Failed.
 	Incomplete int `json:"incomplete"`
 	// Warnings the library gave (each also on stderr, after its file).
 	Warnings int `json:"warnings"`
@@ -62,10 +63,10 @@ func Of(r tree.RewriteResult) Rewrite {
 		return c
 	case r.Err != nil:
 		c.Failed = 1
-		if errors.Is(r.Err, tree.ErrSymlink) || errors.Is(r.Err, tree.ErrChanged) || errors.Is(r.Err, tree.ErrHardLink) {
+		if errors.Is(r.Err, tree.ErrSymlink) || errors.Is(r.Err, tree.ErrChanged) || errors.Is(r.Err, tree.ErrHardLink) || errors.Is(r.Err, tree.ErrOwner) {
 			c.Refused = 1
 		}
-		if errors.Is(r.Err, htmlrewrite.ErrIncomplete) {
+		if tree.Incomplete(r.Err) {
 			c.Incomplete = 1
 		}
 		if r.CopiedUnchanged {

@@ -32,7 +32,11 @@ func TestOf(t *testing.T) {
 			Rewrite{Files: 1, Failed: 1, Warnings: 2}},
 		{"refused", tree.RewriteResult{Read: true, Err: refused}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
 		{"incomplete", tree.RewriteResult{Read: true, Err: incomplete}, Rewrite{Files: 1, Failed: 1, Incomplete: 1}},
-		{"copied unchanged", tree.RewriteResult{Read: true, Err: tree.ErrTooLarge, CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1}},
+		// Over --max-size is over a limit: incomplete, as a reader's
+		// limit is (tree.Incomplete, the one rule).
+		{"copied unchanged", tree.RewriteResult{Read: true, Err: tree.ErrTooLarge, CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1, Incomplete: 1}},
+		{"copied unchanged, not over a limit", tree.RewriteResult{Read: true, Err: errors.New("x"), CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1}},
+		{"owner not kept", tree.RewriteResult{Read: true, Err: fmt.Errorf("owned by 0:0: %w", tree.ErrOwner)}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
 	} {
 		assert.Equal(t, c.want, Of(c.r), c.name)
 	}
