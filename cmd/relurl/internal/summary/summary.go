@@ -25,9 +25,12 @@ type Rewrite struct {
 	// Documents read whose rewrite changes no byte (-i: not written;
 	// -o: written into the mirror as they were). Files = Changed +
 	// UpToDate + Unchanged + the documents counted in Failed.
-	Unchanged   int `json:"unchanged,omitempty"`
-	Links       int `json:"links"`        // URL values seen
-	Rewritten   int `json:"rewritten"`    // URL values changed
+	Unchanged int `json:"unchanged,omitempty"`
+	Links     int `json:"links"` // URL values seen
+	// URL values changed in the documents written (Changed): a
+	// document left alone (up to date, unchanged) changed none, so a
+	// second -o into an up-to-date mirror counts 0, as a second -i does.
+	Rewritten   int `json:"rewritten"`
 	FailedLinks int `json:"failed_links"` // URL values that could not be resolved
 	Failed      int `json:"failed"`       // files that could not be read, rewritten or written
 	Copied      int `json:"copied"`       // other files copied to the mirror
@@ -83,6 +86,7 @@ func Of(r tree.RewriteResult) Rewrite {
 	switch {
 	case r.UpToDate:
 		c.UpToDate = 1
+		c.Rewritten = 0
 	case r.Changed:
 		c.Changed = 1
 	default:

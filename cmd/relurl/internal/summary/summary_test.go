@@ -23,7 +23,7 @@ func TestOf(t *testing.T) {
 		{"changed", tree.RewriteResult{Read: true, Changed: true, Links: 3, Rewritten: 2, Failed: 1, Warnings: []string{"w"}},
 			Rewrite{Files: 1, Changed: 1, Links: 3, Rewritten: 2, FailedLinks: 1, Warnings: 1}},
 		{"unchanged", tree.RewriteResult{Read: true, Links: 1}, Rewrite{Files: 1, Unchanged: 1, Links: 1}},
-		{"up to date", tree.RewriteResult{Read: true, UpToDate: true, Links: 1, Rewritten: 1}, Rewrite{Files: 1, UpToDate: 1, Links: 1, Rewritten: 1}},
+		{"up to date", tree.RewriteResult{Read: true, UpToDate: true, Links: 1, Rewritten: 1}, Rewrite{Files: 1, UpToDate: 1, Links: 1}},
 		{"copied", tree.RewriteResult{Copied: true}, Rewrite{Copied: 1}},
 		{"skipped", tree.RewriteResult{Skipped: true}, Rewrite{Skipped: 1}},
 		{"walk error", tree.RewriteResult{Err: errors.New("stat")}, Rewrite{Failed: 1}},
