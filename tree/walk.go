@@ -124,6 +124,63 @@ func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 	}
 }
 
+// WalkIn is Walk for paths that are parts of one tree rooted at the
+// directory root ("" for the current directory): each path is given as
+// the user wrote it (relative to the current directory, or absolute) and
+// its files' Rel is their path from root, so that a Mapper gives each its
+// own URL, the root's URL plus that path, not the root's URL to all. A
+// path not inside root is an error (ErrOutsideRoot), given before any file
+// is walked: no file gets a URL that is not its own.
+func (w Walker) WalkIn(root string, paths []string) (iter.Seq2[File, error], error) {
+	if root == "" {
+		root = "."
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	rels := make([]string, len(paths))
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(absRoot, abs)
+		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+			return nil, fmt.Errorf("%s: %w %s", DisplayName(p), ErrOutsideRoot, DisplayName(root))
+		}
+		rels[i] = filepath.ToSlash(rel)
+	}
+	return func(yield func(File, error) bool) {
+		if !w.count && !w.unheld && roomToHold() {
+			h := &handoff{}
+			defer h.end()
+			w.handoff = h
+		}
+		for i, p := range paths {
+			w := w
+			rel := rels[i]
+			if rel == "." {
+				rel = ""
+			}
+			// Referrals map URLs back to files from the root, whose
+			// URL is the Mapper's; a scan walks only a path that is it.
+			switch {
+			case w.Refer != nil && w.Refer.Gather:
+				w.gather = newGathering(w.Refer, root)
+			case w.Refer != nil && rel == "":
+				w.referDir = p
+			}
+			if !w.walkOne(p, root, rel, yield) {
+				return
+			}
+		}
+	}, nil
+}
+
+// ErrOutsideRoot is WalkIn's error for a path outside the tree's root.
+var ErrOutsideRoot = errors.New("not inside the root")
+
 // WalkList walks paths that arrive one by one, such as the lines of a list
 // read from standard input, each as it comes. The paths are parts of one
 // tree rooted at the directory root ("" for the current directory), and

@@ -153,12 +153,19 @@ func TestOutputContract(t *testing.T) {
 
 	exec("resolve", `{"base":"http://a/b/c","ref":"g"}`+"\n"+`{"base":"mailto:a@b","ref":"x"}`+"\n", false, "resolve", "--jsonl")
 	exec("validate", "http://a/b\nhttp://[::1\n", false, "validate", "--jsonl")
-	damaged, err := filepath.Abs("../../testdata/mime/damaged.warc")
+	// In the tree with the other inputs: several inputs with --base are
+	// parts of one tree.
+	damagedData, err := os.ReadFile("../../testdata/mime/damaged.warc")
 	if err != nil {
 		t.Fatal(err)
 	}
+	damaged := at("damaged.warc")
+	if err := os.WriteFile(damaged, damagedData, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	exec("base", "", false, "base", "--base", "http://example.org/dir/page.html", at("page.html"))
-	exec("links", "", false, "links", "--status", "--on-error", "report", "--base", "http://example.org/",
+	// Several inputs with --base: parts of one tree, rooted at --list-root.
+	exec("links", "", false, "links", "--status", "--on-error", "report", "--base", "http://example.org/", "--list-root", dir,
 		at("site"), at("archive.mht"), at("crawl.warc"), at("nosuch.html"), damaged)
 	// fetch --links prints link records too: only documented fields.
 	srv := httptest.NewServer(testSite())

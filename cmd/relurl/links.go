@@ -34,7 +34,7 @@ Exit status: 0 done, 1 some input failed (0 with --on-error report), 2 usage.`
 
 func runLinks(args []string, s stdio) int {
 	fs := newFlagSet("links", linksSynopsis, s)
-	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
+	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL; of several inputs: of the current directory or --list-root)")
 	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line) or "tsv" (tab-separated fields, no header)`)
 	sf := addStreamFlags(fs)
 	ff := addFilterFlags(fs, "only links into the site: under the tree's root URL for a tree; for a file alone, standard input, an MHTML part or a WARC record, to the same origin as the document")
@@ -125,9 +125,13 @@ func runLinks(args []string, s stdio) int {
 			return usageErr(`"-" (standard input) goes alone`)
 		}
 	}
-	items, done, err := inputs.Open(t.walker, fs.Args(), t.list(s))
+	items, done, err := inputs.Open(t.walker, fs.Args(), t.list(s, fs.NArg()))
 	if err != nil {
-		s.errorf("links: %v", err)
+		msg, usage := t.inputsError(err)
+		s.errorf("links: %s", msg)
+		if usage {
+			return exitUsage
+		}
 		return exitFailure
 	}
 	items, stopCount := inputs.Counted(bar, items, fs.Args(), t.fromList != "")

@@ -23,13 +23,14 @@ Rewrites every link of HTML and MHTML files to absolute form. A FILE or
 "-" (standard input) alone is written to standard output. A tree needs
 -o DIR (a mirror of the inputs: each directory's files at their paths in
 DIR, a file at its name), -i (in place, atomically) or --dry-run.
---base is the URL of each directory given (a file's URL is that plus its
-path in the directory), or of a FILE given alone; without it each file's
-URL is its file: URL. Exit status: 0 done, 1 some file failed, 2 usage.`
+--base is the URL of a directory given alone (a file's URL is that plus
+its path in the directory), or of a FILE given alone; of several inputs,
+the URL of the current directory (or --list-root), each file's URL that
+plus its path from there. Without it each file's URL is its file: URL. Exit status: 0 done, 1 some file failed, 2 usage.`
 
 func runRewrite(args []string, s stdio) int {
 	fs := newFlagSet("rewrite", rewriteSynopsis, s)
-	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
+	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL; of several inputs: of the current directory or --list-root)")
 	outDir := fs.String("o", "", "write the rewritten tree to this directory, mirroring the inputs (documents already up to date there are left alone)")
 	inPlace := fs.Bool("i", false, "rewrite files in place, atomically; a file with nothing to change is not written")
 	dryRun := fs.Bool("dry-run", false, "report which files would change, write nothing")
@@ -114,9 +115,13 @@ func runRewrite(args []string, s stdio) int {
 	if *outDir != "" {
 		(tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite")}).Clean(*outDir)
 	}
-	items, done, err := inputs.Open(t.walker, fs.Args(), t.list(s))
+	items, done, err := inputs.Open(t.walker, fs.Args(), t.list(s, fs.NArg()))
 	if err != nil {
-		s.errorf("rewrite: %v", err)
+		msg, usage := t.inputsError(err)
+		s.errorf("rewrite: %s", msg)
+		if usage {
+			return exitUsage
+		}
 		return exitFailure
 	}
 	items, stopCount := inputs.Counted(bar, items, fs.Args(), t.fromList != "")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -65,7 +66,7 @@ func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
 	fs.Var(&t.base, "base", baseHelp)
 	fs.IntVar(&t.jobs, "j", defaultJobs(), "files processed in parallel")
 	fs.StringVar(&t.fromList, "from-list", "", `read input paths, one a line, from this file ("-": standard input), relative to --list-root`)
-	fs.StringVar(&t.listRoot, "list-root", "", "the root of the tree the --from-list paths are in, whose URL is --base (default: the current directory)")
+	fs.StringVar(&t.listRoot, "list-root", "", "the root of the tree the --from-list paths and the arguments are in, whose URL is --base (default: the current directory); a file's URL is --base plus its path from there")
 	fs.BoolVar(&t.savedFrom, "saved-from", false, `take a file's URL from its "<!-- saved from url=(NNNN)URL -->" comment when it has one`)
 	fs.Int64Var(&t.maxSize, "max-size", defaultMaxSize, "the most held in memory for one input, in bytes: an MHTML archive, the look-ahead for a stream's <base>; files and streams of any size are read through")
 	contentTypeFlag(fs, &t.html.ContentType)
@@ -113,15 +114,27 @@ func (t *treeFlags) check() error {
 	if t.maxSize < 1 {
 		return errors.New("--max-size must be positive")
 	}
-	if t.listRoot != "" && t.fromList == "" {
-		return errors.New("--list-root goes with --from-list")
-	}
 	return nil
 }
 
-// list is the --from-list of the flags (none when Path is "").
-func (t *treeFlags) list(s stdio) inputs.List {
-	return inputs.List{Path: t.fromList, Root: t.listRoot, Stdin: s.in}
+// list is the --from-list of the flags (none when Path is "") and where
+// the nargs arguments are: with --base and several of them, or with
+// --list-root, parts of one tree rooted at --list-root (the current
+// directory by default), so that each file's URL is --base plus its path
+// from there, never --base itself for all.
+func (t *treeFlags) list(s stdio, nargs int) inputs.List {
+	rooted := t.listRoot != "" || t.base.value != "" && nargs > 1
+	return inputs.List{Path: t.fromList, Root: t.listRoot, Stdin: s.in, Rooted: rooted}
+}
+
+// inputsError is the message of inputs.Open's error err, and whether it is
+// a usage error: an argument outside the tree --base is the URL of.
+func (t *treeFlags) inputsError(err error) (string, bool) {
+	if errors.Is(err, tree.ErrOutsideRoot) {
+		return fmt.Sprintf("--base with several inputs: %v; each input's URL is --base plus its path from %s (give --list-root DIR, the directory whose URL is --base, or the inputs one at a time)",
+			err, cmp.Or(t.listRoot, "the current directory")), true
+	}
+	return err.Error(), false
 }
 
 // htmlOptions returns the options of htmlrewrite for a document retrieved

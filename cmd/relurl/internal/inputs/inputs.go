@@ -54,6 +54,10 @@ type List struct {
 	Path  string
 	Root  string
 	Stdin io.Reader
+	// Rooted makes the arguments parts of the tree at Root too
+	// (tree.Walker.WalkIn): each file's path from Root, not from the
+	// argument it was found under, is its place in the tree (its URL).
+	Rooted bool
 }
 
 // Open returns the items to read: those of walking args with w, then,
@@ -62,7 +66,13 @@ type List struct {
 // (tree.WalkList). done closes the list and reports a read error of it
 // (a line over MaxLine is one, and is skipped).
 func Open(w tree.Walker, args []string, list List) (items iter.Seq[Item], done func() error, err error) {
-	fromArgs := Seq(w.Walk(args))
+	walk := w.Walk(args)
+	if list.Rooted {
+		if walk, err = w.WalkIn(list.Root, args); err != nil {
+			return nil, nil, err
+		}
+	}
+	fromArgs := Seq(walk)
 	if list.Path == "" {
 		return fromArgs, func() error { return nil }, nil
 	}
