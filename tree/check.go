@@ -157,6 +157,17 @@ type Checker struct {
 	// relative form points nowhere, while "/search" may still reach a
 	// route of the server.
 	FixMissing bool
+	// ToServed makes Fix's relative form of a link into the tree name the
+	// file that serves it (a directory's index file, an extensionless
+	// URL's file, by Host), as a mirror read from file: needs: a browser
+	// opening "docs/" from disk shows a listing, not docs/index.html.
+	// rewrite --relative sets it; check --fix keeps the link's own path.
+	ToServed bool
+	// AbsoluteMissing, with FixMissing, makes an absolute link into the
+	// tree whose file is missing relative too (wget -k's
+	// --relative-missing counterpart); by default it keeps reaching what
+	// the old place serves.
+	AbsoluteMissing bool
 	// Readers read the kinds of file other than HTML (which is built in)
 	// for Check: a stylesheet's or a feed's links plug in here.
 	Readers map[base.Format]Reader
@@ -555,7 +566,10 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 		// An absolute link to a file the tree lacks keeps reaching
 		// whatever the old place serves: a move does not change it.
 		present := inTree && (t.ok || t.caseFix != "")
-		climbs := c.check(l, fixedURL, inTree, present, mover, relativizer, add)
+		if c.ToServed && t.ok && t.caseFix == "" && t.served.file != "" {
+			fixedURL = c.root + escapePath(strings.TrimPrefix(t.served.file, "./")) + urlTail(l.URL)
+		}
+		climbs := c.check(l, fixedURL, inTree, present || inTree && c.FixMissing && c.AbsoluteMissing, mover, relativizer, add)
 		for i := n; i < len(out); i++ {
 			out[i].Target = t.name
 		}
