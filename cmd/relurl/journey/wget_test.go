@@ -267,9 +267,6 @@ func wgetRelative(t *testing.T, dir, origin string) {
 		}
 	}
 	res := relurlIn(t, dir, "rewrite", "--relative", "--base", origin+"/", "-o", "rel", "raw")
-	if res.code == 2 && strings.Contains(res.stderr, "relative") {
-		t.Skip("needs relurl rewrite --relative (branch cli29): " + strings.TrimSpace(res.stderr))
-	}
 	if res.code != 0 {
 		t.Fatalf("rewrite --relative: exit %d\n%s", res.code, res.stderr)
 	}
