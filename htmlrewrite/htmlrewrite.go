@@ -91,6 +91,11 @@ type Options struct {
 
 	// Base says what to do with <base href> elements.
 	Base BaseMode
+	// BaseHref, when set, is what Rewrite writes as the href of the
+	// deciding <base> (the one that sets the document's base), in
+	// place of its value: a tree made relative keeps its <base> but
+	// relative to the document, so that it moves with the tree.
+	BaseHref string
 
 	// Absolute also resolves references that already carry a scheme
 	// (normalizing them as the mode does). By default they are left as

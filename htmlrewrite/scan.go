@@ -947,6 +947,15 @@ func (s *scanner) baseElement(raw []byte, a *attr) {
 	if s.w == nil {
 		return
 	}
+	if s.opts.BaseHref != "" {
+		if deciding && s.stats.Base.Source == base.Embedded {
+			if dec := s.decoded(raw[a.v0:a.v1]); dec != s.opts.BaseHref {
+				s.subs = append(s.subs[:0], sub{0, len(dec), s.opts.BaseHref})
+				s.apply(raw, a, dec, s.asWritten(raw[a.v0:a.v1]))
+			}
+		}
+		return
+	}
 	switch s.opts.Base {
 	case BaseRemove:
 		s.dropTag = true

@@ -120,6 +120,10 @@ type Finding struct {
 	// Column16 is Column counted in UTF-16 code units, as SARIF's default
 	// column kind and GitHub count; 0 when unknown.
 	Column16 int `json:"-"`
+	// served: a relative link to a directory or an extensionless URL,
+	// which Fix writes as its file's path under Checker.ToServed; no
+	// finding of check's, never shown.
+	served bool
 }
 
 // A Checker finds what breaks in a document tree when it moves.
@@ -157,6 +161,17 @@ type Checker struct {
 	// relative form points nowhere, while "/search" may still reach a
 	// route of the server.
 	FixMissing bool
+	// ToServed makes Fix's relative form of a link into the tree name the
+	// file that serves it (a directory's index file, an extensionless
+	// URL's file, by Host), as a mirror read from file: needs: a browser
+	// opening "docs/" from disk shows a listing, not docs/index.html.
+	// rewrite --relative sets it; check --fix keeps the link's own path.
+	ToServed bool
+	// AbsoluteMissing, with FixMissing, makes an absolute link into the
+	// tree whose file is missing relative too (wget -k's
+	// --relative-missing counterpart); by default it keeps reaching what
+	// the old place serves.
+	AbsoluteMissing bool
 	// Readers read the kinds of file other than HTML (which is built in)
 	// for Check: a stylesheet's or a feed's links plug in here.
 	Readers map[base.Format]Reader
@@ -512,7 +527,15 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 	}
 	for _, l := range links {
 		if l.Tag == "base" && l.Attr == "href" {
-			add(l, BasePin, "<base href> pins every relative link of the file to "+baseURL)
+			f := add(l, BasePin, "<base href> pins every relative link of the file to "+baseURL)
+			if _, in := c.inTree(baseURL); c.ToServed && in && formOf(l.Raw) != relativeForm {
+				// Made relative to the document (whose URL a <base
+				// href> resolves against), the base moves with the
+				// tree and the links that lean on it stay right.
+				if own, err := resolve.NewResolver(c.Spec, docURL, c.Options); err == nil {
+					f.Relative = relative(own, baseURL)
+				}
+			}
 			continue
 		}
 		if c.Grammar != nil {
@@ -555,7 +578,18 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 		// An absolute link to a file the tree lacks keeps reaching
 		// whatever the old place serves: a move does not change it.
 		present := inTree && (t.ok || t.caseFix != "")
-		climbs := c.check(l, fixedURL, inTree, present, mover, relativizer, add)
+		if c.ToServed && t.ok && t.caseFix == "" && t.served.file != "" {
+			fixedURL = c.root + escapePath(strings.TrimPrefix(t.served.file, "./")) + urlTail(l.URL)
+		}
+		climbs := c.check(l, fixedURL, inTree, present || inTree && c.FixMissing && c.AbsoluteMissing, mover, relativizer, add)
+		if c.ToServed && fixedURL != l.URL && formOf(l.Raw) == relativeForm && len(out) == n {
+			// "docs/" opened from file: is a listing, "about" no
+			// file: the path of the file that serves them is.
+			if r := relative(relativizer, fixedURL); r != "" && r != l.Raw {
+				f := add(l, Absolute, "")
+				f.Relative, f.served = r, true
+			}
+		}
 		for i := n; i < len(out); i++ {
 			out[i].Target = t.name
 		}
@@ -951,6 +985,7 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 	}
 	fixes := map[at]string{}
 	missing := map[at]bool{}
+	baseFix := "" // the relative form of an in-tree <base href> (ToServed)
 	for _, fd := range findings {
 		if fd.Problem == Missing {
 			missing[at{fd.Offset, fd.Link}] = true
@@ -958,11 +993,16 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 	}
 	for _, fd := range findings {
 		k := at{fd.Offset, fd.Link}
-		if (fd.Problem == Absolute || fd.Problem == RootRelative || fd.Problem == CaseMismatch) && fd.Relative != "" && (c.FixMissing || !missing[k]) {
+		if fd.Problem == BasePin && fd.Relative != "" {
+			// Reported at its element's offset, not its value's.
+			baseFix = fd.Relative
+			continue
+		}
+		if (fd.Problem == Absolute || fd.Problem == RootRelative || fd.Problem == CaseMismatch) && fd.Relative != "" && (c.FixMissing || !missing[k]) || fd.served {
 			fixes[k] = fd.Relative
 		}
 	}
-	if len(fixes) == 0 {
+	if len(fixes) == 0 && baseFix == "" {
 		return data, 0, nil
 	}
 	fix := func(l htmlrewrite.Link) (string, bool) {
@@ -976,6 +1016,7 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 	}
 	o := c.readers(f)
 	o.HTML.Map, o.XML.Map, o.Manifest.Map, o.Module.Map = fix, fix, fix, fix
+	o.HTML.BaseHref = baseFix
 	o.Module.Absolute = true // an absolute specifier into the tree is fixed too
 	d, err := c.open(f, data, o)
 	if err != nil {

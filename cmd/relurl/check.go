@@ -30,7 +30,8 @@ rejects, and with --orphans pages no page leads to from the index page
 (or the --entry pages). With --to, only the links that break in that move (--all: also
 those broken already). --fix rewrites absolute and root-relative links
 into the tree to their relative form and corrects letter case, in place
-and atomically. Counts per problem go to stderr.
+and atomically (rewrite --relative does it into a mirror, -o, or a dry run,
+to the files that serve the links, as wget -k). Counts per problem go to stderr.
 Exit status: 0 the tree is movable, 1 something was found, 2 usage.`
 
 func runCheck(args []string, s stdio) int {

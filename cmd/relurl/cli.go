@@ -89,8 +89,8 @@ var commands = []command{
 	{"validate", "check URLs against a seed grammar", runValidate},
 	{"base", "establish a document's base URL and say which layer decided", runBase},
 	{"links", "extract every link of documents, trees and archives", runLinks},
-	{"rewrite", "rewrite every link of documents and trees to absolute form", runRewrite},
-	{"check", "report what breaks when a document tree moves", runCheck},
+	{"rewrite", "rewrite every link of documents and trees to absolute form (--relative: links into a tree relative, as wget -k)", runRewrite},
+	{"check", "report what breaks when a document tree moves (--fix: make it movable in place)", runCheck},
 	{"fetch", "fetch a page and print it rewritten, or its links", runFetch},
 	{"materialize", "turn WARC, WACZ and MHTML captures into a browsable tree of files", runMaterialize},
 }

@@ -34,7 +34,7 @@ Exit status: 0 done, 1 some input failed (0 with --on-error report), 2 usage.`
 
 func runLinks(args []string, s stdio) int {
 	fs := newFlagSet("links", linksSynopsis, s)
-	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
+	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL; of several inputs: of the current directory or --list-root)")
 	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line) or "tsv" (tab-separated fields, no header)`)
 	sf := addStreamFlags(fs)
 	ff := addFilterFlags(fs, "only links into the site: under the tree's root URL for a tree; for a file alone, standard input, an MHTML part or a WARC record, to the same origin as the document")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
@@ -22,13 +23,16 @@ Rewrites every link of HTML and MHTML files to absolute form. A FILE or
 "-" (standard input) alone is written to standard output. A tree needs
 -o DIR (a mirror of the inputs: each directory's files at their paths in
 DIR, a file at its name), -i (in place, atomically) or --dry-run.
---base is the URL of each directory given (a file's URL is that plus its
-path in the directory), or of a FILE given alone; without it each file's
-URL is its file: URL. Exit status: 0 done, 1 some file failed, 2 usage.`
+--base is the URL of a directory given alone (a file's URL is that plus
+its path in the directory), or of a FILE given alone; of several inputs,
+the URL of the current directory (or --list-root), each file's URL that
+plus its path from there. Without it each file's URL is its file: URL.
+--relative goes the other way (wget -k's): links into the tree DIR become
+relative, as check --fix does in place. Exit status: 0 done, 1 some file failed, 2 usage.`
 
 func runRewrite(args []string, s stdio) int {
 	fs := newFlagSet("rewrite", rewriteSynopsis, s)
-	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
+	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL; of several inputs: of the current directory or --list-root)")
 	outDir := fs.String("o", "", "write the rewritten tree to this directory, mirroring the inputs (documents already up to date there are left alone)")
 	inPlace := fs.Bool("i", false, "rewrite files in place, atomically; a file with nothing to change is not written")
 	dryRun := fs.Bool("dry-run", false, "report which files would change, write nothing")
@@ -40,8 +44,19 @@ func runRewrite(args []string, s stdio) int {
 	jsonSummary := fs.Bool("json", false, "print the summary as JSON on standard output (standard error when the document goes there)")
 	fs.StringVar(&t.input, "input-format", "auto", `the kind of standard input: "auto" (by its first bytes), "html", "mhtml", "css" or "xml" (SVG, Atom, RSS)`)
 	addRewriteFlags(fs, t)
+	relative := fs.Bool("relative", false, "the other direction, wget -k's: make links into the tree DIR relative (the file that serves them, by --host); links outside stay absolute (check --fix does the same in place)")
+	relativeMissing := fs.Bool("relative-missing", false, "with --relative, also make links to files missing from the tree relative (wget -k leaves them absolute)")
+	hostName := fs.String("host", "nginx", "with --relative, how the server the tree was mirrored from mapped URL paths to files (the default: a directory is served by its index.html, as wget -k assumes): "+strings.Join(tree.HostNames(), ", "))
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
+	}
+	if *relative {
+		return runRewriteRelative(fs, t, s, relativeFlags{outDir: *outDir, inPlace: *inPlace, dryRun: *dryRun,
+			missing: *relativeMissing, host: *hostName, quiet: *quiet, asJSON: *jsonSummary})
+	}
+	if *relativeMissing || explicit(fs, "host") {
+		s.errorf("rewrite: --relative-missing and --host go with --relative")
+		return exitUsage
 	}
 	usageErr := func(format string, a ...any) int {
 		s.errorf("rewrite: "+format, a...)

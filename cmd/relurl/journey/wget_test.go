@@ -53,6 +53,7 @@ type record struct {
 	Offset                    int64
 	File, Target              string
 	Record                    int64
+	BaseSource                string `json:"base_source"`
 }
 
 // readLinks runs relurl links ARGS and decodes its records.
@@ -267,9 +268,6 @@ func wgetRelative(t *testing.T, dir, origin string) {
 		}
 	}
 	res := relurlIn(t, dir, "rewrite", "--relative", "--base", origin+"/", "-o", "rel", "raw")
-	if res.code == 2 && strings.Contains(res.stderr, "relative") {
-		t.Skip("needs relurl rewrite --relative (branch cli29): " + strings.TrimSpace(res.stderr))
-	}
 	if res.code != 0 {
 		t.Fatalf("rewrite --relative: exit %d\n%s", res.code, res.stderr)
 	}
@@ -291,6 +289,9 @@ func compareConversions(t *testing.T, rel, conv []record) {
 	group := func(rs []record) map[string][]record {
 		m := map[string][]record{}
 		for _, r := range rs {
+			if r.BaseSource == "embedded" {
+				based[key(r)] = true // resolved against the page's <base href>
+			}
 			if r.Tag == "base" {
 				based[key(r)] = true
 				continue // wget -k writes <base href="">: no link left
