@@ -23,6 +23,24 @@ var (
 	errTransport       = errors.New("DenyPrivate needs the client's Transport to be an *http.Transport")
 )
 
+// A RefusedError is a request Fetch's containment refused: the URL or
+// address, what was refused and the FetchLimits option that refuses it,
+// so that a caller can name its own setting without reading the text.
+type RefusedError struct {
+	URL      string // the redirect target or the dialled address
+	Reason   string // "redirect to another host refused"
+	Option   string // "SameHost", "DenyPrivate"
+	sentinel error
+}
+
+func (e *RefusedError) Error() string {
+	return e.Reason + " (" + e.Option + "): " + e.URL
+}
+
+// Unwrap gives ErrOtherHost or ErrPrivateAddress, which callers test with
+// errors.Is.
+func (e *RefusedError) Unwrap() error { return e.sentinel }
+
 // decodeBody undoes the content codings of a fetched body (the same as the
 // WARC reader of package archive undoes, through internal/coding), the result
 // bounded by max. A coding that does not decode is an error: the bytes are
@@ -48,7 +66,7 @@ func sameHost(first, next string) error {
 	a, err1 := url.Parse(first)
 	b, err2 := url.Parse(next)
 	if err1 != nil || err2 != nil || !strings.EqualFold(a.Hostname(), b.Hostname()) {
-		return fmt.Errorf("%w: %s", ErrOtherHost, next)
+		return &RefusedError{URL: next, Reason: "redirect to another host refused", Option: "SameHost", sentinel: ErrOtherHost}
 	}
 	return nil
 }
@@ -85,10 +103,10 @@ func denyPrivate(c *http.Client) error {
 func DenyPrivateControl(network, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
+		return &RefusedError{URL: address, Reason: "connection to a non-public address refused", Option: "DenyPrivate", sentinel: ErrPrivateAddress}
 	}
 	if !Public(ap.Addr()) {
-		return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
+		return &RefusedError{URL: address, Reason: "connection to a non-public address refused", Option: "DenyPrivate", sentinel: ErrPrivateAddress}
 	}
 	return nil
 }

@@ -82,12 +82,14 @@ func runFetch(args []string, s stdio) int {
 	lim := base.FetchLimits{MaxRedirects: *maxRedirects, MaxBytes: *maxSize, SameHost: *sameHost, DenyPrivate: *denyPrivate}
 	doc, err := base.Fetch(ctx, &http.Client{}, fs.Arg(0), lim)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
+		if re, ok := errors.AsType[*base.RefusedError](err); ok {
+			s.errorf("fetch %s: %s (%s): %s", fs.Arg(0), re.Reason, optionFlags[re.Option], re.URL)
+		} else if errors.Is(err, context.DeadlineExceeded) {
 			s.errorf("fetch %s: timed out after %v (--timeout)", fs.Arg(0), *timeout)
 		} else if msg, ok := networkMessage(err); ok {
-			s.errorf("fetch %s: %s", fs.Arg(0), flagTerms.Replace(msg))
+			s.errorf("fetch %s: %s", fs.Arg(0), msg)
 		} else {
-			s.errorf("%s", flagTerms.Replace(userMessage(err.Error())))
+			s.errorf("%s", userMessage(err.Error()))
 		}
 		return exitFailure
 	}
@@ -176,8 +178,8 @@ func runFetch(args []string, s stdio) int {
 	return exitOK
 }
 
-// flagTerms names base.FetchLimits' options by the flags that set them.
-var flagTerms = strings.NewReplacer("(DenyPrivate)", "(--deny-private)", "(SameHost)", "(--same-host)")
+// optionFlags names base.FetchLimits' options by the flags that set them.
+var optionFlags = map[string]string{"DenyPrivate": "--deny-private", "SameHost": "--same-host"}
 
 // networkMessage says in the user's terms why a connection failed: the
 // host that has no address, or the address that refused or could not be
