@@ -83,13 +83,17 @@ func runFetch(args []string, s stdio) int {
 	doc, err := base.Fetch(ctx, &http.Client{}, fs.Arg(0), lim)
 	if err != nil {
 		if re, ok := errors.AsType[*base.RefusedError](err); ok {
-			s.errorf("fetch %s: %s (%s): %s", fs.Arg(0), re.Reason, optionFlags[re.Option], re.URL)
+			s.errorf("fetch: %s: %s (%s): %s", fs.Arg(0), re.Reason, optionFlags[re.Option], re.URL)
 		} else if errors.Is(err, context.DeadlineExceeded) {
-			s.errorf("fetch %s: timed out after %v (--timeout)", fs.Arg(0), *timeout)
+			s.errorf("fetch: %s: timed out after %v (--timeout)", fs.Arg(0), *timeout)
 		} else if msg, ok := networkMessage(err); ok {
-			s.errorf("fetch %s: %s", fs.Arg(0), msg)
+			s.errorf("fetch: %s: %s", fs.Arg(0), msg)
+		} else if be, ok := errors.AsType[*base.Error](err); ok {
+			// The library's error names its operation and input; the
+			// command's line names the URL asked for, as the others do.
+			s.errorf("fetch: %s: %v", fs.Arg(0), be.Err)
 		} else {
-			s.errorf("%s", userMessage(err.Error()))
+			s.errorf("fetch: %s: %v", fs.Arg(0), err)
 		}
 		return exitFailure
 	}
