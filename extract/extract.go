@@ -371,7 +371,7 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 }
 
 // htmlStats is the Stats of a reader's rewrite.
-func htmlStats(st htmlrewrite.Stats, err error) (Stats, error) {
+func htmlStats(st link.Stats, err error) (Stats, error) {
 	return Stats{Base: st.Base, Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Mapped: st.Mapped, Warnings: st.Base.Warnings, Changed: st.Changed}, err
 }
 

@@ -131,7 +131,7 @@ type Options struct {
 	// (package mime points links at the parts of an archive). The text it
 	// returns is escaped for its place (attribute, CSS string or url());
 	// returning Link.Raw leaves the value as written. Links ignores Map.
-	Map func(Link) (string, bool)
+	Map func(link.Link) (string, bool)
 
 	// Anchor, when set, is called with the name of every place in the
 	// document a fragment can indicate (HTML Standard "find a potential
@@ -203,7 +203,7 @@ type Referrer interface {
 	// (Line, Column and Offset are zero). A link that cannot be resolved
 	// comes with its Err. The links of an <iframe srcdoc> document read
 	// with Options.Srcdoc come too, Inert when the iframe is.
-	Load(Link)
+	Load(link.Link)
 	// End is called once the pass has read the document to its end, or
 	// to a token over MaxToken (where Links stops too), with the bare
 	// specifier keys of its import maps ([Document.ImportMap]) and the
@@ -218,11 +218,8 @@ type Referrer interface {
 	Restart()
 }
 
-// Defaults for the limits in Options.
-const (
-	DefaultScanLimit = 1 << 20
-	DefaultMaxToken  = 16 << 20
-)
+// DefaultScanLimit is Options.ScanLimit's default.
+const DefaultScanLimit = 1 << 20
 
 // BaseMode says what Rewrite does with <base href> elements.
 type BaseMode int
@@ -239,44 +236,6 @@ const (
 	// base URL.
 	BaseAbsolute
 )
-
-// Kind classifies a link by what following it does: [link.Kind].
-type Kind = link.Kind
-
-// Link kinds (see package link).
-const (
-	Navigation = link.Navigation
-	Resource   = link.Resource
-	Form       = link.Form
-	Citation   = link.Citation
-	Refresh    = link.Refresh
-	CSS        = link.CSS
-	Redirect   = link.Redirect
-	Import     = link.Import
-	Manifest   = link.Manifest
-	Feed       = link.Feed
-	Header     = link.Header
-)
-
-// Link is one URL found in a document: [link.Link], the type every reader
-// of relurl reports. Links and Map get the HTML and CSS fields and Base,
-// the document's base.
-type Link = link.Link
-
-// Stats reports what a rewrite did.
-type Stats struct {
-	Base      base.Result // the document's base and where it came from
-	Links     int         // URL values seen
-	Rewritten int         // values changed
-	Failed    int         // values that could not be resolved (left as written)
-	Skipped   int         // values left as written by choice (scheme, fragment)
-	Mapped    int         // values changed as Options.Map said (counted in Rewritten too)
-	Charset   string      // the encoding the values were read in
-	// Changed reports whether Rewrite wrote anything other than the
-	// input's bytes, so that a caller streaming the output need not
-	// compare it with the input.
-	Changed bool
-}
 
 // ErrEncoding is returned for documents whose encoding is not
 // ASCII-compatible and not UTF-16 (ISO-2022-JP, replacement): tokenizing
@@ -307,7 +266,7 @@ var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-
 // Options.MaxToken stops the rewriting: the rest of the document is copied
 // unchanged and an *IncompleteError is returned (Links stops there). Errors are those of src and
 // dst, a refused encoding (ErrEncoding) or an unusable Options.Spec.
-func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	if rw, ok := rewinder(dst); ok {
 		if rs, ok := src.(io.ReadSeeker); ok {
 			if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
@@ -319,7 +278,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 	}
 	d, err := Open(src, opts)
 	if err != nil {
-		return Stats{}, err
+		return link.Stats{}, err
 	}
 	defer d.Close()
 	return d.Rewrite(dst)
@@ -373,7 +332,7 @@ func (d *Document) ImportMap() []string { return d.s.importKeys }
 var errUsed = errors.New("htmlrewrite: a Document is read once")
 
 // Rewrite writes the document to dst as the package-level [Rewrite] does.
-func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
+func (d *Document) Rewrite(dst io.Writer) (link.Stats, error) {
 	if d.used {
 		return d.s.stats, errUsed
 	}
@@ -394,7 +353,7 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 
 // Links calls fn for every link of the document, as the package-level
 // [Links] does, each one resolved against [Document.Base].
-func (d *Document) Links(fn func(Link) error) (base.Result, error) {
+func (d *Document) Links(fn func(link.Link) error) (base.Result, error) {
 	if d.used {
 		return d.s.stats.Base, errUsed
 	}
@@ -487,7 +446,7 @@ func (e *encodingError) Unwrap() error { return ErrEncoding }
 // A Link's strings and its Rel slice are its own, but the links of a
 // document share the memory they are carved from, in blocks of 1 KiB: a
 // link kept alone keeps its block alive.
-func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
 	return links(src, opts, fn, nil)
 }
 
@@ -496,12 +455,12 @@ func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error
 // the zero-copy path beside the convenient one. The Link is fn's to read
 // and change during the call only; its strings and Rel slice are its
 // own, as Links says, and may be kept.
-func LinksRef(src io.Reader, opts Options, fn func(*Link) error) (base.Result, error) {
+func LinksRef(src io.Reader, opts Options, fn func(*link.Link) error) (base.Result, error) {
 	return links(src, opts, nil, fn)
 }
 
 // links is Links with fn, or LinksRef with ref.
-func links(src io.Reader, opts Options, fn func(Link) error, ref func(*Link) error) (base.Result, error) {
+func links(src io.Reader, opts Options, fn func(link.Link) error, ref func(*link.Link) error) (base.Result, error) {
 	if rs, ok := src.(io.ReadSeeker); ok {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
 			if res, done, err := linksOnce(rs, start, opts, fn, ref); done {
@@ -516,8 +475,8 @@ func links(src io.Reader, opts Options, fn func(Link) error, ref func(*Link) err
 	defer d.Close()
 	if ref != nil {
 		// A stream's links come through Document.Links, one copy each.
-		var one Link // one for the document: a Link taken by address per call would be an allocation each
-		fn = func(l Link) error {
+		var one link.Link // one for the document: a Link taken by address per call would be an allocation each
+		fn = func(l link.Link) error {
 			one = l
 			return ref(&one)
 		}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 )
 
 // RewriteCSS copies the stylesheet src (a text/css file or MIME part) to
@@ -21,7 +22,7 @@ import (
 // as in Rewrite. The sheet is held in memory up to
 // Options.MaxToken bytes; a larger one is copied unchanged, with a
 // warning in Stats.Base.
-func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
+func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	w := newWriter(dst)
 	s, data, err := newSheet(src, opts, w, nil)
 	if err == nil {
@@ -31,7 +32,7 @@ func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 		err = ferr
 	}
 	if s == nil {
-		return Stats{}, err
+		return link.Stats{}, err
 	}
 	return s.stats, err
 }
@@ -39,7 +40,7 @@ func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 // CSSLinks calls fn for every URL of the stylesheet src, in order, as
 // Links does; Link.Tag and Link.Attr are empty. It returns the sheet's
 // base.
-func CSSLinks(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+func CSSLinks(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
 	s, data, err := newSheet(src, opts, nil, fn)
 	if err != nil {
 		return base.Result{}, err
@@ -50,13 +51,13 @@ func CSSLinks(src io.Reader, opts Options, fn func(Link) error) (base.Result, er
 
 // newSheet reads the sheet (up to MaxToken bytes and one more, to know
 // whether it is larger) and makes its scanner.
-func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, []byte, error) {
+func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, []byte, error) {
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}
 	maxTok := opts.MaxToken
 	if maxTok <= 0 {
-		maxTok = DefaultMaxToken
+		maxTok = link.DefaultMaxToken
 	}
 	data, err := io.ReadAll(io.LimitReader(src, int64(maxTok)+1))
 	if err != nil {
@@ -94,7 +95,7 @@ func sheetEncoding(head []byte, opts *Options) (encoding.Encoding, string) {
 func (s *scanner) sheetRun(data []byte, src io.Reader) error {
 	maxTok := s.opts.MaxToken
 	if maxTok <= 0 {
-		maxTok = DefaultMaxToken
+		maxTok = link.DefaultMaxToken
 	}
 	if len(data) > maxTok {
 		s.warn("the stylesheet is longer than %d bytes: left as written", maxTok)

@@ -10,6 +10,7 @@ package link
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/relurl/relurl/base"
 )
@@ -118,4 +119,54 @@ type Link struct {
 	// WARC-Target-URI.
 	Record int64
 	Target string
+}
+
+// Stats reports what a reader did with one document.
+type Stats struct {
+	Base      base.Result // the document's base and where it came from
+	Links     int         // URL values seen
+	Rewritten int         // values changed
+	Failed    int         // values that could not be resolved (left as written)
+	Skipped   int         // values left as written by choice (scheme, fragment)
+	Mapped    int         // values changed as Options.Map said (counted in Rewritten too)
+	Charset   string      // the encoding the values were read in
+	// Changed reports whether Rewrite wrote anything other than the
+	// input's bytes, so that a caller streaming the output need not
+	// compare it with the input.
+	Changed bool
+}
+
+// DefaultMaxToken is the bound of what a reader holds of one piece of a
+// document when its options leave it zero: a token of HTML or CSS, a
+// whole XML document, manifest or module.
+const DefaultMaxToken = 16 << 20
+
+// Clean returns the reference in the URL value v, as every reader takes
+// it: without the ASCII whitespace around it (HTML: "a valid URL
+// potentially surrounded by spaces") and without tab, LF and CR inside,
+// which the URL Standard removes and RFC 3986 Appendix C says to ignore
+// in extracted URIs.
+func Clean(v string) string {
+	i, j := 0, len(v)
+	for i < j && isSpace(v[i]) {
+		i++
+	}
+	for j > i && isSpace(v[j-1]) {
+		j--
+	}
+	v = v[i:j]
+	if strings.ContainsAny(v, "\t\n\r") {
+		v = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, v)
+	}
+	return v
+}
+
+// isSpace reports whether c is ASCII whitespace as HTML defines it.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }

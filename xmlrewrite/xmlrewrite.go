@@ -72,7 +72,7 @@ type Options struct {
 	Absolute  bool // also rewrite references that carry a scheme
 	Fragments bool // also rewrite fragment-only references (never CSS url(#id))
 	// Map decides what Rewrite writes for a link, as htmlrewrite's does.
-	Map func(htmlrewrite.Link) (string, bool)
+	Map func(link.Link) (string, bool)
 
 	// EmptyXMLBase makes Rewrite write every xml:base it honours (see
 	// XMLBase) as xml:base="", which is the parent's base (RFC 3986
@@ -94,20 +94,16 @@ type Options struct {
 	Charset string
 
 	// MaxSize bounds the document held in memory; the zero value is
-	// htmlrewrite.DefaultMaxToken. A larger document is copied
+	// link.DefaultMaxToken. A larger document is copied
 	// unchanged, with a warning.
 	MaxSize int
 
 	identity bool // tests: every URL replaced by its own bytes
 }
 
-// Link is a [link.Link]; its Base is the element's, for each element's
-// xml:base is a decision of its own.
-type Link = link.Link
-
 // Rewrite copies the XML document src to dst with its links in absolute
 // form and reports what it did; Stats.Base is the document's base.
-func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, error) {
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	w := bufio.NewWriterSize(dst, 32<<10)
 	s, err := newScanner(src, opts, w, nil)
 	if err == nil {
@@ -117,7 +113,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 		err = ferr
 	}
 	if s == nil {
-		return htmlrewrite.Stats{}, err
+		return link.Stats{}, err
 	}
 	s.dec.Stats.Base = s.docBase
 	return s.dec.Stats, err
@@ -126,7 +122,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 // Links calls fn for every link of the XML document src, in document
 // order, and returns the document's base. It stops at the first error fn
 // returns.
-func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
 	s, err := newScanner(src, opts, nil, fn)
 	if err != nil {
 		return base.Result{}, err
@@ -203,7 +199,7 @@ type frame struct {
 	content          content
 	contentAt        int  // where the content starts
 	mixed            bool // the content has child elements
-	kind             htmlrewrite.Kind
+	kind             link.Kind
 }
 
 type scanner struct {
@@ -211,7 +207,7 @@ type scanner struct {
 	src      []byte
 	w        *bufio.Writer
 	splice   linkref.Splicer
-	fn       func(Link) error
+	fn       func(link.Link) error
 	err      error
 	format   Format
 	honour   bool
@@ -227,13 +223,13 @@ type scanner struct {
 	tooLarge bool
 }
 
-func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, error) {
+func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, error) {
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}
 	max := opts.MaxSize
 	if max <= 0 {
-		max = htmlrewrite.DefaultMaxToken
+		max = link.DefaultMaxToken
 	}
 	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
 	if err != nil {
@@ -444,9 +440,9 @@ func (s *scanner) start(t token) {
 	f.content, f.contentAt = contentOf(s.format, e), t.b
 	switch f.content {
 	case urlContent:
-		f.kind = htmlrewrite.Feed
+		f.kind = link.Feed
 	case cssContent:
-		f.kind = htmlrewrite.CSS
+		f.kind = link.CSS
 	}
 	s.stack = append(s.stack, f)
 }
@@ -554,7 +550,7 @@ func (s *scanner) content(f *frame, a, b int) {
 }
 
 // attrLink handles an attribute whose value is a URL.
-func (s *scanner) attrLink(t token, a attr, f *frame, kind htmlrewrite.Kind) {
+func (s *scanner) attrLink(t token, a attr, f *frame, kind link.Kind) {
 	var d decoded
 	if err := d.add(s.src, a.v0, a.v1, false, quoteOf(a)); err != nil {
 		s.failed(a.v0, string(s.src[a.v0:a.v1]), f, localOf(t.name), localOf(a.name), kind, err)
@@ -564,7 +560,7 @@ func (s *scanner) attrLink(t token, a attr, f *frame, kind htmlrewrite.Kind) {
 	if x == y {
 		// An empty reference is the base itself (RFC 3986 §5.2.2): it
 		// means something only where a link may name its own document.
-		if kind == htmlrewrite.Feed && localOf(t.name) == "link" {
+		if kind == link.Feed && localOf(t.name) == "link" {
 			s.linkAt("", a.v0, a.v1, segment{attr: quoteOf(a)}, f, "link", "href", kind)
 		}
 		return
@@ -586,12 +582,12 @@ func (s *scanner) stylesheetPI(t token) {
 		if a.name != "href" || a.v0 < 0 {
 			continue
 		}
-		s.attrLink(token{name: "xml-stylesheet"}, a, s.top(), htmlrewrite.Resource)
+		s.attrLink(token{name: "xml-stylesheet"}, a, s.top(), link.Resource)
 	}
 }
 
 // link reports or rewrites the reference d.text[x:y].
-func (s *scanner) link(d *decoded, x, y int, f *frame, tag, attrName string, kind htmlrewrite.Kind) {
+func (s *scanner) link(d *decoded, x, y int, f *frame, tag, attrName string, kind link.Kind) {
 	r0, r1, seg, ok := d.span(x, y)
 	if !ok {
 		return
@@ -600,14 +596,14 @@ func (s *scanner) link(d *decoded, x, y int, f *frame, tag, attrName string, kin
 }
 
 // linkAt reports or rewrites the reference raw, written at src[r0:r1] in seg.
-func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f *frame, tag, attrName string, kind htmlrewrite.Kind) {
-	mk := func(u string, err error) Link {
+func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f *frame, tag, attrName string, kind link.Kind) {
+	mk := func(u string, err error) link.Link {
 		line, col := s.lines.Position(r0)
-		return Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attrName, Kind: kind,
+		return link.Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attrName, Kind: kind,
 			Line: line, Column: col, Offset: int64(r0), Base: f.base}
 	}
 	if s.fn != nil {
-		u, err := linkref.Resolve(f.res, f.resErr, linkref.Clean(raw))
+		u, err := linkref.Resolve(f.res, f.resErr, link.Clean(raw))
 		s.emit(mk(u, err))
 		return
 	}
@@ -615,7 +611,7 @@ func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f *frame, tag, att
 		s.splice.Replace(r0, r1, string(s.src[r0:r1]))
 		return
 	}
-	u, change := s.dec.Write(f.res, f.resErr, raw, func(u string) htmlrewrite.Link { return mk(u, nil) })
+	u, change := s.dec.Write(f.res, f.resErr, raw, func(u string) link.Link { return mk(u, nil) })
 	if !change {
 		return
 	}
@@ -642,18 +638,18 @@ func (s *scanner) unrewritten() {
 }
 
 // failed reports a value that could not be read.
-func (s *scanner) failed(off int, raw string, f *frame, tag, attrName string, kind htmlrewrite.Kind, err error) {
+func (s *scanner) failed(off int, raw string, f *frame, tag, attrName string, kind link.Kind, err error) {
 	if s.fn == nil {
 		s.dec.Stats.Links++
 		s.dec.Stats.Failed++
 		return
 	}
 	line, col := s.lines.Position(off)
-	s.emit(Link{Raw: raw, Err: err, Tag: tag, Attr: attrName, Kind: kind,
+	s.emit(link.Link{Raw: raw, Err: err, Tag: tag, Attr: attrName, Kind: kind,
 		Line: line, Column: col, Offset: int64(off), Base: f.base})
 }
 
-func (s *scanner) emit(l Link) {
+func (s *scanner) emit(l link.Link) {
 	if s.err == nil {
 		s.err = s.fn(l)
 	}

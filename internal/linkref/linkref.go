@@ -13,7 +13,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -22,14 +22,9 @@ import (
 type Decider struct {
 	Absolute  bool // also rewrite references with a scheme
 	Fragments bool // also rewrite fragment-only references
-	Map       func(htmlrewrite.Link) (string, bool)
-	Stats     htmlrewrite.Stats
+	Map       func(link.Link) (string, bool)
+	Stats     link.Stats
 }
-
-// Clean trims ASCII whitespace around a reference and removes the tabs and
-// newlines inside it, as the URL Standard's parser does before parsing:
-// [htmlrewrite.Clean], so that every format cleans its values as HTML's.
-func Clean(v string) string { return htmlrewrite.Clean(v) }
 
 // Resolve resolves ref against res; a nil res is the empty base (§3.4)
 // and resErr, when set, says why there is none.
@@ -44,10 +39,10 @@ func Resolve(res *resolve.Resolver, resErr error, ref string) (string, error) {
 }
 
 // Write returns the text to write in place of the reference raw and true,
-// or false to leave it as written. link makes the Link that Map is given,
+// or false to leave it as written. mk makes the Link that Map is given,
 // from the resolved URL.
-func (d *Decider) Write(res *resolve.Resolver, resErr error, raw string, link func(u string) htmlrewrite.Link) (string, bool) {
-	ref := Clean(raw)
+func (d *Decider) Write(res *resolve.Resolver, resErr error, raw string, mk func(u string) link.Link) (string, bool) {
+	ref := link.Clean(raw)
 	_, abs := resolve.Scheme(ref)
 	leave := !d.Absolute && abs || !d.Fragments && strings.HasPrefix(ref, "#")
 	if leave && d.Map == nil {
@@ -56,18 +51,18 @@ func (d *Decider) Write(res *resolve.Resolver, resErr error, raw string, link fu
 		return "", false
 	}
 	u, err := Resolve(res, resErr, ref)
-	return d.Decide(raw, u, err, link)
+	return d.Decide(raw, u, err, mk)
 }
 
 // Decide is Write for a reference already resolved to u (or err).
-func (d *Decider) Decide(raw, u string, err error, link func(u string) htmlrewrite.Link) (string, bool) {
-	ref := Clean(raw)
+func (d *Decider) Decide(raw, u string, err error, mk func(u string) link.Link) (string, bool) {
+	ref := link.Clean(raw)
 	d.Stats.Links++
 	_, abs := resolve.Scheme(ref)
 	leave := !d.Absolute && abs || !d.Fragments && strings.HasPrefix(ref, "#")
 	mapped := false
 	if err == nil && d.Map != nil {
-		if m, ok := d.Map(link(u)); ok {
+		if m, ok := d.Map(mk(u)); ok {
 			u, leave, mapped = m, false, true
 		}
 	}
@@ -149,12 +144,12 @@ func (e *TooLongError) Error() string {
 }
 
 // ReadDocument reads a document that a reader must hold whole, at most max
-// bytes (htmlrewrite.DefaultMaxToken when max <= 0). A longer one is still
+// bytes (link.DefaultMaxToken when max <= 0). A longer one is still
 // read to its end and returned with a *TooLongError, so that the caller can
 // copy it as written.
 func ReadDocument(src io.Reader, max int) ([]byte, error) {
 	if max <= 0 {
-		max = htmlrewrite.DefaultMaxToken
+		max = link.DefaultMaxToken
 	}
 	data, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
 	if err != nil || len(data) <= max {
