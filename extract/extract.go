@@ -17,6 +17,7 @@ package extract
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -31,11 +32,19 @@ import (
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
-// Options are the options of each kind's reader, for one document.
+// Options say how to read one document. Its link.Document, filled once,
+// says what every kind's reader needs (the spec in Context.Spec, the base
+// layers, the content type, Map, the limits): each reader whose own
+// options below leave Spec zero takes it, so that a document of any kind
+// gets resolved URLs. The per-kind options add what is each reader's own
+// (HTML's Base mode or Srcdoc, a module's ImportMap, ...); a reader given
+// a Spec of its own is read with its own options alone.
 type Options struct {
-	// HTML are the options of HTML and CSS: its Context holds the
-	// document's layers below §3.1. An archive's parts and records are
-	// read with its other fields (ArchivedLinks), whatever their kind.
+	link.Document
+
+	// HTML are the options of HTML and CSS. An archive's parts and
+	// records are read with its other fields (ArchivedLinks), whatever
+	// their kind.
 	HTML     htmlrewrite.Options
 	MIME     mime.Options // MHTML and WARC
 	XML      xmlrewrite.Options
@@ -100,6 +109,7 @@ func Open(r io.Reader, k base.Format, o Options) (*Document, error) {
 // encoding and base (the same decision) and reads a seekable file
 // written into an output that can be rewound only once.
 func open(r io.Reader, k base.Format, o Options, rewriteHTML bool) (*Document, error) {
+	o = withCore(o, k)
 	if o.HTML.Context.Local != nil {
 		o.HTML.Defer = nil // a saved page's local links get their URLs here (keepLocal)
 	}
@@ -190,6 +200,7 @@ var errUsed = errors.New("extract: a Document is read once")
 // or record. A kind relurl does not read (base.Other) is read as HTML. It
 // stops at the first error fn returns and returns it.
 func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Result, error) {
+	o = withCore(o, k)
 	if rd := readerOf(k); rd.seekLinks != nil {
 		if rs, ok := r.(io.ReadSeeker); ok {
 			return rd.seekLinks(rs, o, fn, nil)
@@ -208,6 +219,7 @@ func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Res
 // during the call only. A seekable HTML document's links come without a
 // copy; other kinds' are copied once, to be handed over.
 func LinksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
+	o = withCore(o, k)
 	if rd := readerOf(k); rd.seekLinks != nil {
 		if rs, ok := r.(io.ReadSeeker); ok {
 			return rd.seekLinks(rs, o, nil, fn)
@@ -319,6 +331,7 @@ type Stats struct {
 // by their rewriters, each bounded by its own limit. WARC files are not
 // rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Format, o Options) (Stats, error) {
+	o = withCore(o, k)
 	if rd := readerOf(k); rd.direct != nil {
 		// HTML (and what is read as HTML): htmlrewrite.Rewrite, as
 		// Document.Rewrite does, without a Document (its Options copy
@@ -430,4 +443,56 @@ func keepLocalMap(c base.Context, then func(link.Link) (string, bool)) func(link
 		}
 		return "", false
 	}
+}
+
+// withCore gives each kind's reader whose options leave Spec zero what
+// o.Document says of the document: the one place the core reaches the
+// readers.
+func withCore(o Options, k base.Format) Options {
+	d := &o.Document
+	spec := d.Context.Spec
+	if spec == 0 {
+		return o
+	}
+	if h := &o.HTML; h.Spec == 0 {
+		h.Spec, h.Context = spec, d.Context
+		h.ContentType = cmp.Or(h.ContentType, d.ContentType)
+		h.Absolute, h.Fragments = h.Absolute || d.Absolute, h.Fragments || d.Fragments
+		if h.Map == nil {
+			h.Map = d.Map
+		}
+		h.MaxToken = cmp.Or(h.MaxToken, d.MaxSize)
+	}
+	if x := &o.XML; x.Spec == 0 {
+		x.Spec, x.Context = spec, d.Context
+		x.ContentType = cmp.Or(x.ContentType, d.ContentType)
+		x.Absolute, x.Fragments = x.Absolute || d.Absolute, x.Fragments || d.Fragments
+		if x.Map == nil {
+			x.Map = d.Map
+		}
+		x.MaxSize = cmp.Or(x.MaxSize, d.MaxSize)
+	}
+	if m := &o.Manifest; m.Spec == 0 {
+		m.Spec, m.Context = spec, d.Context
+		m.Absolute, m.Fragments = m.Absolute || d.Absolute, m.Fragments || d.Fragments
+		if m.Map == nil {
+			m.Map = d.Map
+		}
+		m.MaxSize = cmp.Or(m.MaxSize, d.MaxSize)
+	}
+	if m := &o.Module; m.Spec == 0 {
+		m.Spec, m.Context = spec, d.Context
+		m.Absolute = m.Absolute || d.Absolute
+		if m.Map == nil {
+			m.Map = d.Map
+		}
+		m.MaxSize = cmp.Or(m.MaxSize, d.MaxSize)
+	}
+	if m := &o.MIME; m.Spec == 0 {
+		m.Spec, m.Strict = spec, d.Context.Strict
+		if k == base.MHTML {
+			m.Retrieval = cmp.Or(m.Retrieval, d.Context.Retrieval)
+		}
+	}
+	return o
 }

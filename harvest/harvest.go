@@ -151,7 +151,11 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*mime.RecordError) e
 		o = r.Options(docURL)
 	}
 	if l := m.Local(f); l != nil {
-		o.HTML.Context.Local = l
+		if o.HTML.Spec == 0 {
+			o.Document.Context.Local = l // the HTML reader takes the core
+		} else {
+			o.HTML.Context.Local = l
+		}
 	}
 	if f.Kind == base.HTML {
 		// What the page tells of the tree's other files, for the walk.

@@ -170,3 +170,29 @@ func Clean(v string) string {
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
+
+// Limits are the bounds every reader shares.
+type Limits struct {
+	// MaxSize bounds what a reader holds of one piece of a document: an
+	// HTML or CSS token, a whole XML document, manifest or module. Zero
+	// is DefaultMaxToken.
+	MaxSize int
+}
+
+// Document is what every reader needs to know of a document, whatever
+// its kind: filled once, it serves each kind's reader (package extract).
+type Document struct {
+	// Context holds the resolution rules (Context.Spec, the one spec of
+	// every reader) and the layers below the document's own base
+	// (§3.2–§3.4: its retrieval URL, its headers, ...).
+	Context base.Context
+	// ContentType is the document's declared media type with its
+	// parameters (its charset outranks what the document declares).
+	ContentType string
+	Absolute    bool // also rewrite references that carry a scheme
+	Fragments   bool // also rewrite fragment-only references
+	// Map decides what a rewrite writes for a link: its string, and true,
+	// replaces the resolved URL; false leaves the reader's choice.
+	Map func(Link) (string, bool)
+	Limits
+}
