@@ -25,6 +25,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
@@ -111,7 +112,7 @@ func Open(r io.Reader, k base.Format, o Options) (*Document, error) {
 func open(r io.Reader, k base.Format, o Options, rewriteHTML bool) (*Document, error) {
 	o = withCore(o, k)
 	if o.HTML.Context.Local != nil {
-		o.HTML.Defer = nil // a saved page's local links get their URLs here (keepLocal)
+		o.HTML = undeferred(o.HTML) // a saved page's local links get their URLs here (keepLocal)
 	}
 	d := &Document{kind: k, o: o, r: r, rd: readerOf(k)}
 	if d.rd.open != nil {
@@ -260,7 +261,7 @@ func (d *Document) Links(fn func(link.Link) error) (Result, error) {
 func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error, ref func(*link.Link) error) (Result, error) {
 	if o.HTML.Context.Local != nil {
 		// A saved page's local links get their URLs here, not deferred.
-		o.HTML.Defer = nil
+		o.HTML = undeferred(o.HTML)
 		if ref != nil {
 			ref = keepLocalRef(o.HTML.Context, ref)
 		} else {
@@ -409,7 +410,7 @@ func makeLocal(c *base.Context, l *link.Link, u string) {
 }
 
 // keepLocal returns fn, given the local URL of each local link of the
-// saved page whose context is c (c.Local set; its Defer unset, since the
+// saved page whose context is c (c.Local set; nothing deferred, since the
 // URLs are resolved here).
 func keepLocal(c base.Context, fn func(link.Link) error) func(link.Link) error {
 	return func(l link.Link) error {
@@ -495,4 +496,13 @@ func withCore(o Options, k base.Format) Options {
 		}
 	}
 	return o
+}
+
+// undeferred returns h with its links resolved at once. It takes and
+// returns a copy: the address handed to lazyurl.DeferIn escapes, and a
+// caller's own Options would go to the heap on every call, not only on
+// the path that calls it (TestLinksAllocs).
+func undeferred(h htmlrewrite.Options) htmlrewrite.Options {
+	lazyurl.DeferIn(&h, nil)
+	return h
 }

@@ -277,7 +277,7 @@ func (r *Reader) links(src io.Reader, k base.Format, o extract.Options, site lin
 }
 
 // passesAll reports whether f keeps every link as it is, reading no URL:
-// a link whose URL was left for later (htmlrewrite.Options.Defer) can
+// a link whose URL was left for later (lazyurl.DeferIn) can
 // then go on unresolved (TestPassesAll lists Filter's fields).
 func passesAll(f *linkfilter.Filter) bool {
 	return f.Kinds == nil && f.Schemes == nil && !f.StripFragment && f.Normalize == 0 && f.Scope == linkfilter.Anywhere

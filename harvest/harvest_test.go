@@ -341,7 +341,7 @@ func TestFileDeferred(t *testing.T) {
 		read := func(refs *lazyurl.Refs) (map[string][]link.Link, int) {
 			r := &harvest.Reader{Mapper: m, Spec: resolve.WHATWG, Filter: filter, Options: func(u string) extract.Options {
 				o := readers(u)
-				o.HTML.Defer = refs
+				lazyurl.DeferIn(&o.HTML, refs)
 				return o
 			}}
 			got, deferred := map[string][]link.Link{}, 0

@@ -164,13 +164,11 @@ type Options struct {
 	// document is done.
 	Spool    bool
 	SpoolDir string
-	// Defer, when set, leaves the URL of each link of a UTF-8 document
-	// resolved against the document's own resolvers to be resolved by
-	// whoever reads the link last: Link.URL is empty and Link.Err holds
-	// what lazyurl.Resolve needs (relurl links resolves on the goroutine
-	// that encodes its records). Its type is relurl's own: nothing outside
-	// relurl can set it.
-	Defer *lazyurl.Refs
+	// deferred, when set (lazyurl.DeferIn, relurl's command only), leaves
+	// the URL of each link of a UTF-8 document resolved against the
+	// document's own resolvers to whoever reads the link last
+	// (lazyurl.Resolve), off the goroutine that reads the document.
+	deferred *lazyurl.Refs
 
 	// identity (tests only) replaces every URL by itself, through the
 	// same splicing as a real change: the output must equal the input.
@@ -242,6 +240,10 @@ const (
 // their bytes as they are would corrupt them, so they are refused. UTF-16
 // documents are decoded, rewritten and encoded back (see utf16.go).
 var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-compatible")
+
+func init() {
+	lazyurl.DeferIn = func(opts any, refs *lazyurl.Refs) { opts.(*Options).deferred = refs }
+}
 
 // Rewrite copies the HTML document src to dst with every URL-bearing
 // attribute in absolute form, and reports what it did.

@@ -77,7 +77,7 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 	var deferred []link.Link
 	r = bytes.NewReader([]byte(doc))
 	od := o
-	od.Defer = new(lazyurl.Refs)
+	od.deferred = new(lazyurl.Refs)
 	res, err = LinksRef(r, od, func(l *link.Link) error {
 		c := *l
 		lazyurl.Resolve(&c)
@@ -332,7 +332,7 @@ func TestDeferLeavesURLs(t *testing.T) {
 		if _, err := Links(strings.NewReader(c.doc), o, func(l link.Link) error { want = append(want, l); return nil }); err != nil {
 			t.Fatal(err)
 		}
-		o.Defer = new(lazyurl.Refs)
+		o.deferred = new(lazyurl.Refs)
 		var got []link.Link
 		n := 0
 		_, err := LinksRef(strings.NewReader(c.doc), o, func(l *link.Link) error {

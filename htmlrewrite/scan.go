@@ -1209,8 +1209,8 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 	}
 	if s.fn != nil {
 		// Here, not in emitRef: there the test made every link's
-		// emitRef slower (in-process Links -4 %, Defer unset).
-		if s.opts.Defer != nil && written == ref && s.p.enc == nil && s.p.utf16 == nil {
+		// emitRef slower when nothing is deferred.
+		if s.opts.deferred != nil && written == ref && s.p.enc == nil && s.p.utf16 == nil {
 			s.emitDeferred(at, d0, raw, t0-d0, len(ref), res)
 		} else {
 			s.emitRef(at, d0, raw, ref, written == ref, t0-d0, res)
@@ -1349,11 +1349,11 @@ func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, 
 }
 
 // emitDeferred is emitRef with the URL left to lazyurl.Resolve
-// (Options.Defer), for a reference that is a part of the value as
+// (Options.deferred), for a reference that is a part of the value as
 // written, raw[t:t+n]: the link's one string is the value.
 func (s *scanner) emitDeferred(at *site, d0 int, raw string, t, n int, res *resolve.Resolver) {
 	s.linkBuf = append(s.linkBuf[:0], raw...)
-	s.emit(at, d0, s.blocks.string(s.linkBuf), "", s.opts.Defer.New(res, t, n))
+	s.emit(at, d0, s.blocks.string(s.linkBuf), "", s.opts.deferred.New(res, t, n))
 }
 
 func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
