@@ -11,6 +11,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -125,7 +126,7 @@ func BenchmarkWARCGunzipLinks(b *testing.B) {
 			_, err := htmlrewrite.Links(bytes.NewReader(body), htmlrewrite.Options{
 				Spec:    resolve.WHATWG,
 				Context: base.Context{Spec: resolve.WHATWG, Retrieval: string(target)},
-			}, func(htmlrewrite.Link) error {
+			}, func(link.Link) error {
 				n++
 				return nil
 			})

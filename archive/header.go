@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 )
 
 // A Field is one header field as written: its name, and its value with
@@ -242,7 +242,7 @@ func contentID(v string) string {
 
 // Errors a bound or a malformed input gives, carried by *Error. Those of
 // a limit of the reader's design (ErrTooDeep, ErrTooManyParts,
-// ErrHeaderTooLarge) match htmlrewrite.ErrIncomplete too, as every
+// ErrHeaderTooLarge) match link.ErrIncomplete too, as every
 // reader's refusal at a limit does.
 var (
 	ErrTooDeep        error = &limitError{"nesting too deep"}
@@ -260,8 +260,8 @@ type limitError struct{ s string }
 
 func (e *limitError) Error() string { return e.s }
 
-// Is reports whether target is htmlrewrite.ErrIncomplete.
-func (e *limitError) Is(target error) bool { return target == htmlrewrite.ErrIncomplete }
+// Is reports whether target is link.ErrIncomplete.
+func (e *limitError) Is(target error) bool { return target == link.ErrIncomplete }
 
 // Error records a failure and where it happened, in the manner of
 // net/url's Error.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -30,8 +30,8 @@ func TestHeaderLinks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		err := HeaderLinks(tt.values, resolve.WHATWG, "https://www.example/a/b/page", func(l htmlrewrite.Link) error {
-			if l.Kind != htmlrewrite.Header || l.Err != nil {
+		err := HeaderLinks(tt.values, resolve.WHATWG, "https://www.example/a/b/page", func(l link.Link) error {
+			if l.Kind != link.Header || l.Err != nil {
 				t.Errorf("%q: kind %v err %v", tt.values, l.Kind, l.Err)
 			}
 			got = append(got, strings.TrimSpace(l.URL+" "+strings.Join(l.Rel, " ")))

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -471,7 +471,7 @@ func TestFixtureBodies(t *testing.T) {
 }
 
 // A message of more than Limits.Parts parts is refused by a named error,
-// one of the readers' limits (htmlrewrite.ErrIncomplete).
+// one of the readers' limits (link.ErrIncomplete).
 func TestTooManyPartsNamed(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"b\"\r\n\r\n")
@@ -481,6 +481,6 @@ func TestTooManyPartsNamed(t *testing.T) {
 	b.WriteString("--b--\r\n")
 	_, err := Read(strings.NewReader(b.String()), Options{Spec: resolve.WHATWG, Limits: Limits{Parts: 3}})
 	assert.ErrorIs(t, err, ErrTooManyParts)
-	assert.ErrorIs(t, err, htmlrewrite.ErrIncomplete)
+	assert.ErrorIs(t, err, link.ErrIncomplete)
 	assert.Contains(t, err.Error(), "the message has more than 3: not read")
 }

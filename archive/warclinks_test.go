@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -17,7 +17,7 @@ type warcLinkSummary struct {
 	Record       int64
 	Target, Raw  string
 	URL          string
-	Kind         htmlrewrite.Kind
+	Kind         link.Kind
 	Source       base.Source
 	BaseURL      string
 	Attr, Detail string
@@ -52,7 +52,7 @@ func only(links []warcLinkSummary, keep func(warcLinkSummary) bool) []warcLinkSu
 func TestWARCLinksRedirectChain(t *testing.T) {
 	for _, f := range []string{"mime/redirects.warc", "mime/redirects.warc.gz"} {
 		links := warcLinks(t, f, Options{Spec: resolve.RFC3986})
-		redirects := only(links, func(l warcLinkSummary) bool { return l.Kind == htmlrewrite.Redirect })
+		redirects := only(links, func(l warcLinkSummary) bool { return l.Kind == link.Redirect })
 		require.Len(t, redirects, 2, f)
 		assert.Equal(t, "http://a.example/start", redirects[0].Target)
 		assert.Equal(t, "/next", redirects[0].Raw)
@@ -83,7 +83,7 @@ func TestWARCLinksRedirectChain(t *testing.T) {
 func TestWARCLinksBases(t *testing.T) {
 	const f = "mime/redirects.warc"
 	pick := func(links []warcLinkSummary, target string) []warcLinkSummary {
-		return only(links, func(l warcLinkSummary) bool { return l.Target == target && l.Kind != htmlrewrite.Redirect })
+		return only(links, func(l warcLinkSummary) bool { return l.Target == target && l.Kind != link.Redirect })
 	}
 	links := warcLinks(t, f, Options{Spec: resolve.WHATWG})
 	final := pick(links, "https://b.example/final")
@@ -148,7 +148,7 @@ func TestWARCLinksFixtures(t *testing.T) {
 		links := warcLinks(t, "warc/example-bad.warc.gz.bad", Options{Spec: resolve.RFC3986})
 		last := only(links, func(l warcLinkSummary) bool { return l.Target == iana })
 		require.Len(t, last, 2)
-		assert.Equal(t, htmlrewrite.Redirect, last[0].Kind)
+		assert.Equal(t, link.Redirect, last[0].Kind)
 		assert.Equal(t, "http://www.iana.org/domains/reserved", last[0].URL)
 		assert.Equal(t, "/domains/reserved", last[1].Raw)
 		assert.Equal(t, "http://www.iana.org/domains/reserved", last[1].URL)
@@ -172,7 +172,7 @@ func TestWARCLinksFixtures(t *testing.T) {
 	t.Run("resource", func(t *testing.T) {
 		links := warcLinks(t, "warc/example-resource.warc.gz", Options{Spec: resolve.RFC3986})
 		require.Len(t, links, 1)
-		assert.Equal(t, warcLinkSummary{802, "http://example.com/", iana, iana, htmlrewrite.Navigation, base.Retrieval, "http://example.com/", "href", "WARC-Target-URI"}, links[0])
+		assert.Equal(t, warcLinkSummary{802, "http://example.com/", iana, iana, link.Navigation, base.Retrieval, "http://example.com/", "href", "WARC-Target-URI"}, links[0])
 	})
 	t.Run("truncated", func(t *testing.T) {
 		// Content-Length too short: the gzip payload decodes as far as

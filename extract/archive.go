@@ -127,7 +127,8 @@ func archived(d *archive.Document, o Options) Options {
 	spec := o.MIME.Spec
 	h := o.HTML
 	h.Spec, h.Context, h.ContentType, h.Map = spec, d.Context, d.ContentType, d.Map
-	h.Defer, h.Referrer, h.SheetEnvironment = nil, nil, ""
+	h.Referrer, h.SheetEnvironment = nil, ""
+	h = undeferred(h)
 	return Options{
 		HTML:     h,
 		XML:      xmlrewrite.Options{Spec: spec, Context: d.Context, Absolute: h.Absolute, Fragments: h.Fragments, Map: d.Map},

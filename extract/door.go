@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"io"
 	"os"
@@ -25,8 +26,9 @@ var ErrNotDocument = errors.New("not a document relurl reads, by name and conten
 //
 // o may be the zero Options: the spec is then WHATWG's (what browsers
 // do) and the file's base below its own <base> is its file: URL
-// (base.FileURL). A spec, a retrieval URL (o.HTML.Context) or a strict
-// <base> set in o.HTML serve every kind's reader that has none of its own.
+// (base.FileURL). What o.Document says (or, when it is unset, o.HTML's
+// spec and base layers) serves every kind's reader that has no spec of
+// its own.
 // It stops at the first error fn returns and returns it.
 func File(path string, o Options, fn func(link.Link) error) (Result, error) {
 	f, err := os.Open(path)
@@ -43,14 +45,15 @@ func File(path string, o Options, fn func(link.Link) error) (Result, error) {
 	if k == base.Other {
 		return Result{}, ErrNotDocument
 	}
-	if o.HTML.Context.Retrieval == "" {
+	o = defaults(o)
+	if o.Document.Context.Retrieval == "" {
 		u, err := base.FileURL(path)
 		if err != nil {
 			return Result{}, err
 		}
-		o.HTML.Context.Retrieval = u
+		o.Document.Context.Retrieval = u
 	}
-	return Links(readerAt(f, br), k, defaults(o, k), fn)
+	return Links(readerAt(f, br), k, o, fn)
 }
 
 // Reader calls fn for every link of the document r, as File does. name is
@@ -88,18 +91,12 @@ func Reader(r io.Reader, name, contentType string, o Options, fn func(link.Link)
 			return Result{}, err
 		}
 	}
-	if o.HTML.Context.Retrieval == "" && isURL(name) {
-		o.HTML.Context.Retrieval = name
+	o = defaults(o)
+	if o.Document.Context.Retrieval == "" && isURL(name) {
+		o.Document.Context.Retrieval = name
 	}
-	if contentType != "" {
-		if o.HTML.ContentType == "" {
-			o.HTML.ContentType = contentType
-		}
-		if o.XML.ContentType == "" {
-			o.XML.ContentType = contentType
-		}
-	}
-	return Links(br, k, defaults(o, k), fn)
+	o.Document.ContentType = cmp.Or(o.Document.ContentType, contentType)
+	return Links(br, k, o, fn)
 }
 
 // readerAt is f read from its first byte when it can be seeked back (an
@@ -133,41 +130,18 @@ func hasScheme(s string) bool {
 	return false
 }
 
-// defaults fills in what each kind's reader needs and o leaves unset,
-// from o.HTML: the spec (WHATWG's when none is set), the document's base
-// layers (o.HTML.Context), its retrieval URL for an MHTML archive.
-func defaults(o Options, k base.Format) Options {
-	spec := o.HTML.Spec
-	for _, s := range []resolve.Spec{o.HTML.Context.Spec, o.XML.Spec, o.Manifest.Spec, o.Module.Spec, o.MIME.Spec} {
-		if spec == 0 {
-			spec = s
+// defaults returns o with its link.Document filled: from o.HTML when only
+// that is set (its spec and base layers), else with WHATWG's spec when no
+// reader names one.
+func defaults(o Options) Options {
+	if o.Document.Context.Spec == 0 && o.HTML.Spec != 0 {
+		o.Document.Context, o.Document.Context.Spec = o.HTML.Context, o.HTML.Spec
+		o.HTML.Spec, o.HTML.Context = 0, base.Context{}
+	}
+	for _, s := range []resolve.Spec{o.HTML.Context.Spec, o.XML.Spec, o.Manifest.Spec, o.Module.Spec, o.MIME.Spec, resolve.WHATWG} {
+		if o.Document.Context.Spec == 0 {
+			o.Document.Context.Spec = s
 		}
-	}
-	if spec == 0 {
-		spec = resolve.WHATWG
-	}
-	c := o.HTML.Context
-	if c.Spec == 0 {
-		c.Spec = spec
-	}
-	if o.HTML.Spec == 0 {
-		o.HTML.Spec = spec
-	}
-	o.HTML.Context = c
-	if o.XML.Spec == 0 {
-		o.XML.Spec, o.XML.Context = spec, c
-	}
-	if o.Manifest.Spec == 0 {
-		o.Manifest.Spec, o.Manifest.Context = spec, c
-	}
-	if o.Module.Spec == 0 {
-		o.Module.Spec, o.Module.Context = spec, c
-	}
-	if o.MIME.Spec == 0 {
-		o.MIME.Spec, o.MIME.Strict = spec, c.Strict
-	}
-	if k == base.MHTML && o.MIME.Retrieval == "" {
-		o.MIME.Retrieval = c.Retrieval
 	}
 	return o
 }

@@ -17,6 +17,7 @@ package extract
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ import (
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
@@ -33,11 +35,19 @@ import (
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
-// Options are the options of each kind's reader, for one document.
+// Options say how to read one document. Its link.Document, filled once,
+// says what every kind's reader needs (the spec in Context.Spec, the base
+// layers, the content type, Map, the limits): each reader whose own
+// options below leave Spec zero takes it, so that a document of any kind
+// gets resolved URLs. The per-kind options add what is each reader's own
+// (HTML's Base mode or Srcdoc, a module's ImportMap, ...); a reader given
+// a Spec of its own is read with its own options alone.
 type Options struct {
-	// HTML are the options of HTML and CSS: its Context holds the
-	// document's layers below §3.1. An archive's parts and records are
-	// read with its other fields (ArchivedLinks), whatever their kind.
+	link.Document
+
+	// HTML are the options of HTML and CSS. An archive's parts and
+	// records are read with its other fields (ArchivedLinks), whatever
+	// their kind.
 	HTML     htmlrewrite.Options
 	MIME     archive.Options // MHTML and WARC
 	XML      xmlrewrite.Options
@@ -102,8 +112,9 @@ func Open(r io.Reader, k base.Format, o Options) (*Document, error) {
 // encoding and base (the same decision) and reads a seekable file
 // written into an output that can be rewound only once.
 func open(r io.Reader, k base.Format, o Options, rewriteHTML bool) (*Document, error) {
+	o = withCore(o, k)
 	if o.HTML.Context.Local != nil {
-		o.HTML.Defer = nil // a saved page's local links get their URLs here (keepLocal)
+		o.HTML = undeferred(o.HTML) // a saved page's local links get their URLs here (keepLocal)
 	}
 	d := &Document{kind: k, o: o, r: r, rd: readerOf(k)}
 	if d.rd.open != nil {
@@ -200,6 +211,7 @@ var errUsed = errors.New("extract: a Document is read once")
 // or record. A kind relurl does not read (base.Other) is read as HTML. It
 // stops at the first error fn returns and returns it.
 func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Result, error) {
+	o = withCore(o, k)
 	if rd := readerOf(k); rd.seekLinks != nil {
 		if rs, ok := r.(io.ReadSeeker); ok {
 			return rd.seekLinks(rs, o, fn, nil)
@@ -218,6 +230,7 @@ func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Res
 // during the call only. A seekable HTML document's links come without a
 // copy; other kinds' are copied once, to be handed over.
 func LinksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
+	o = withCore(o, k)
 	if rd := readerOf(k); rd.seekLinks != nil {
 		if rs, ok := r.(io.ReadSeeker); ok {
 			return rd.seekLinks(rs, o, nil, fn)
@@ -258,7 +271,7 @@ func (d *Document) Links(fn func(link.Link) error) (Result, error) {
 func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error, ref func(*link.Link) error) (Result, error) {
 	if o.HTML.Context.Local != nil {
 		// A saved page's local links get their URLs here, not deferred.
-		o.HTML.Defer = nil
+		o.HTML = undeferred(o.HTML)
 		if ref != nil {
 			ref = keepLocalRef(o.HTML.Context, ref)
 		} else {
@@ -327,9 +340,10 @@ type Stats struct {
 // (headers first, then a part at a time, each part by its kind's
 // rewriter); CSS streams a rule at a time; XML, manifests and modules
 // are read whole by their rewriters, each bounded by its own limit (a
-// larger one is copied as written, with a *htmlrewrite.TooLargeError). WARC files are not
+// larger one is copied as written, with a *link.TooLargeError). WARC files are not
 // rewritten (an error).
 func Rewrite(dst io.Writer, src io.Reader, k base.Format, o Options) (Stats, error) {
+	o = withCore(o, k)
 	if rd := readerOf(k); rd.direct != nil {
 		// HTML (and what is read as HTML): htmlrewrite.Rewrite, as
 		// Document.Rewrite does, without a Document (its Options copy
@@ -423,7 +437,7 @@ func HoldLimit(k base.Format, o Options) int64 {
 		n = o.Module.MaxSize
 	}
 	if n <= 0 {
-		n = htmlrewrite.DefaultMaxToken
+		n = link.DefaultMaxToken
 	}
 	return int64(n)
 }
@@ -435,11 +449,11 @@ func TooLarge(k base.Format, limit int64) error {
 	if what == "" {
 		what = "a document"
 	}
-	return &htmlrewrite.TooLargeError{What: what, Size: -1, Limit: limit}
+	return &link.TooLargeError{What: what, Size: -1, Limit: limit}
 }
 
 // htmlStats is the Stats of a reader's rewrite.
-func htmlStats(st htmlrewrite.Stats, err error) (Stats, error) {
+func htmlStats(st link.Stats, err error) (Stats, error) {
 	return Stats{Base: st.Base, Links: st.Links, Rewritten: st.Rewritten, Failed: st.Failed, Mapped: st.Mapped, Warnings: st.Base.Warnings, Changed: st.Changed}, err
 }
 
@@ -464,7 +478,7 @@ func makeLocal(c *base.Context, l *link.Link, u string) {
 }
 
 // keepLocal returns fn, given the local URL of each local link of the
-// saved page whose context is c (c.Local set; its Defer unset, since the
+// saved page whose context is c (c.Local set; nothing deferred, since the
 // URLs are resolved here).
 func keepLocal(c base.Context, fn func(link.Link) error) func(link.Link) error {
 	return func(l link.Link) error {
@@ -498,4 +512,65 @@ func keepLocalMap(c base.Context, then func(link.Link) (string, bool)) func(link
 		}
 		return "", false
 	}
+}
+
+// withCore gives each kind's reader whose options leave Spec zero what
+// o.Document says of the document: the one place the core reaches the
+// readers.
+func withCore(o Options, k base.Format) Options {
+	d := &o.Document
+	spec := d.Context.Spec
+	if spec == 0 {
+		return o
+	}
+	if h := &o.HTML; h.Spec == 0 {
+		h.Spec, h.Context = spec, d.Context
+		h.ContentType = cmp.Or(h.ContentType, d.ContentType)
+		h.Absolute, h.Fragments = h.Absolute || d.Absolute, h.Fragments || d.Fragments
+		if h.Map == nil {
+			h.Map = d.Map
+		}
+		h.MaxToken = cmp.Or(h.MaxToken, d.MaxSize)
+	}
+	if x := &o.XML; x.Spec == 0 {
+		x.Spec, x.Context = spec, d.Context
+		x.ContentType = cmp.Or(x.ContentType, d.ContentType)
+		x.Absolute, x.Fragments = x.Absolute || d.Absolute, x.Fragments || d.Fragments
+		if x.Map == nil {
+			x.Map = d.Map
+		}
+		x.MaxSize = cmp.Or(x.MaxSize, d.MaxSize)
+	}
+	if m := &o.Manifest; m.Spec == 0 {
+		m.Spec, m.Context = spec, d.Context
+		m.Absolute, m.Fragments = m.Absolute || d.Absolute, m.Fragments || d.Fragments
+		if m.Map == nil {
+			m.Map = d.Map
+		}
+		m.MaxSize = cmp.Or(m.MaxSize, d.MaxSize)
+	}
+	if m := &o.Module; m.Spec == 0 {
+		m.Spec, m.Context = spec, d.Context
+		m.Absolute = m.Absolute || d.Absolute
+		if m.Map == nil {
+			m.Map = d.Map
+		}
+		m.MaxSize = cmp.Or(m.MaxSize, d.MaxSize)
+	}
+	if m := &o.MIME; m.Spec == 0 {
+		m.Spec, m.Strict = spec, d.Context.Strict
+		if k == base.MHTML {
+			m.Retrieval = cmp.Or(m.Retrieval, d.Context.Retrieval)
+		}
+	}
+	return o
+}
+
+// undeferred returns h with its links resolved at once. It takes and
+// returns a copy: the address handed to lazyurl.DeferIn escapes, and a
+// caller's own Options would go to the heap on every call, not only on
+// the path that calls it (TestLinksAllocs).
+func undeferred(h htmlrewrite.Options) htmlrewrite.Options {
+	lazyurl.DeferIn(&h, nil)
+	return h
 }

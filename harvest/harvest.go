@@ -146,7 +146,11 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError
 		o = r.Options(docURL)
 	}
 	if l := m.Local(f); l != nil {
-		o.HTML.Context.Local = l
+		if o.HTML.Spec == 0 {
+			o.Document.Context.Local = l // the HTML reader takes the core
+		} else {
+			o.HTML.Context.Local = l
+		}
 	}
 	if f.Kind == base.HTML {
 		// What the page tells of the tree's other files, for the walk.
@@ -268,7 +272,7 @@ func (r *Reader) links(src io.Reader, k base.Format, o extract.Options, site lin
 }
 
 // passesAll reports whether f keeps every link as it is, reading no URL:
-// a link whose URL was left for later (htmlrewrite.Options.Defer) can
+// a link whose URL was left for later (lazyurl.DeferIn) can
 // then go on unresolved (TestPassesAll lists Filter's fields).
 func passesAll(f *linkfilter.Filter) bool {
 	return f.Kinds == nil && f.Schemes == nil && !f.StripFragment && f.Normalize == 0 && f.Scope == linkfilter.Anywhere

@@ -14,13 +14,11 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/xmlrewrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,12 +27,7 @@ import (
 // docURL, as `relurl links` sets them: links under the WHATWG URL
 // Standard, WARC and MHTML under the same spec.
 func readers(docURL string) extract.Options {
-	ctx := base.Context{Spec: resolve.WHATWG, Retrieval: docURL}
-	return extract.Options{
-		HTML: htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx},
-		MIME: archive.Options{Spec: resolve.WHATWG, Retrieval: docURL},
-		XML:  xmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx},
-	}
+	return extract.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
 }
 
 func writeTree(t testing.TB, files map[string]string) string {
@@ -223,7 +216,7 @@ func ExampleReader_File() {
 	r := &harvest.Reader{
 		Mapper: m,
 		Options: func(docURL string) extract.Options {
-			return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+			return extract.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
 		},
 		Spec:   resolve.WHATWG,
 		Filter: linkfilter.Filter{Scope: linkfilter.Internal},
@@ -250,7 +243,7 @@ func ExampleReader_File() {
 func ExampleReader_Stream() {
 	r := &harvest.Reader{
 		Options: func(docURL string) extract.Options {
-			return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+			return extract.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
 		},
 		Filter: linkfilter.Filter{StripFragment: true},
 	}
@@ -348,7 +341,7 @@ func TestFileDeferred(t *testing.T) {
 		read := func(refs *lazyurl.Refs) (map[string][]link.Link, int) {
 			r := &harvest.Reader{Mapper: m, Spec: resolve.WHATWG, Filter: filter, Options: func(u string) extract.Options {
 				o := readers(u)
-				o.HTML.Defer = refs
+				lazyurl.DeferIn(&o.HTML, refs)
 				return o
 			}}
 			got, deferred := map[string][]link.Link{}, 0

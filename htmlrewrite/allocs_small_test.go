@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/relurl/relurl/link"
 )
 
 // smallDoc is a page of the usual parts: a head with a stylesheet link
@@ -39,7 +41,7 @@ func TestAllocsPerSmallDocument(t *testing.T) {
 			}
 		}},
 		{"links", 22, 3500, func() {
-			if _, err := Links(strings.NewReader(smallDoc), opts, func(Link) error { return nil }); err != nil {
+			if _, err := Links(strings.NewReader(smallDoc), opts, func(link.Link) error { return nil }); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -82,7 +84,7 @@ func TestScannerKeptBounded(t *testing.T) {
 		if _, err := Rewrite(discard{}, strings.NewReader(big), opts); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Links(strings.NewReader(big), opts, func(Link) error { return nil }); err != nil {
+		if _, err := Links(strings.NewReader(big), opts, func(link.Link) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -145,8 +147,8 @@ func TestKeptScannersConcurrent(t *testing.T) {
 		if _, err := Rewrite(&out, strings.NewReader(doc(i)), opts); err != nil {
 			t.Error(err)
 		}
-		var links []Link
-		if _, err := Links(strings.NewReader(doc(i)), opts, func(l Link) error {
+		var links []link.Link
+		if _, err := Links(strings.NewReader(doc(i)), opts, func(l link.Link) error {
 			links = append(links, l)
 			return nil
 		}); err != nil {
@@ -154,7 +156,7 @@ func TestKeptScannersConcurrent(t *testing.T) {
 		}
 		// Other documents read meanwhile must not change the links.
 		for j := range 3 {
-			Links(strings.NewReader(doc(i+j+1)), opts, func(Link) error { return nil })
+			Links(strings.NewReader(doc(i+j+1)), opts, func(link.Link) error { return nil })
 		}
 		return result{out.String(), fmt.Sprintf("%+v", links)}
 	}
@@ -198,7 +200,7 @@ func TestFirstReadTakenOver(t *testing.T) {
 		}},
 		{"links", func() error {
 			n := 0
-			_, err := Links(strings.NewReader(doc), opts, func(Link) error { n++; return nil })
+			_, err := Links(strings.NewReader(doc), opts, func(link.Link) error { n++; return nil })
 			if err == nil && n != 6 {
 				t.Errorf("links: %d links, want 6", n)
 			}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/relurl/relurl/link"
 )
 
 // TestAllocsPerDocument: the allocations of a document do not grow with
@@ -32,7 +34,7 @@ func TestAllocsPerDocument(t *testing.T) {
 	}
 	links := func(doc string) float64 {
 		return testing.AllocsPerRun(3, func() {
-			if _, err := Links(strings.NewReader(doc), opts, func(Link) error { return nil }); err != nil {
+			if _, err := Links(strings.NewReader(doc), opts, func(link.Link) error { return nil }); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -82,8 +84,8 @@ func TestReadBufferReused(t *testing.T) {
 		return fmt.Sprintf(`<!DOCTYPE html><title>p%d</title><a href="page%d.html" rel="next%d">x</a>`+
 			`<img src="i%d.png" srcset="s%d.png 2x"><style>p{background:url(b%d.png)}</style>`, i, i, i, i, i, i)
 	}
-	var kept []Link
-	if _, err := Links(strings.NewReader(page(0)), opts, func(l Link) error {
+	var kept []link.Link
+	if _, err := Links(strings.NewReader(page(0)), opts, func(l link.Link) error {
 		kept = append(kept, l)
 		return nil
 	}); err != nil {
@@ -97,7 +99,7 @@ func TestReadBufferReused(t *testing.T) {
 		if _, err := Rewrite(io.Discard, strings.NewReader(page(i)), opts); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Links(strings.NewReader(page(i)), opts, func(Link) error { return nil }); err != nil {
+		if _, err := Links(strings.NewReader(page(i)), opts, func(link.Link) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -128,7 +130,7 @@ func TestFileBuffersReused(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if _, err := Links(f, opts, func(Link) error { return nil }); err != nil {
+		if _, err := Links(f, opts, func(link.Link) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -27,7 +28,7 @@ func TestAnchor(t *testing.T) {
 		var got []string
 		opts := Options{Spec: resolve.WHATWG, Srcdoc: srcdoc, Anchor: func(n string) { got = append(got, n) }}
 		links := 0
-		_, err := Links(strings.NewReader(doc), opts, func(Link) error { links++; return nil })
+		_, err := Links(strings.NewReader(doc), opts, func(link.Link) error { links++; return nil })
 		require.NoError(t, err)
 		assert.Equal(t, want, got, "srcdoc %v", srcdoc)
 		assert.Positive(t, links)
@@ -49,7 +50,7 @@ func FuzzAnchor(f *testing.F) {
 		var fromLinks, fromRewrite []string
 		opts := Options{Spec: resolve.WHATWG, Srcdoc: true}
 		opts.Anchor = func(n string) { fromLinks = append(fromLinks, n) }
-		if _, err := Links(strings.NewReader(doc), opts, func(Link) error { return nil }); err != nil {
+		if _, err := Links(strings.NewReader(doc), opts, func(link.Link) error { return nil }); err != nil {
 			return
 		}
 		opts.Anchor = func(n string) { fromRewrite = append(fromRewrite, n) }

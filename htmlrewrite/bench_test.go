@@ -10,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -79,7 +80,7 @@ func BenchmarkLinks(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		for _, p := range pages {
-			_, err := Links(bytes.NewReader(p.Data), benchOptions(p.Name), func(Link) error { n++; return nil })
+			_, err := Links(bytes.NewReader(p.Data), benchOptions(p.Name), func(link.Link) error { n++; return nil })
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -97,7 +98,7 @@ func BenchmarkLinksWHATWG(b *testing.B) {
 		for _, p := range pages {
 			opts := benchOptions(p.Name)
 			opts.Spec = resolve.WHATWG
-			if _, err := Links(bytes.NewReader(p.Data), opts, func(Link) error { return nil }); err != nil {
+			if _, err := Links(bytes.NewReader(p.Data), opts, func(link.Link) error { return nil }); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -112,7 +113,7 @@ func BenchmarkLinksLongSheet(b *testing.B) {
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	for b.Loop() {
-		_, err := Links(bytes.NewReader(doc), benchOptions("sheet"), func(Link) error { return nil })
+		_, err := Links(bytes.NewReader(doc), benchOptions("sheet"), func(link.Link) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

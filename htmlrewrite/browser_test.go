@@ -16,6 +16,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -90,7 +91,7 @@ func TestQueryEncodingUnencodable(t *testing.T) {
 	// document as character references where the encoding lacks them
 	// (HTML serialization), not as percent-encoding.
 	mopts := opts
-	mopts.Map = func(Link) (string, bool) { return "中é", true }
+	mopts.Map = func(link.Link) (string, bool) { return "中é", true }
 	got, _ := rewrite(t, `<a href="x">x</a>`, mopts)
 	assert.Equal(t, "<a href=\"&#20013;\xe9\">x</a>", got)
 }
@@ -223,7 +224,7 @@ func TestRawAsWritten(t *testing.T) {
 	assert.Equal(t, 1, st.Rewritten)
 	// Map returning Link.Raw leaves the value as written.
 	mopts := opts
-	mopts.Map = func(l Link) (string, bool) { return l.Raw, true }
+	mopts.Map = func(l link.Link) (string, bool) { return l.Raw, true }
 	got, st = rewrite(t, `<a href="  page.html  "><img srcset=" a.png 1x">`, mopts)
 	assert.Equal(t, `<a href="  page.html  "><img srcset=" a.png 1x">`, got)
 	assert.Zero(t, st.Rewritten)
@@ -307,7 +308,7 @@ func TestUTF16Links(t *testing.T) {
 		assert.Equal(t, "http://ex.com/b/", b.URL)
 		require.Len(t, links, 3)
 		// "\uFEFF<p>😀</p>\n" is 1+3+2+4+1 = 11 units; '<a href="' 9 more.
-		assert.Equal(t, Link{Raw: "x.html", URL: "http://ex.com/b/x.html", Tag: "a", Attr: "href", Kind: Navigation, Line: 2, Column: 19, Offset: 40, Base: b}, links[0])
+		assert.Equal(t, link.Link{Raw: "x.html", URL: "http://ex.com/b/x.html", Tag: "a", Attr: "href", Kind: link.Navigation, Line: 2, Column: 19, Offset: 40, Base: b}, links[0])
 		assert.Equal(t, "http://ex.com/b/%EF%BF%BD.png", links[1].URL)
 		assert.Equal(t, 2, links[1].Line)
 		// 'x.html">é</a> <img src="' is 24 units.
@@ -490,7 +491,7 @@ func TestRefreshBeforeBase(t *testing.T) {
 			doc := c.doc + `<a href="a.html">a</a>`
 			links, b := collect(t, doc, opts)
 			require.Len(t, links, 2)
-			assert.Equal(t, Refresh, links[0].Kind)
+			assert.Equal(t, link.Refresh, links[0].Kind)
 			assert.Equal(t, c.want, links[0].URL)
 			want, err := resolve.Reference(c.spec, b.URL, "a.html")
 			require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -18,21 +19,21 @@ func budgetOpts() Options {
 }
 
 // incomplete runs Rewrite and Links on doc and returns their errors as
-// *IncompleteError, failing unless Rewrite copied doc as written after
+// *link.IncompleteError, failing unless Rewrite copied doc as written after
 // its first link.
-func incomplete(t *testing.T, doc string, o Options) (rw, ln *IncompleteError, links int) {
+func incomplete(t *testing.T, doc string, o Options) (rw, ln *link.IncompleteError, links int) {
 	t.Helper()
 	var b bytes.Buffer
 	_, err := Rewrite(&b, strings.NewReader(doc), o)
-	if !errors.As(err, &rw) || !errors.Is(err, ErrIncomplete) {
-		t.Fatalf("Rewrite: err = %v, want an *IncompleteError", err)
+	if !errors.As(err, &rw) || !errors.Is(err, link.ErrIncomplete) {
+		t.Fatalf("Rewrite: err = %v, want an *link.IncompleteError", err)
 	}
 	if want := strings.Replace(doc, `"a.png"`, `"https://h.example/d/a.png"`, 1); b.String() != want {
 		t.Errorf("Rewrite: the output is not the input with its first link rewritten")
 	}
-	_, err = Links(strings.NewReader(doc), o, func(Link) error { links++; return nil })
+	_, err = Links(strings.NewReader(doc), o, func(link.Link) error { links++; return nil })
 	if !errors.As(err, &ln) {
-		t.Fatalf("Links: err = %v, want an *IncompleteError", err)
+		t.Fatalf("Links: err = %v, want an *link.IncompleteError", err)
 	}
 	return rw, ln, links
 }
@@ -52,7 +53,7 @@ func attrs(n int) string {
 func TestMaxAttrs(t *testing.T) {
 	doc := "<img src=\"a.png\">\n\n<div" + attrs(MaxAttrs+1) + "><a href=\"b.png\">"
 	rw, ln, n := incomplete(t, doc, budgetOpts())
-	for _, e := range []*IncompleteError{rw, ln} {
+	for _, e := range []*link.IncompleteError{rw, ln} {
 		if e.Line != 3 || e.Unit != "attributes" || e.Limit != MaxAttrs || e.Offset != 19 {
 			t.Errorf("%+v", e)
 		}
@@ -79,7 +80,7 @@ func TestMaxRewrites(t *testing.T) {
 	}
 	doc := "<img src=\"a.png\">\n<img srcset=\"" + set.String() + "\"><a href=\"b.png\">"
 	rw, ln, n := incomplete(t, doc, budgetOpts())
-	for _, e := range []*IncompleteError{rw, ln} {
+	for _, e := range []*link.IncompleteError{rw, ln} {
 		if e.Line != 2 || e.Unit != "srcset candidates" || e.Limit != MaxRewrites || e.What != "a srcset" {
 			t.Errorf("%+v", e)
 		}
@@ -102,7 +103,7 @@ func TestIncompleteNames(t *testing.T) {
 	doc := "<p>\n<p>\n<p>\n<div title=\"" + strings.Repeat("x", 2<<10) + "\">"
 	var b bytes.Buffer
 	_, err := Rewrite(&b, strings.NewReader(doc), o)
-	var e *IncompleteError
+	var e *link.IncompleteError
 	if !errors.As(err, &e) || e.Line != 4 || e.What != "a tag" || b.String() != doc {
 		t.Errorf("a long tag: %v", err)
 	}
@@ -155,7 +156,7 @@ func TestLinearTime(t *testing.T) {
 			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}
 			testkit.Linear(t, c.n, 2.5, func(n int) {
 				RewriteCSS(io.Discard, strings.NewReader(docs[n]), budgetOpts())
-				CSSLinks(strings.NewReader(docs[n]), budgetOpts(), func(Link) error { return nil })
+				CSSLinks(strings.NewReader(docs[n]), budgetOpts(), func(link.Link) error { return nil })
 			})
 		})
 	}
@@ -164,7 +165,7 @@ func TestLinearTime(t *testing.T) {
 			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}
 			testkit.Linear(t, c.n, 2.5, func(n int) {
 				Rewrite(io.Discard, strings.NewReader(docs[n]), budgetOpts())
-				Links(strings.NewReader(docs[n]), budgetOpts(), func(Link) error { return nil })
+				Links(strings.NewReader(docs[n]), budgetOpts(), func(link.Link) error { return nil })
 			})
 		})
 	}

@@ -345,7 +345,7 @@ func cssQuote(u string, quote byte) string {
 // Values 4 §4.5.1 makes it local to the document whatever the base.
 func (s *scanner) css(v string, res *resolve.Resolver, at *site, sheet bool) {
 	cssURLs(v, func(u cssURL) {
-		ref := Clean(u.ref)
+		ref := clean(u.ref)
 		if strings.HasPrefix(ref, "#") || ref == "" {
 			return
 		}

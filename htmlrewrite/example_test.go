@@ -7,6 +7,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -40,7 +41,7 @@ func ExampleLinks() {
 		Spec:    resolve.WHATWG,
 		Context: base.Context{Retrieval: "https://example.com/dir/"},
 	}
-	_, err := htmlrewrite.Links(strings.NewReader(page), opts, func(l htmlrewrite.Link) error {
+	_, err := htmlrewrite.Links(strings.NewReader(page), opts, func(l link.Link) error {
 		fmt.Println(l.Line, l.Column, l.Tag, l.Attr, l.Kind, l.Rel, l.URL)
 		return nil
 	})
@@ -65,7 +66,7 @@ func ExampleRewrite_map() {
 	opts := htmlrewrite.Options{
 		Spec:    resolve.WHATWG,
 		Context: base.Context{Retrieval: "https://example.com/"},
-		Map: func(l htmlrewrite.Link) (string, bool) {
+		Map: func(l link.Link) (string, bool) {
 			local, ok := saved[l.URL]
 			return local, ok
 		},

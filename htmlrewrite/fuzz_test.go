@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -34,7 +35,7 @@ func FuzzRewrite(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		keep := testOptions()
 		keep.Srcdoc, keep.LazyLoad, keep.Param = true, true, true
-		keep.Map = func(l Link) (string, bool) { return l.Raw, true }
+		keep.Map = func(l link.Link) (string, bool) { return l.Raw, true }
 		for _, opts := range []Options{{Spec: resolve.RFC3986}, {Spec: resolve.RFC3986, identity: true}, keep} {
 			var out bytes.Buffer
 			_, err := Rewrite(&out, strings.NewReader(doc), opts)
@@ -68,8 +69,8 @@ func FuzzRewrite(f *testing.F) {
 		// Links: positions where the link stands (in a document read
 		// as UTF-8, its line and column those of its offset), and
 		// strings of its own, unchanged when the reader moves on.
-		var links, copies []Link
-		_, err = Links(strings.NewReader(doc), opts, func(l Link) error {
+		var links, copies []link.Link
+		_, err = Links(strings.NewReader(doc), opts, func(l link.Link) error {
 			if l.Offset < 0 || l.Offset > int64(len(doc)) || l.Line < 1 || l.Column < 1 {
 				t.Fatalf("bad position %+v in %q", l, doc)
 			}
@@ -171,7 +172,7 @@ func FuzzSheet(f *testing.F) {
 		if once.String() != twice.String() {
 			t.Fatalf("not idempotent:\n in %q\n 1: %q\n 2: %q", sheet, once.String(), twice.String())
 		}
-		_, err = CSSLinks(strings.NewReader(sheet), testOptions(), func(l Link) error {
+		_, err = CSSLinks(strings.NewReader(sheet), testOptions(), func(l link.Link) error {
 			if l.Offset < 0 || l.Offset > int64(len(sheet)) || l.Line < 1 || l.Column < 1 {
 				t.Fatalf("bad position %+v in %q", l, sheet)
 			}

@@ -45,7 +45,6 @@ package htmlrewrite
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -137,7 +136,7 @@ type Options struct {
 	// (package archive points links at the parts of an archive). The text it
 	// returns is escaped for its place (attribute, CSS string or url());
 	// returning Link.Raw leaves the value as written. Links ignores Map.
-	Map func(Link) (string, bool)
+	Map func(link.Link) (string, bool)
 
 	// Anchor, when set, is called with the name of every place in the
 	// document a fragment can indicate (HTML Standard "find a potential
@@ -177,13 +176,11 @@ type Options struct {
 	// document is done.
 	Spool    bool
 	SpoolDir string
-	// Defer, when set, leaves the URL of each link of a UTF-8 document
-	// resolved against the document's own resolvers to be resolved by
-	// whoever reads the link last: Link.URL is empty and Link.Err holds
-	// what lazyurl.Resolve needs (relurl links resolves on the goroutine
-	// that encodes its records). Its type is relurl's own: nothing outside
-	// relurl can set it.
-	Defer *lazyurl.Refs
+	// deferred, when set (lazyurl.DeferIn, relurl's command only), leaves
+	// the URL of each link of a UTF-8 document resolved against the
+	// document's own resolvers to whoever reads the link last
+	// (lazyurl.Resolve), off the goroutine that reads the document.
+	deferred *lazyurl.Refs
 
 	// identity (tests only) replaces every URL by itself, through the
 	// same splicing as a real change: the output must equal the input.
@@ -195,7 +192,7 @@ type Options struct {
 	// scripts and comments pass in pieces of constant size, whatever
 	// their length); the zero value is DefaultMaxToken. When a token
 	// exceeds it, the rest of the document is copied unchanged and an
-	// *IncompleteError is returned (see [Rewrite]).
+	// *link.IncompleteError is returned (see [Rewrite]).
 	MaxToken int
 }
 
@@ -216,7 +213,7 @@ type Referrer interface {
 	// (Line, Column and Offset are zero). A link that cannot be resolved
 	// comes with its Err. The links of an <iframe srcdoc> document read
 	// with Options.Srcdoc come too, Inert when the iframe is.
-	Load(Link)
+	Load(link.Link)
 	// End is called once the pass has read the document to its end, or
 	// to a token over MaxToken (where Links stops too), with the bare
 	// specifier keys of its import maps ([Document.ImportMap]) and the
@@ -231,11 +228,8 @@ type Referrer interface {
 	Restart()
 }
 
-// Defaults for the limits in Options.
-const (
-	DefaultScanLimit = 1 << 20
-	DefaultMaxToken  = 16 << 20
-)
+// DefaultScanLimit is Options.ScanLimit's default.
+const DefaultScanLimit = 1 << 20
 
 // BaseMode says what Rewrite does with <base href> elements.
 type BaseMode int
@@ -253,49 +247,15 @@ const (
 	BaseAbsolute
 )
 
-// Kind classifies a link by what following it does: [link.Kind].
-type Kind = link.Kind
-
-// Link kinds (see package link).
-const (
-	Navigation = link.Navigation
-	Resource   = link.Resource
-	Form       = link.Form
-	Citation   = link.Citation
-	Refresh    = link.Refresh
-	CSS        = link.CSS
-	Redirect   = link.Redirect
-	Import     = link.Import
-	Manifest   = link.Manifest
-	Feed       = link.Feed
-	Header     = link.Header
-)
-
-// Link is one URL found in a document: [link.Link], the type every reader
-// of relurl reports. Links and Map get the HTML and CSS fields and Base,
-// the document's base.
-type Link = link.Link
-
-// Stats reports what a rewrite did.
-type Stats struct {
-	Base      base.Result // the document's base and where it came from
-	Links     int         // URL values seen
-	Rewritten int         // values changed
-	Failed    int         // values that could not be resolved (left as written)
-	Skipped   int         // values left as written by choice (scheme, fragment)
-	Mapped    int         // values changed as Options.Map said (counted in Rewritten too)
-	Charset   string      // the encoding the values were read in
-	// Changed reports whether Rewrite wrote anything other than the
-	// input's bytes, so that a caller streaming the output need not
-	// compare it with the input.
-	Changed bool
-}
-
 // ErrEncoding is returned for documents whose encoding is not
 // ASCII-compatible and not UTF-16 (ISO-2022-JP, replacement): tokenizing
 // their bytes as they are would corrupt them, so they are refused. UTF-16
 // documents are decoded, rewritten and encoded back (see utf16.go).
 var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-compatible")
+
+func init() {
+	lazyurl.DeferIn = func(opts any, refs *lazyurl.Refs) { opts.(*Options).deferred = refs }
+}
 
 // Rewrite copies the HTML document src to dst with every URL-bearing
 // attribute in absolute form, and reports what it did.
@@ -318,9 +278,9 @@ var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-
 // References that cannot be resolved are left as written and counted in
 // Stats.Failed; they never stop the rewrite. A tag longer than
 // Options.MaxToken stops the rewriting: the rest of the document is copied
-// unchanged and an *IncompleteError is returned (Links stops there). Errors are those of src and
+// unchanged and an *link.IncompleteError is returned (Links stops there). Errors are those of src and
 // dst, a refused encoding (ErrEncoding) or an unusable Options.Spec.
-func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	if rw, ok := rewinder(dst); ok {
 		if rs, ok := src.(io.ReadSeeker); ok {
 			if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
@@ -332,7 +292,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 	}
 	d, err := Open(src, opts)
 	if err != nil {
-		return Stats{}, err
+		return link.Stats{}, err
 	}
 	defer d.Close()
 	return d.Rewrite(dst)
@@ -386,7 +346,7 @@ func (d *Document) ImportMap() []string { return d.s.importKeys }
 var errUsed = errors.New("htmlrewrite: a Document is read once")
 
 // Rewrite writes the document to dst as the package-level [Rewrite] does.
-func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
+func (d *Document) Rewrite(dst io.Writer) (link.Stats, error) {
 	if d.used {
 		return d.s.stats, errUsed
 	}
@@ -407,7 +367,7 @@ func (d *Document) Rewrite(dst io.Writer) (Stats, error) {
 
 // Links calls fn for every link of the document, as the package-level
 // [Links] does, each one resolved against [Document.Base].
-func (d *Document) Links(fn func(Link) error) (base.Result, error) {
+func (d *Document) Links(fn func(link.Link) error) (base.Result, error) {
 	if d.used {
 		return d.s.stats.Base, errUsed
 	}
@@ -456,72 +416,13 @@ func pooledWriter(dst io.Writer) (*bufio.Writer, func()) {
 
 // The bounds of what one tag may make the reader hold or do, whatever
 // Options.MaxToken allows: past them the document is not read further
-// (an *IncompleteError).
+// (an *link.IncompleteError).
 const (
 	// MaxAttrs bounds the attributes of one tag (also in XML).
 	MaxAttrs = token.MaxAttrs
 	// MaxRewrites bounds the candidates of one srcset.
 	MaxRewrites = 16384
 )
-
-// ErrIncomplete is wrapped by the error of a document that was not
-// processed to its end because something in it went past a limit of the
-// reader's design: a tag longer than Options.MaxToken or with more than
-// MaxAttrs attributes, a srcset of more than MaxRewrites candidates, an
-// XML element nested deeper than its reader allows, a document too large
-// to be held (*TooLargeError). The output of Rewrite is then complete,
-// its rest copied as it was (best effort); Links has reported the links
-// before the stop.
-var ErrIncomplete = errors.New("htmlrewrite: document not fully processed")
-
-// IncompleteError says where processing stopped, and which limit stopped
-// it.
-type IncompleteError struct {
-	What   string // what went past the limit: "a tag", "a <style> element", "<g>"; "" is "a tag"
-	Line   int    // the line where it starts
-	Offset int64  // its byte offset
-	Limit  int    // the limit: Options.MaxToken, MaxAttrs, ...
-	Unit   string // of Limit: "bytes" (when ""), "attributes", "srcset candidates", "levels"
-}
-
-func (e *IncompleteError) Error() string {
-	what, unit := e.What, e.Unit
-	if what == "" {
-		what = "a tag"
-	}
-	var over string
-	switch unit {
-	case "", "bytes":
-		over = fmt.Sprintf("is longer than %d bytes", e.Limit)
-	case "levels":
-		over = fmt.Sprintf("is nested deeper than %d levels", e.Limit)
-	default:
-		over = fmt.Sprintf("has more than %d %s", e.Limit, unit)
-	}
-	return fmt.Sprintf("%s at line %d (byte %d) %s: the rest of the document is left as written", what, e.Line, e.Offset, over)
-}
-
-// Unwrap returns ErrIncomplete.
-func (e *IncompleteError) Unwrap() error { return ErrIncomplete }
-
-// TooLargeError is a document that a reader must hold whole (an XML
-// document, a manifest, a module) and that is larger than it may hold:
-// it is not read, only copied as written.
-type TooLargeError struct {
-	What  string // the kind of document: "an XML document", "a JavaScript module"
-	Size  int64  // its size when known, else -1 (over Limit)
-	Limit int64  // in bytes
-}
-
-func (e *TooLargeError) Error() string {
-	if e.Size >= 0 {
-		return fmt.Sprintf("%s of %d bytes is larger than the %d bytes it may hold: left as written", e.What, e.Size, e.Limit)
-	}
-	return fmt.Sprintf("%s is larger than the %d bytes it may hold: left as written", e.What, e.Limit)
-}
-
-// Unwrap returns ErrIncomplete.
-func (e *TooLargeError) Unwrap() error { return ErrIncomplete }
 
 // encodingError is ErrEncoding for one encoding.
 type encodingError struct{ name string }
@@ -549,7 +450,7 @@ func (e *encodingError) Unwrap() error { return ErrEncoding }
 // A Link's strings and its Rel slice are its own, but the links of a
 // document share the memory they are carved from, in blocks of 1 KiB: a
 // link kept alone keeps its block alive.
-func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
 	return links(src, opts, fn, nil)
 }
 
@@ -558,12 +459,12 @@ func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error
 // the zero-copy path beside the convenient one. The Link is fn's to read
 // and change during the call only; its strings and Rel slice are its
 // own, as Links says, and may be kept.
-func LinksRef(src io.Reader, opts Options, fn func(*Link) error) (base.Result, error) {
+func LinksRef(src io.Reader, opts Options, fn func(*link.Link) error) (base.Result, error) {
 	return links(src, opts, nil, fn)
 }
 
 // links is Links with fn, or LinksRef with ref.
-func links(src io.Reader, opts Options, fn func(Link) error, ref func(*Link) error) (base.Result, error) {
+func links(src io.Reader, opts Options, fn func(link.Link) error, ref func(*link.Link) error) (base.Result, error) {
 	if rs, ok := src.(io.ReadSeeker); ok {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
 			if res, done, err := linksOnce(rs, start, opts, fn, ref); done {
@@ -578,8 +479,8 @@ func links(src io.Reader, opts Options, fn func(Link) error, ref func(*Link) err
 	defer d.Close()
 	if ref != nil {
 		// A stream's links come through Document.Links, one copy each.
-		var one Link // one for the document: a Link taken by address per call would be an allocation each
-		fn = func(l Link) error {
+		var one link.Link // one for the document: a Link taken by address per call would be an allocation each
+		fn = func(l link.Link) error {
 			one = l
 			return ref(&one)
 		}
@@ -633,7 +534,7 @@ func prepare(src io.Reader, opts *Options) (prepared, error) {
 
 // policy is how this package runs base.DecideHTML, where base.Open
 // differs: a <base> scan that fails is a warning, not an error (the pass
-// meets the same token or read error and reports it: IncompleteError);
+// meets the same token or read error and reports it: link.IncompleteError);
 // encodings the tokenizer cannot read are refused before anything else
 // is read; the first bytes are read into buf (a pooled read buffer).
 // The look-ahead bound and the spool are Options' (prepare), a negative

@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
-func collect(t *testing.T, doc string, opts Options) ([]Link, base.Result) {
+func collect(t *testing.T, doc string, opts Options) ([]link.Link, base.Result) {
 	t.Helper()
-	var links []Link
-	b, err := Links(strings.NewReader(doc), opts, func(l Link) error {
+	var links []link.Link
+	b, err := Links(strings.NewReader(doc), opts, func(l link.Link) error {
 		links = append(links, l)
 		return nil
 	})
@@ -37,25 +38,25 @@ func TestLinks(t *testing.T) {
 	assert.Equal(t, base.Embedded, b.Source)
 	type row struct {
 		raw, url, tag, attr string
-		kind                Kind
+		kind                link.Kind
 		rel                 []string
 		line                int
 	}
 	want := []row{
-		{"s.css", "http://ex.com/b/s.css", "link", "href", Resource, []string{"stylesheet"}, 2},
-		{"r.html", "http://ex.com/b/r.html", "meta", "content", Refresh, nil, 2},
-		{"a.html", "http://ex.com/b/a.html", "a", "href", Navigation, []string{"nofollow", "ugc"}, 3},
-		{"i.png", "http://ex.com/b/i.png", "img", "src", Resource, nil, 3},
-		{"i1.png", "http://ex.com/b/i1.png", "img", "srcset", Resource, nil, 3},
-		{"i2.png", "http://ex.com/b/i2.png", "img", "srcset", Resource, nil, 3},
-		{"", "http://ex.com/dir/page.html?q", "form", "action", Form, nil, 4},
-		{"f", "http://ex.com/b/f", "button", "formaction", Form, nil, 4},
-		{"c", "http://ex.com/b/c", "blockquote", "cite", Citation, nil, 4},
-		{"bg.png", "http://ex.com/b/bg.png", "div", "style", CSS, nil, 5},
-		{"im.css", "http://ex.com/b/im.css", "style", "", CSS, nil, 5},
-		{"http://[bad/", "http://[bad/", "a", "href", Navigation, nil, 5}, // RFC 3986 §5.2 does not parse hosts
-		{"#t", "http://ex.com/b/#t", "a", "href", Navigation, nil, 5},
-		{"&x", "http://ex.com/b/&x", "a", "href", Navigation, nil, 6},
+		{"s.css", "http://ex.com/b/s.css", "link", "href", link.Resource, []string{"stylesheet"}, 2},
+		{"r.html", "http://ex.com/b/r.html", "meta", "content", link.Refresh, nil, 2},
+		{"a.html", "http://ex.com/b/a.html", "a", "href", link.Navigation, []string{"nofollow", "ugc"}, 3},
+		{"i.png", "http://ex.com/b/i.png", "img", "src", link.Resource, nil, 3},
+		{"i1.png", "http://ex.com/b/i1.png", "img", "srcset", link.Resource, nil, 3},
+		{"i2.png", "http://ex.com/b/i2.png", "img", "srcset", link.Resource, nil, 3},
+		{"", "http://ex.com/dir/page.html?q", "form", "action", link.Form, nil, 4},
+		{"f", "http://ex.com/b/f", "button", "formaction", link.Form, nil, 4},
+		{"c", "http://ex.com/b/c", "blockquote", "cite", link.Citation, nil, 4},
+		{"bg.png", "http://ex.com/b/bg.png", "div", "style", link.CSS, nil, 5},
+		{"im.css", "http://ex.com/b/im.css", "style", "", link.CSS, nil, 5},
+		{"http://[bad/", "http://[bad/", "a", "href", link.Navigation, nil, 5}, // RFC 3986 §5.2 does not parse hosts
+		{"#t", "http://ex.com/b/#t", "a", "href", link.Navigation, nil, 5},
+		{"&x", "http://ex.com/b/&x", "a", "href", link.Navigation, nil, 6},
 	}
 	require.Len(t, links, len(want))
 	for i, w := range want {
@@ -99,7 +100,7 @@ func TestLinksError(t *testing.T) {
 func TestLinksStop(t *testing.T) {
 	stop := errors.New("stop")
 	n := 0
-	_, err := Links(strings.NewReader(`<a href=a><a href=b><a href=c>`), testOptions(), func(Link) error {
+	_, err := Links(strings.NewReader(`<a href=a><a href=b><a href=c>`), testOptions(), func(link.Link) error {
 		n++
 		if n == 2 {
 			return stop
@@ -111,8 +112,8 @@ func TestLinksStop(t *testing.T) {
 }
 
 func TestKindString(t *testing.T) {
-	for k, s := range map[Kind]string{Navigation: "navigation", Resource: "resource", Form: "form",
-		Citation: "citation", Refresh: "refresh", CSS: "css", Redirect: "redirect", Kind(99): "Kind(99)"} {
+	for k, s := range map[link.Kind]string{link.Navigation: "navigation", link.Resource: "resource", link.Form: "form",
+		link.Citation: "citation", link.Refresh: "refresh", link.CSS: "css", link.Redirect: "redirect", link.Kind(99): "Kind(99)"} {
 		assert.Equal(t, s, k.String())
 	}
 }
@@ -122,8 +123,8 @@ func TestKindString(t *testing.T) {
 func TestLinkKinds(t *testing.T) {
 	links, _ := collect(t, `<link rel="alternate" href="a"><link rel="icon shortcut" href="i"><link href="n"><svg><image href="s"/><a href="l"/></svg>`, testOptions())
 	require.Len(t, links, 5)
-	assert.Equal(t, []Kind{Navigation, Resource, Navigation, Resource, Navigation},
-		[]Kind{links[0].Kind, links[1].Kind, links[2].Kind, links[3].Kind, links[4].Kind})
+	assert.Equal(t, []link.Kind{link.Navigation, link.Resource, link.Navigation, link.Resource, link.Navigation},
+		[]link.Kind{links[0].Kind, links[1].Kind, links[2].Kind, links[3].Kind, links[4].Kind})
 }
 
 // TestLinkPositions: every link's line and column agree with its offset,
@@ -142,7 +143,7 @@ func TestLinkPositions(t *testing.T) {
 	}
 	b.WriteString("\" style=\"x:url(u1.png);\ny:url(u2.png)\">\n<a href=z.html>")
 	doc := b.String()
-	check := func(l Link) {
+	check := func(l link.Link) {
 		t.Helper()
 		line := 1 + strings.Count(doc[:l.Offset], "\n")
 		col := int(l.Offset) - strings.LastIndexByte(doc[:l.Offset], '\n')
@@ -158,7 +159,7 @@ func TestLinkPositions(t *testing.T) {
 	sheet := doc[len("<p>\n<style>\n"):strings.Index(doc, "</style>")]
 	doc = sheet
 	n := 0
-	_, err := CSSLinks(strings.NewReader(sheet), testOptions(), func(l Link) error {
+	_, err := CSSLinks(strings.NewReader(sheet), testOptions(), func(l link.Link) error {
 		check(l)
 		n++
 		return nil
@@ -172,11 +173,11 @@ func TestLinkPositions(t *testing.T) {
 // (check prints FILE:LINE:COLUMN from these, and --fix edits there).
 func TestLinkPositionsAfterReferences(t *testing.T) {
 	doc := "<img srcset=\"x&amp;a.png 1x, b.png 2x\">\n<a href=\"&#x2F;p\r\nq\">"
-	var links []Link
+	var links []link.Link
 	_, err := Links(strings.NewReader(doc), Options{
 		Spec:    resolve.RFC3986,
 		Context: base.Context{Spec: resolve.RFC3986, Retrieval: "http://h/"},
-	}, func(l Link) error { links = append(links, l); return nil })
+	}, func(l link.Link) error { links = append(links, l); return nil })
 	require.NoError(t, err)
 	require.Len(t, links, 3)
 	for i, want := range []string{"x&amp;a.png", "b.png", "&#x2F;p"} {

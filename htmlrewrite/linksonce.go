@@ -6,6 +6,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/spare"
+	"github.com/relurl/relurl/link"
 )
 
 // A seekable document's links are found in one pass, where the
@@ -33,30 +34,30 @@ var (
 )
 
 // holds keeps the hold's slice between documents (as readBuffers does).
-var holds = spare.New[[]Link](spareBuffers)
+var holds = spare.New[[]link.Link](spareBuffers)
 
 // hold is the fn of a single pass: it keeps links until full says they
 // can go, then passes them and every later one to fn (or ref: see
 // LinksRef).
 type hold struct {
-	fn     func(Link) error
-	ref    func(*Link) error // when set, called instead of fn
-	links  []Link
+	fn     func(link.Link) error
+	ref    func(*link.Link) error // when set, called instead of fn
+	links  []link.Link
 	size   int
 	direct bool
 	full   func() error // called at the bound: may stop the pass (errRedo)
-	one    *Link        // a link passed directly (emit), filled in place: made when first needed
+	one    *link.Link   // a link passed directly (emit), filled in place: made when first needed
 }
 
 // call hands l to fn, or to ref without a copy.
-func (h *hold) call(l *Link) error {
+func (h *hold) call(l *link.Link) error {
 	if h.ref != nil {
 		return h.ref(l)
 	}
 	return h.fn(*l)
 }
 
-func (h *hold) add(l Link) error {
+func (h *hold) add(l link.Link) error {
 	if h.direct {
 		return h.call(&l)
 	}
@@ -66,12 +67,12 @@ func (h *hold) add(l Link) error {
 
 // next returns the Link, zero, for the scanner to fill in place: a new
 // slot of the hold, or, once links go directly, the hold's own Link.
-func (h *hold) next() *Link {
+func (h *hold) next() *link.Link {
 	if h.direct {
 		if h.one == nil {
-			h.one = new(Link)
+			h.one = new(link.Link)
 		}
-		*h.one = Link{}
+		*h.one = link.Link{}
 		return h.one
 	}
 	return h.slot()
@@ -90,7 +91,7 @@ func (h *hold) filled() error {
 // zero already (drop clears what it gives back; make and append zero
 // new arrays): appending a zero Link wrote its ~250 bytes once more for
 // every link.
-func (h *hold) slot() *Link {
+func (h *hold) slot() *link.Link {
 	n := len(h.links)
 	if n == cap(h.links) {
 		h.grow()
@@ -106,10 +107,10 @@ func (h *hold) grow() {
 		if h.links, ok = holds.Get(); ok && cap(h.links) > 0 {
 			return
 		}
-		h.links = make([]Link, 0, 256)
+		h.links = make([]link.Link, 0, 256)
 		return
 	}
-	h.links = append(h.links, Link{})[:len(h.links)]
+	h.links = append(h.links, link.Link{})[:len(h.links)]
 }
 
 // added counts the link last filled in, and passes the held links on
@@ -154,7 +155,7 @@ func (h *hold) drop() {
 // after all (UTF-16, decoded as a stream): rs is then back at start and
 // fn was not called.
 // Links go to fn, or to ref when it is set (LinksRef).
-func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(Link) error, ref func(*Link) error) (res base.Result, ok bool, err error) {
+func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(link.Link) error, ref func(*link.Link) error) (res base.Result, ok bool, err error) {
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}

@@ -13,26 +13,27 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 )
 
 // linksLookahead is Links the look-ahead way (Open, then Document.Links:
 // the whole document searched for "<base" first). stop > 0 makes fn fail
 // at the stop-th link.
-func linksLookahead(doc string, o Options, stop int) ([]Link, base.Result, error) {
+func linksLookahead(doc string, o Options, stop int) ([]link.Link, base.Result, error) {
 	d, err := Open(bytes.NewReader([]byte(doc)), o)
 	if err != nil {
 		return nil, base.Result{}, err
 	}
 	defer d.Close()
-	var got []Link
+	var got []link.Link
 	res, err := d.Links(collectUntil(&got, stop))
 	return got, res, err
 }
 
 var errStop = errors.New("stop")
 
-func collectUntil(got *[]Link, stop int) func(Link) error {
-	return func(l Link) error {
+func collectUntil(got *[]link.Link, stop int) func(link.Link) error {
+	return func(l link.Link) error {
 		*got = append(*got, l)
 		if len(*got) == stop {
 			return errStop
@@ -52,19 +53,19 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 	if !readerAt {
 		r = seekOnly{src}
 	}
-	var got []Link
+	var got []link.Link
 	res, err := Links(r, o, collectUntil(&got, stop))
 	agree(t, name, got, res, err, want, wantRes, wantErr)
 	// LinksRef gives the same, whatever fn does to the links it is
 	// handed (harvest changes URL): they are the pass's own.
-	var byRef []Link
+	var byRef []link.Link
 	r = bytes.NewReader([]byte(doc))
 	if !readerAt {
 		r = seekOnly{r.(io.ReadSeeker)}
 	}
-	res, err = LinksRef(r, o, func(l *Link) error {
+	res, err = LinksRef(r, o, func(l *link.Link) error {
 		byRef = append(byRef, *l)
-		*l = Link{URL: "scribbled", Rel: []string{"x"}, Line: -1, Part: "p", Record: 9}
+		*l = link.Link{URL: "scribbled", Rel: []string{"x"}, Line: -1, Part: "p", Record: 9}
 		if len(byRef) == stop {
 			return errStop
 		}
@@ -73,11 +74,11 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 	agree(t, name+": LinksRef", byRef, res, err, want, wantRes, wantErr)
 	// With Options.Defer, the links resolved later (lazyurl.Resolve, by
 	// whoever reads them last) are the same.
-	var deferred []Link
+	var deferred []link.Link
 	r = bytes.NewReader([]byte(doc))
 	od := o
-	od.Defer = new(lazyurl.Refs)
-	res, err = LinksRef(r, od, func(l *Link) error {
+	od.deferred = new(lazyurl.Refs)
+	res, err = LinksRef(r, od, func(l *link.Link) error {
 		c := *l
 		lazyurl.Resolve(&c)
 		deferred = append(deferred, c)
@@ -92,7 +93,7 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 
 // agree reports where the links, base and error of a pass (what names
 // it) differ from the look-ahead's.
-func agree(t *testing.T, what string, got []Link, res base.Result, err error, want []Link, wantRes base.Result, wantErr error) {
+func agree(t *testing.T, what string, got []link.Link, res base.Result, err error, want []link.Link, wantRes base.Result, wantErr error) {
 	t.Helper()
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 		t.Errorf("%s: error %v, look-ahead %v", what, err, wantErr)
@@ -256,10 +257,10 @@ func FuzzLinksOnce(f *testing.F) {
 func TestHoldSlotZero(t *testing.T) {
 	full := func() error { return nil }
 	for doc := range 3 {
-		h := &hold{fn: func(Link) error { return nil }, full: full}
+		h := &hold{fn: func(link.Link) error { return nil }, full: full}
 		for i := range 300 { // past the first array of 256: grow
 			l := h.slot()
-			if !reflect.DeepEqual(*l, Link{}) {
+			if !reflect.DeepEqual(*l, link.Link{}) {
 				t.Fatalf("document %d, slot %d: not zero: %+v", doc, i, *l)
 			}
 			l.URL, l.Rel, l.Err, l.Line = "u", []string{"stylesheet"}, io.EOF, i+1
@@ -280,10 +281,10 @@ func TestHoldSlotZero(t *testing.T) {
 // each, some 260 bytes, at every call it goes through.)
 func TestLinksRefNoCopy(t *testing.T) {
 	doc := strings.Repeat(`<a href="x.html" rel=next>x</a><img src=i.png>`+"\n", 100)
-	size := reflect.TypeOf(Link{}).Size()
+	size := reflect.TypeOf(link.Link{}).Size()
 	addrs := func() []uintptr {
 		var got []uintptr
-		_, err := LinksRef(strings.NewReader(doc), testOptions(), func(l *Link) error {
+		_, err := LinksRef(strings.NewReader(doc), testOptions(), func(l *link.Link) error {
 			got = append(got, reflect.ValueOf(l).Pointer())
 			return nil
 		})
@@ -327,14 +328,14 @@ func TestDeferLeavesURLs(t *testing.T) {
 	} {
 		o := testOptions()
 		o.ContentType = c.contentType
-		var want []Link
-		if _, err := Links(strings.NewReader(c.doc), o, func(l Link) error { want = append(want, l); return nil }); err != nil {
+		var want []link.Link
+		if _, err := Links(strings.NewReader(c.doc), o, func(l link.Link) error { want = append(want, l); return nil }); err != nil {
 			t.Fatal(err)
 		}
-		o.Defer = new(lazyurl.Refs)
-		var got []Link
+		o.deferred = new(lazyurl.Refs)
+		var got []link.Link
 		n := 0
-		_, err := LinksRef(strings.NewReader(c.doc), o, func(l *Link) error {
+		_, err := LinksRef(strings.NewReader(c.doc), o, func(l *link.Link) error {
 			tab := strings.Contains(l.Raw, "\t")
 			if lazyurl.Deferred(l) != (c.deferred && !tab) || lazyurl.Deferred(l) && l.URL != "" {
 				t.Errorf("%s: %+v: deferred %v, want %v", c.name, *l, lazyurl.Deferred(l), c.deferred)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 )
 
 // styleSheet handles the text of a <style> element: raw text, so no
@@ -19,7 +20,7 @@ func (s *scanner) styleSheet(raw []byte) error {
 func (s *scanner) sheet(raw, tag []byte, inStyle bool) error {
 	s.subs, s.urls = s.subs[:0], s.urls[:0]
 	s.rel = s.rel[:0]
-	s.at = site{raw: raw, name: tag, kind: CSS, exact: true}
+	s.at = site{raw: raw, name: tag, kind: link.CSS, exact: true}
 	text, m := s.str(raw), []int32(nil)
 	if s.p.enc != nil && !isASCII(raw) {
 		// CSS is tokenized as text: in Shift_JIS a trail byte can be "\".
@@ -78,11 +79,11 @@ func (s *scanner) srcdoc(v string, at *site) {
 		opts.Referrer = nestedReferrer{opts.Referrer, s.inert > 0}
 	}
 	var out bytes.Buffer
-	var fn func(Link) error
+	var fn func(link.Link) error
 	if s.fn != nil {
 		line, col := s.position(at.raw, at.pos)
 		inert := s.inert > 0
-		fn = func(l Link) error {
+		fn = func(l link.Link) error {
 			l.Line, l.Column, l.Offset = line, col, s.off+int64(at.pos)
 			l.Inert = l.Inert || inert
 			return s.fn(l)
@@ -123,7 +124,7 @@ type nestedReferrer struct {
 	inert bool
 }
 
-func (n nestedReferrer) Load(l Link) {
+func (n nestedReferrer) Load(l link.Link) {
 	l.Inert = l.Inert || n.inert
 	n.r.Load(l)
 }

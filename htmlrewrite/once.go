@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 )
 
 // A document that can be read again (an io.ReadSeeker) into an output
@@ -65,23 +66,23 @@ func rewinder(dst io.Writer) (Rewinder, bool) {
 // the Rewinder dst (see above). ok is false when the document is to go
 // the look-ahead's way after all (UTF-16, which is decoded as a stream):
 // rs is then back at start and nothing is written.
-func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st Stats, ok bool, err error) {
+func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st link.Stats, ok bool, err error) {
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}
 	if err := checkSpec(opts); err != nil {
-		return Stats{}, true, err
+		return link.Stats{}, true, err
 	}
 	buf := readBuffer()[:readSize]
 	first, p, utf16, err := startOnce(rs, start, buf, &opts)
 	if utf16 || err != nil {
 		freeReadBuffer(buf)
-		return Stats{}, !utf16, err
+		return link.Stats{}, !utf16, err
 	}
 	s, err := newScannerPrepared(p, opts, nil, nil)
 	if err != nil {
 		freeReadBuffer(buf)
-		return Stats{}, true, err
+		return link.Stats{}, true, err
 	}
 	late := &lateBase{rs: rs, start: start, opts: &opts, s: s, fallback: p.base}
 	s.onBase = late.decide
@@ -109,18 +110,18 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 	// base: the output is taken back and the document rewritten from its
 	// start with the decided base.
 	if err := dst.Rewind(); err != nil {
-		return Stats{}, true, err
+		return link.Stats{}, true, err
 	}
 	if opts.Referrer != nil {
 		opts.Referrer.Restart()
 	}
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
-		return Stats{}, true, err
+		return link.Stats{}, true, err
 	}
 	q := *late.decided
 	s, err = newScannerPrepared(q, opts, nil, nil)
 	if err != nil {
-		return Stats{}, true, err
+		return link.Stats{}, true, err
 	}
 	st, err = rewriteWith(s, dst, rs)
 	s.free()
@@ -183,7 +184,7 @@ func (l *lateBase) search() (found bool, err error) {
 
 // rewriteWith runs the scanner s over r into dst, as Document.Rewrite
 // does.
-func rewriteWith(s *scanner, dst io.Writer, r io.Reader) (Stats, error) {
+func rewriteWith(s *scanner, dst io.Writer, r io.Reader) (link.Stats, error) {
 	w, free := pooledWriter(dst)
 	defer free()
 	s.w = w

@@ -12,6 +12,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -127,16 +128,16 @@ func onceOptions() []Options {
 	noscript := all[0]
 	noscript.Scripting = true
 	mapped := all[1]
-	mapped.Map = func(l Link) (string, bool) { return l.URL + "?m", true }
+	mapped.Map = func(l link.Link) (string, bool) { return l.URL + "?m", true }
 	// A tag longer than MaxToken: the rest is copied unchanged, read
-	// through the watch all the same (IncompleteError).
+	// through the watch all the same (link.IncompleteError).
 	short := all[2]
 	short.MaxToken = 90
 	return append(all, noscript, mapped, short)
 }
 
 // lookahead rewrites doc the scan-first way (the output is no Rewinder).
-func lookahead(t *testing.T, doc string, o Options) (string, Stats, error) {
+func lookahead(t *testing.T, doc string, o Options) (string, link.Stats, error) {
 	t.Helper()
 	var out bytes.Buffer
 	st, err := Rewrite(&out, strings.NewReader(doc), o)
@@ -145,7 +146,7 @@ func lookahead(t *testing.T, doc string, o Options) (string, Stats, error) {
 
 // once rewrites doc in one pass into a Rewinder; it returns the bytes
 // read from the document and the rewinds too.
-func once(t *testing.T, doc string, o Options, readerAt bool) (string, Stats, int64, int, error) {
+func once(t *testing.T, doc string, o Options, readerAt bool) (string, link.Stats, int64, int, error) {
 	t.Helper()
 	var out rewindBuffer
 	src := &countingSource{r: bytes.NewReader([]byte(doc))}
@@ -315,7 +316,7 @@ func TestLookaheadReadsHeadOnce(t *testing.T) {
 		doc := docs[name]
 		n := int64(len(doc))
 		src := &countingSource{r: bytes.NewReader([]byte(doc))}
-		if _, err := Links(src, o, func(Link) error { return nil }); err != nil {
+		if _, err := Links(src, o, func(link.Link) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 		most, seeks := 2*n, 2

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -109,7 +110,7 @@ func TestOpenDecisionPolicies(t *testing.T) {
 		if w := d.Base().Warnings; len(w) != 1 || !strings.HasPrefix(w[0], "looking for <base href>: ") {
 			t.Errorf("Open warnings %q", w)
 		}
-		if _, err := d.Links(func(Link) error { return nil }); !errors.Is(err, errBroken) {
+		if _, err := d.Links(func(link.Link) error { return nil }); !errors.Is(err, errBroken) {
 			t.Errorf("Links: %v, want the read error", err)
 		}
 	})
@@ -142,7 +143,7 @@ func TestOpenDecisionPolicies(t *testing.T) {
 		no := opts
 		no.ScanLimit = -1
 		var got []string
-		_, err = Links(io.MultiReader(strings.NewReader(late)), no, func(l Link) error { got = append(got, l.URL); return nil })
+		_, err = Links(io.MultiReader(strings.NewReader(late)), no, func(l link.Link) error { got = append(got, l.URL); return nil })
 		if err != nil || len(got) != 1 || got[0] != "http://r.example/late/x" {
 			t.Errorf("Links with ScanLimit -1: %v %q", err, got)
 		}
@@ -192,7 +193,7 @@ func TestUTF16FileScannedWhole(t *testing.T) {
 	doc := utf16le("\ufeff" + strings.Repeat("<p>filler</p>\n", 100) + `<a href=x></a><base href="/late/">`)
 	o := Options{Spec: resolve.RFC3986, ScanLimit: 200, Context: base.Context{Retrieval: "http://r.example/d/p"}}
 	var got []string
-	res, err := Links(bytes.NewReader([]byte(doc)), o, func(l Link) error { got = append(got, l.URL); return nil })
+	res, err := Links(bytes.NewReader([]byte(doc)), o, func(l link.Link) error { got = append(got, l.URL); return nil })
 	if err != nil || res.URL != "http://r.example/late/" || len(got) != 1 || got[0] != "http://r.example/late/x" {
 		t.Errorf("Links: %v %+v %q", err, res, got)
 	}

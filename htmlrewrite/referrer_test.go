@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -21,7 +22,7 @@ type referLog struct {
 	restarts int
 }
 
-func (r *referLog) Load(l Link) {
+func (r *referLog) Load(l link.Link) {
 	if l.Line != 0 || l.Offset != 0 {
 		panic("a Load with a position")
 	}
@@ -30,7 +31,7 @@ func (r *referLog) Load(l Link) {
 func (r *referLog) End(keys []string, charset string) { r.keys, r.charset = keys, charset; r.ends++ }
 func (r *referLog) Restart()                          { r.loads, r.keys = nil, nil; r.restarts++ }
 
-func loadString(l Link) string {
+func loadString(l link.Link) string {
 	return fmt.Sprintf("%s %s %s %s %v %q inert=%v err=%v", l.Tag, l.Attr, l.Kind, l.URL, l.Rel, l.Raw, l.Inert, l.Err != nil)
 }
 
@@ -61,10 +62,10 @@ func TestReferrer(t *testing.T) {
 		var log referLog
 		o := opts
 		o.Referrer = &log
-		_, err := Links(strings.NewReader(doc), o, func(l Link) error {
+		_, err := Links(strings.NewReader(doc), o, func(l link.Link) error {
 			legacy := strings.Contains(doc, "koi8-r")
-			if l.Kind == Import || l.Tag == "link" && (slices.Contains(l.Rel, "stylesheet") && legacy || slices.Contains(l.Rel, "manifest")) {
-				want = append(want, loadString(Link{Raw: l.Raw, URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind, Rel: l.Rel, Inert: l.Inert}))
+			if l.Kind == link.Import || l.Tag == "link" && (slices.Contains(l.Rel, "stylesheet") && legacy || slices.Contains(l.Rel, "manifest")) {
+				want = append(want, loadString(link.Link{Raw: l.Raw, URL: l.URL, Err: l.Err, Tag: l.Tag, Attr: l.Attr, Kind: l.Kind, Rel: l.Rel, Inert: l.Inert}))
 			}
 			return nil
 		})
@@ -109,7 +110,7 @@ func TestReferrer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.Links(func(Link) error { return nil })
+		d.Links(func(link.Link) error { return nil })
 		check("Document.Links", &log, 0)
 		// A pass that fn stops has not read the document: no End.
 		log = referLog{}
@@ -118,7 +119,7 @@ func TestReferrer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := d.Links(func(Link) error { return stop }); !errors.Is(err, stop) {
+		if _, err := d.Links(func(link.Link) error { return stop }); !errors.Is(err, stop) {
 			t.Fatal(err)
 		}
 		if log.ends != 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/encoding/japanese"
 
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -103,8 +104,8 @@ func TestShiftJIS(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 
-	var links []Link
-	_, err = Links(strings.NewReader(body), testOptions(), func(l Link) error { links = append(links, l); return nil })
+	var links []link.Link
+	_, err = Links(strings.NewReader(body), testOptions(), func(l link.Link) error { links = append(links, l); return nil })
 	require.NoError(t, err)
 	require.Len(t, links, 2)
 	assert.Equal(t, "表/a.html", links[0].Raw)

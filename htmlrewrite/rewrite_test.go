@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -19,7 +20,7 @@ func testOptions() Options {
 	return Options{Spec: resolve.RFC3986, Context: base.Context{Retrieval: testBase}}
 }
 
-func rewrite(t *testing.T, doc string, opts Options) (string, Stats) {
+func rewrite(t *testing.T, doc string, opts Options) (string, link.Stats) {
 	t.Helper()
 	var out bytes.Buffer
 	st, err := Rewrite(&out, strings.NewReader(doc), opts)
@@ -288,19 +289,19 @@ func TestMaxToken(t *testing.T) {
 	doc := `<a href="x">x</a><p title="` + strings.Repeat("t", 5000) + `"></p><a href="y">y</a>`
 	out.Reset()
 	_, err = Rewrite(&out, strings.NewReader(doc), opts)
-	var ie *IncompleteError
+	var ie *link.IncompleteError
 	require.ErrorAs(t, err, &ie)
-	assert.ErrorIs(t, err, ErrIncomplete)
+	assert.ErrorIs(t, err, link.ErrIncomplete)
 	assert.Equal(t, 1, ie.Line)
 	assert.Equal(t, int64(len(`<a href="x">x</a>`)), ie.Offset)
 	assert.Equal(t, `<a href="http://ex.com/dir/x">x</a>`+doc[len(`<a href="x">x</a>`):], out.String())
 
 	var links []string
-	_, err = Links(strings.NewReader(doc), opts, func(l Link) error {
+	_, err = Links(strings.NewReader(doc), opts, func(l link.Link) error {
 		links = append(links, l.URL)
 		return nil
 	})
-	assert.ErrorIs(t, err, ErrIncomplete)
+	assert.ErrorIs(t, err, link.ErrIncomplete)
 	assert.Equal(t, []string{"http://ex.com/dir/x"}, links)
 }
 
@@ -315,9 +316,9 @@ func TestMap(t *testing.T) {
 		"http://ex.com/dir/caf\u00e9": "cid:a&b\"c",
 		"http://ex.com/dir/s.css":     "cid:s",
 	}
-	var seen []Link
+	var seen []link.Link
 	opts := testOptions()
-	opts.Map = func(l Link) (string, bool) {
+	opts.Map = func(l link.Link) (string, bool) {
 		seen = append(seen, l)
 		if l.URL == "http://ex.com/dir/keep.html" {
 			return l.Raw, true
@@ -355,7 +356,7 @@ func TestMap(t *testing.T) {
 	assert.Equal(t, 2, st.Rewritten)
 	assert.Equal(t, 2, st.Mapped)
 	require.Len(t, seen, 2)
-	assert.Equal(t, Link{Raw: "i.png", URL: "http://ex.com/dir/i.png", Tag: "img", Attr: "src", Kind: Resource, Line: 2, Column: 11, Offset: 26,
+	assert.Equal(t, link.Link{Raw: "i.png", URL: "http://ex.com/dir/i.png", Tag: "img", Attr: "src", Kind: link.Resource, Line: 2, Column: 11, Offset: 26,
 		Base: base.Result{URL: "http://ex.com/dir/page.html?q#f", Source: base.Retrieval, Detail: "retrieval URL"}}, seen[1])
 }
 
@@ -376,7 +377,7 @@ func TestMapKeepsURL(t *testing.T) {
 		opts := testOptions()
 		opts.Spec = spec
 		opts.Absolute = true
-		opts.Map = func(l Link) (string, bool) {
+		opts.Map = func(l link.Link) (string, bool) {
 			got = append(got, l.URL)
 			return "", false
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 )
 
 // TestPassedRuns: tokens passed in runs (scanner.pass: written and their
@@ -56,7 +57,7 @@ func TestPassedRuns(t *testing.T) {
 
 func checkRuns(t *testing.T, name, doc string) {
 	t.Helper()
-	check := func(how string, l Link) {
+	check := func(how string, l link.Link) {
 		line := 1 + strings.Count(doc[:l.Offset], "\n")
 		col := int(l.Offset) - strings.LastIndexByte(doc[:l.Offset], '\n')
 		if l.Line != line || l.Column != col {
@@ -68,12 +69,12 @@ func checkRuns(t *testing.T, name, doc string) {
 		"one byte": iotest.OneByteReader,
 		"half":     iotest.HalfReader,
 	}
-	var want []Link
+	var want []link.Link
 	var wantOut string
 	for _, rn := range []string{"whole", "one byte", "half"} {
-		var links, copies []Link
+		var links, copies []link.Link
 		opts := testOptions()
-		_, err := Links(readers[rn](strings.NewReader(doc)), opts, func(l Link) error {
+		_, err := Links(readers[rn](strings.NewReader(doc)), opts, func(l link.Link) error {
 			check("links/"+rn, l)
 			links = append(links, l)
 			copies = append(copies, deepCopy(l))
@@ -88,8 +89,8 @@ func checkRuns(t *testing.T, name, doc string) {
 			l.Err, c.Err = nil, nil
 			require.Equal(t, c, l, "%s/%s: link %d changed after its token", name, rn, i)
 		}
-		var mapped []Link
-		opts.Map = func(l Link) (string, bool) {
+		var mapped []link.Link
+		opts.Map = func(l link.Link) (string, bool) {
 			check("map/"+rn, l)
 			mapped = append(mapped, l)
 			return "", false
@@ -112,7 +113,7 @@ func checkRuns(t *testing.T, name, doc string) {
 }
 
 // deepCopy copies l's strings into new memory.
-func deepCopy(l Link) Link {
+func deepCopy(l link.Link) link.Link {
 	c := l
 	c.Raw, c.URL, c.Tag, c.Attr = strings.Clone(l.Raw), strings.Clone(l.URL), strings.Clone(l.Tag), strings.Clone(l.Attr)
 	c.Rel = nil
@@ -154,7 +155,7 @@ func TestLinksRunsNotCut(t *testing.T) {
 	doc := strings.Repeat("<p>text\n<a href=\"x.html\">x</a> and <img\nsrc=i.png>\n", 200)
 	runs := func(w *bufio.Writer) (int, int) {
 		n := 0
-		s, r, err := newScanner(strings.NewReader(doc), testOptions(), w, func(l Link) error {
+		s, r, err := newScanner(strings.NewReader(doc), testOptions(), w, func(l link.Link) error {
 			n++
 			line := 1 + strings.Count(doc[:l.Offset], "\n")
 			col := int(l.Offset) - strings.LastIndexByte(doc[:l.Offset], '\n')

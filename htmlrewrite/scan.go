@@ -17,6 +17,7 @@ import (
 	"github.com/relurl/relurl/internal/htmltree"
 	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/internal/token"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -89,11 +90,11 @@ type edit struct {
 // scanner runs one document through the tokenizer, rewriting (w != nil)
 // or reporting links (fn != nil).
 type scanner struct {
-	cut   *IncompleteError // a limit met in the current tag (MaxRewrites)
+	cut   *link.IncompleteError // a limit met in the current tag (MaxRewrites)
 	opts  Options
 	w     *bufio.Writer
-	fn    func(Link) error
-	stats Stats
+	fn    func(link.Link) error
+	stats link.Stats
 	p     prepared
 	// special marks the bytes that keep a raw value from reading as
 	// itself in the document's encoding (see plain).
@@ -165,7 +166,7 @@ type scanner struct {
 	runCounted int
 }
 
-func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, io.Reader, error) {
+func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, io.Reader, error) {
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}
@@ -208,7 +209,7 @@ func checkSpec(opts Options) error {
 
 // newScannerPrepared makes the scanner of a document whose base and
 // encoding are known.
-func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, error) {
+func newScannerPrepared(p prepared, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, error) {
 	if err := checkSpec(opts); err != nil {
 		return nil, err
 	}
@@ -403,7 +404,7 @@ func (s *scanner) ran(b []byte) {
 func (s *scanner) run(r io.Reader) (err error) {
 	if s.opts.Referrer != nil && s.depth == 0 {
 		defer func() {
-			if s.err == nil && (err == nil || errors.As(err, new(*IncompleteError))) {
+			if s.err == nil && (err == nil || errors.As(err, new(*link.IncompleteError))) {
 				s.opts.Referrer.End(s.importKeys, s.stats.Charset)
 			}
 		}()
@@ -423,7 +424,7 @@ func (s *scanner) run(r io.Reader) (err error) {
 	defer func() { freeReadBuffer(z.ReadBuffer()) }()
 	maxTok := s.opts.MaxToken
 	if maxTok <= 0 {
-		maxTok = DefaultMaxToken
+		maxTok = link.DefaultMaxToken
 	}
 	z.SetMaxBuf(maxTok)
 	// Text, scripts, comments and <style> sheets pass in pieces: only a
@@ -475,7 +476,7 @@ func (s *scanner) run(r io.Reader) (err error) {
 					what = "a <script> element"
 				}
 				line, _ := s.position(raw, 0)
-				return s.stop(r, &IncompleteError{What: what, Line: line, Offset: s.off, Limit: maxTok, Unit: "bytes"})
+				return s.stop(r, &link.IncompleteError{What: what, Line: line, Offset: s.off, Limit: maxTok, Unit: "bytes"})
 			default:
 				return err
 			}
@@ -487,7 +488,7 @@ func (s *scanner) run(r io.Reader) (err error) {
 				if err := s.write(raw); err != nil {
 					return err
 				}
-				return s.stop(r, &IncompleteError{What: "a tag", Line: line, Offset: s.off, Limit: MaxAttrs, Unit: "attributes"})
+				return s.stop(r, &link.IncompleteError{What: "a tag", Line: line, Offset: s.off, Limit: MaxAttrs, Unit: "attributes"})
 			}
 			err = s.startTag(raw, tt == token.SelfClosingTagToken)
 			if cut := s.cut; cut != nil && err == nil {
@@ -532,7 +533,7 @@ func (s *scanner) run(r io.Reader) (err error) {
 
 // stop ends the reading at a limit: Rewrite copies what the tokenizer
 // holds and the rest of r as written; both return incomplete.
-func (s *scanner) stop(r io.Reader, incomplete *IncompleteError) error {
+func (s *scanner) stop(r io.Reader, incomplete *link.IncompleteError) error {
 	if s.w == nil {
 		return incomplete
 	}
@@ -854,18 +855,18 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 		}
 		kind := r.kind
 		if t.id == tagLink && a.id == attrHref && !isForeign {
-			kind = Navigation
+			kind = link.Navigation
 			for _, rel := range s.rel {
-				if resourceRels[rel] && kind != Import {
-					kind = Resource
+				if resourceRels[rel] && kind != link.Import {
+					kind = link.Resource
 				}
 				if rel == "modulepreload" {
-					kind = Import // a module (HTML §4.6.7.13)
+					kind = link.Import // a module (HTML §4.6.7.13)
 				}
 			}
 		}
 		if t.id == tagScript && a.id == attrSrc && s.scriptNext == scriptModule {
-			kind = Import // an external module script
+			kind = link.Import // an external module script
 		}
 		s.value(raw, name, a, r, kind, res)
 		if s.err != nil {
@@ -1022,7 +1023,7 @@ func (s *scanner) paramURL(raw []byte) bool {
 
 // codebase returns the resolver for an object's or applet's codebase.
 func (s *scanner) codebase(raw []byte, a *attr) *resolve.Resolver {
-	ref := Clean(s.decoded(raw[a.v0:a.v1]))
+	ref := clean(s.decoded(raw[a.v0:a.v1]))
 	u, err := s.res.Reference(ref)
 	if err != nil {
 		return s.res
@@ -1180,13 +1181,9 @@ func (s *scanner) str(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// Clean returns the reference in the URL value v: without the ASCII
-// whitespace around it (HTML: "a valid URL potentially surrounded by
-// spaces") and without tab, LF and CR inside, which the URL Standard
-// removes and RFC 3986 Appendix C says to ignore in extracted URIs. The
-// readers of the other formats (through linkref) clean their values with
-// it too.
-func Clean(v string) string {
+// clean is [link.Clean] on the reader's hot path: it finds tabs and
+// newlines a word at a time (TestCleanAsLink holds the two equal).
+func clean(v string) string {
 	i, j := trimmed(v, 0, len(v))
 	return cleanTrimmed(v[i:j])
 }
@@ -1245,7 +1242,7 @@ type site struct {
 	raw   []byte // the token
 	name  []byte // the element
 	attr  string
-	kind  Kind
+	kind  link.Kind
 	pos   int  // byte of the token where the value starts
 	exact bool // offsets in the decoded value are offsets in the token
 	clean bool // the value has no tab, LF or CR (so ref need not look)
@@ -1272,7 +1269,7 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		return
 	}
 	s.stats.Links++
-	if ref == "" && at.kind == Form {
+	if ref == "" && at.kind == link.Form {
 		res = s.documentResolver()
 	}
 	if s.opts.Referrer != nil && s.refers(at) {
@@ -1281,8 +1278,8 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 	}
 	if s.fn != nil {
 		// Here, not in emitRef: there the test made every link's
-		// emitRef slower (in-process Links -4 %, Defer unset).
-		if s.opts.Defer != nil && written == ref && s.p.enc == nil && s.p.utf16 == nil {
+		// emitRef slower when nothing is deferred.
+		if s.opts.deferred != nil && written == ref && s.p.enc == nil && s.p.utf16 == nil {
 			s.emitDeferred(at, d0, raw, t0-d0, len(ref), res)
 		} else {
 			s.emitRef(at, d0, raw, ref, written == ref, t0-d0, res)
@@ -1305,7 +1302,7 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 		// raw may alias the tokenizer's buffer, and so may u (resolve
 		// returns an absolute reference that needs no change as it is):
 		// Map gets copies.
-		var l Link
+		var l link.Link
 		s.link(&l, at, d0, strings.Clone(raw), strings.Clone(u), nil)
 		if m, ok := s.opts.Map(l); ok {
 			if m == raw {
@@ -1337,7 +1334,7 @@ func (s *scanner) ref(v string, d0, d1 int, res *resolve.Resolver, at *site, emp
 // rel=stylesheet> in a document not in UTF-8 (names and rel tokens are
 // lower-cased; enc is nil for UTF-8, and for UTF-16, which is decoded).
 func (s *scanner) refers(at *site) bool {
-	if at.kind == Import {
+	if at.kind == link.Import {
 		return true
 	}
 	if string(at.name) != "link" {
@@ -1355,7 +1352,7 @@ func (s *scanner) refers(at *site) bool {
 // resolves to u (or fails with err). Its strings outlive the token
 // (str): they are copies.
 func (s *scanner) refer(at *site, raw, u string, err error) {
-	l := Link{Raw: strings.Clone(raw), URL: strings.Clone(u), Err: err, Tag: elementName(at.name), Attr: at.attr, Kind: at.kind,
+	l := link.Link{Raw: strings.Clone(raw), URL: strings.Clone(u), Err: err, Tag: elementName(at.name), Attr: at.attr, Kind: at.kind,
 		Inert: s.inert > 0, Base: s.stats.Base}
 	if len(s.rel) > 0 {
 		l.Rel = make([]string, len(s.rel))
@@ -1421,11 +1418,11 @@ func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, 
 }
 
 // emitDeferred is emitRef with the URL left to lazyurl.Resolve
-// (Options.Defer), for a reference that is a part of the value as
+// (Options.deferred), for a reference that is a part of the value as
 // written, raw[t:t+n]: the link's one string is the value.
 func (s *scanner) emitDeferred(at *site, d0 int, raw string, t, n int, res *resolve.Resolver) {
 	s.linkBuf = append(s.linkBuf[:0], raw...)
-	s.emit(at, d0, s.blocks.string(s.linkBuf), "", s.opts.Defer.New(res, t, n))
+	s.emit(at, d0, s.blocks.string(s.linkBuf), "", s.opts.deferred.New(res, t, n))
 }
 
 func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
@@ -1440,7 +1437,7 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 		s.err = h.filled()
 		return
 	}
-	var l Link
+	var l link.Link
 	s.link(&l, at, d0, raw, u, err)
 	s.err = s.fn(l)
 }
@@ -1448,7 +1445,7 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 // link sets l, zero, to the Link of the value raw, at d0 in the decoded
 // value at. (Filled in place: a Link returned was copied once more, a
 // tenth of a link's cost.)
-func (s *scanner) link(l *Link, at *site, d0 int, raw, u string, err error) {
+func (s *scanner) link(l *link.Link, at *site, d0 int, raw, u string, err error) {
 	pos := at.pos
 	switch {
 	case at.exact:
@@ -1473,7 +1470,7 @@ func (s *scanner) link(l *Link, at *site, d0 int, raw, u string, err error) {
 }
 
 // value handles one URL-bearing attribute.
-func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resolve.Resolver) {
+func (s *scanner) value(raw, name []byte, a *attr, r rule, kind link.Kind, res *resolve.Resolver) {
 	rv := raw[a.v0:a.v1]
 	clean := s.clean(rv)
 	plain := clean || s.asWritten(rv)
@@ -1492,7 +1489,7 @@ func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resol
 	s.subs, s.urls = s.subs[:0], s.urls[:0]
 	switch r.syn {
 	case synURL:
-		empty := a.id == attrHref && (s.t.id == tagA || s.t.id == tagArea) || kind == Form
+		empty := a.id == attrHref && (s.t.id == tagA || s.t.id == tagArea) || kind == link.Form
 		s.ref(dec, 0, len(dec), res, at, empty, nil)
 	case synSpace:
 		s.list(dec, res, at, isSpace)
@@ -1504,7 +1501,7 @@ func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resol
 			if n++; n > MaxRewrites {
 				// What each candidate holds until the tag is written
 				// (its edit, its new URL) is bounded by design.
-				s.cut = &IncompleteError{What: "a srcset", Limit: MaxRewrites, Unit: "srcset candidates"}
+				s.cut = &link.IncompleteError{What: "a srcset", Limit: MaxRewrites, Unit: "srcset candidates"}
 				break
 			}
 			s.ref(dec, u0, u1, res, at, false, srcsetSafe)
@@ -1514,7 +1511,7 @@ func (s *scanner) value(raw, name []byte, a *attr, r rule, kind Kind, res *resol
 			s.ref(dec, u0, u1, res, at, false, nil)
 		}
 	case synCSS:
-		at.kind = CSS
+		at.kind = link.CSS
 		s.css(dec, res, at, false)
 	case synHTML:
 		s.srcdoc(dec, at)

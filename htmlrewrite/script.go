@@ -7,6 +7,7 @@ import (
 
 	"github.com/relurl/relurl/internal/jsonscan"
 	"github.com/relurl/relurl/internal/modspec"
+	"github.com/relurl/relurl/link"
 )
 
 // scriptKind is what an HTML <script> element's text is read as.
@@ -67,7 +68,7 @@ func (s *scanner) script(raw []byte, k scriptKind) error {
 	// Offsets in the string's content are offsets in the token, as the
 	// author wrote it: exact (a string with escapes is reported at its
 	// first byte).
-	at := site{raw: raw, name: scriptName, kind: Import, exact: true}
+	at := site{raw: raw, name: scriptName, kind: link.Import, exact: true}
 	s.scriptMap = m
 	pos := s.scriptPos
 	// each reads the string whose decoded value is v and whose content is
@@ -125,9 +126,9 @@ func (s *scanner) module(text string, at *site, each func(v string, c0, c1 int, 
 	}
 	for _, r := range refs {
 		at.attr = r.Form
-		at.kind = Import
+		at.kind = link.Import
 		if r.URL {
-			at.kind = Resource
+			at.kind = link.Resource
 		}
 		switch {
 		case !r.OK:
@@ -166,7 +167,7 @@ func (s *scanner) importMap(text string, at *site, each func(v string, c0, c1 in
 	quote := func(u string) string { return jsonscan.Quote(u, true) }
 	for _, e := range im.Entries {
 		at.attr = "importmap:" + e.Role.String()
-		at.kind = Import
+		at.kind = link.Import
 		if e.Err != nil {
 			s.unresolved(at, e.Start, e.Text, e.Err)
 		} else {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/modspec"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -27,7 +28,7 @@ func pageOptions() Options {
 func scriptLinks(t *testing.T, doc string, opts Options) ([]string, base.Result) {
 	t.Helper()
 	var got []string
-	b, err := Links(strings.NewReader(doc), opts, func(l Link) error {
+	b, err := Links(strings.NewReader(doc), opts, func(l link.Link) error {
 		s := l.Tag + " " + l.Attr + " " + l.Kind.String() + " "
 		if l.Err != nil {
 			s += "error " + l.Raw
@@ -167,7 +168,7 @@ const s = "import './string.js'", re = /import ".\/re.js"/;
 <template><script type=module>import "./inert.js"</script></template>`
 	var inert []bool
 	got, _ := scriptLinks(t, doc, pageOptions())
-	Links(strings.NewReader(doc), pageOptions(), func(l Link) error { inert = append(inert, l.Inert); return nil })
+	Links(strings.NewReader(doc), pageOptions(), func(l link.Link) error { inert = append(inert, l.Inert); return nil })
 	assert.Equal(t, []string{
 		"script import import https://www.example/app/early.js",
 		"script importmap:address import https://www.example/app/vendor/lodash.js",
@@ -182,7 +183,7 @@ const s = "import './string.js'", re = /import ".\/re.js"/;
 	assert.Equal(t, []bool{false, false, false, false, false, false, false, false, true}, inert)
 
 	var errs []error
-	Links(strings.NewReader(doc), pageOptions(), func(l Link) error {
+	Links(strings.NewReader(doc), pageOptions(), func(l link.Link) error {
 		if l.Err != nil {
 			errs = append(errs, l.Err)
 		}
@@ -200,7 +201,7 @@ func TestScriptLinksHaveNoRel(t *testing.T) {
 	doc := `<link rel=stylesheet href=a.css><script type=module>import "./x.js"</script>
 <a rel=nofollow href=q></a><script type=importmap>{"imports":{"m":"./m.js"}}</script>`
 	var got []string
-	_, err := Links(strings.NewReader(doc), pageOptions(), func(l Link) error {
+	_, err := Links(strings.NewReader(doc), pageOptions(), func(l link.Link) error {
 		got = append(got, l.Raw+" "+strings.Join(l.Rel, ","))
 		return nil
 	})
@@ -274,7 +275,7 @@ const t = import(` + "`https://www.example/t.js`" + `), u = new URL("https://www
 	// What Map writes is escaped for its string: JSON, JavaScript with
 	// its quote, "<" never raw.
 	opts := pageOptions()
-	opts.Map = func(l Link) (string, bool) { return `q"'</script>` + l.Raw, true }
+	opts.Map = func(l link.Link) (string, bool) { return `q"'</script>` + l.Raw, true }
 	out, _ = rewrite(t, `<script type=importmap>{"imports":{"a":"./a.js"}}</script><script type=module>import './b.js'</script>`, opts)
 	assert.Equal(t, `<script type=importmap>{"imports":{"a":"q\"'\u003c/script>./a.js"}}</script><script type=module>import 'q"\'\x3C/script>./b.js'</script>`, out)
 }
@@ -293,12 +294,12 @@ func TestScriptIdentity(t *testing.T) {
 	assert.Contains(t, got, "script import import https://www.example/app/far.js")
 	assert.Contains(t, got, "script import import https://www.example/app/esc.js")
 
-	// Over MaxToken: the rest is copied as it is, with an IncompleteError.
+	// Over MaxToken: the rest is copied as it is, with an link.IncompleteError.
 	var b bytes.Buffer
 	opts := pageOptions()
 	opts.MaxToken = 1 << 16
 	_, err := Rewrite(&b, strings.NewReader(doc), opts)
-	var inc *IncompleteError
+	var inc *link.IncompleteError
 	assert.ErrorAs(t, err, &inc)
 	assert.Contains(t, b.String(), long)
 }
@@ -324,7 +325,7 @@ func TestScriptEncodings(t *testing.T) {
 
 	latin, _ := charmap.Windows1252.NewEncoder().String(`<meta charset=windows-1252><script type=module>const s = "é"; import "./x.js"</script>`)
 	opts := pageOptions()
-	opts.Map = func(l Link) (string, bool) { return "./ü/" + l.Raw, true }
+	opts.Map = func(l link.Link) (string, bool) { return "./ü/" + l.Raw, true }
 	out.Reset()
 	_, err = Rewrite(&out, strings.NewReader(latin), opts)
 	require.NoError(t, err)

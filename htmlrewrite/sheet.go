@@ -8,6 +8,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 )
 
 // RewriteCSS copies the stylesheet src (a text/css file or MIME part) to
@@ -20,10 +21,10 @@ import (
 // as in Rewrite. A UTF-8 (or ASCII) sheet streams: it is read in pieces
 // cut after a ";", "{" or "}" at its top level, so that only a rule or
 // declaration is held, up to Options.MaxToken bytes (past it, an
-// *IncompleteError and the rest copied as written). A sheet in another
+// *link.IncompleteError and the rest copied as written). A sheet in another
 // encoding is held whole, up to Options.MaxToken bytes; a larger one is
-// copied unchanged with a *TooLargeError.
-func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
+// copied unchanged with a *link.TooLargeError.
+func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	w := newWriter(dst)
 	s, data, err := newSheet(src, opts, w, nil)
 	if err == nil {
@@ -33,7 +34,7 @@ func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 		err = ferr
 	}
 	if s == nil {
-		return Stats{}, err
+		return link.Stats{}, err
 	}
 	return s.stats, err
 }
@@ -41,7 +42,7 @@ func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (Stats, error) {
 // CSSLinks calls fn for every URL of the stylesheet src, in order, as
 // Links does; Link.Tag and Link.Attr are empty. It returns the sheet's
 // base.
-func CSSLinks(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+func CSSLinks(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
 	s, data, err := newSheet(src, opts, nil, fn)
 	if err != nil {
 		return base.Result{}, err
@@ -55,13 +56,13 @@ func CSSLinks(src io.Reader, opts Options, fn func(Link) error) (base.Result, er
 const sheetHead = chunkSize
 
 // newSheet reads the sheet's head and makes its scanner.
-func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, []byte, error) {
+func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, []byte, error) {
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}
 	maxTok := opts.MaxToken
 	if maxTok <= 0 {
-		maxTok = DefaultMaxToken
+		maxTok = link.DefaultMaxToken
 	}
 	data, err := io.ReadAll(io.LimitReader(src, int64(min(maxTok, sheetHead))+1))
 	if err != nil {
@@ -98,7 +99,7 @@ func sheetEncoding(head []byte, opts *Options) (encoding.Encoding, string) {
 func (s *scanner) sheetRun(head []byte, src io.Reader) error {
 	maxTok := s.opts.MaxToken
 	if maxTok <= 0 {
-		maxTok = DefaultMaxToken
+		maxTok = link.DefaultMaxToken
 	}
 	if s.p.enc != nil {
 		return s.sheetWhole(head, src, maxTok)
@@ -133,7 +134,7 @@ func (s *scanner) sheetRun(head []byte, src io.Reader) error {
 		if cut == 0 {
 			if len(buf) > maxTok {
 				line, _ := s.position(buf, 0)
-				incomplete := &IncompleteError{What: "a CSS rule", Line: line, Offset: s.off, Limit: maxTok, Unit: "bytes"}
+				incomplete := &link.IncompleteError{What: "a CSS rule", Line: line, Offset: s.off, Limit: maxTok, Unit: "bytes"}
 				if s.w == nil {
 					return incomplete
 				}
@@ -181,7 +182,7 @@ func (s *scanner) sheetWhole(head []byte, src io.Reader, maxTok int) error {
 	}
 	data := append(head, rest...)
 	if len(data) > maxTok {
-		tooLarge := &TooLargeError{What: "a stylesheet in " + s.p.encName, Size: -1, Limit: int64(maxTok)}
+		tooLarge := &link.TooLargeError{What: "a stylesheet in " + s.p.encName, Size: -1, Limit: int64(maxTok)}
 		if s.w == nil {
 			return tooLarge
 		}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -26,12 +27,12 @@ func TestRewriteCSS(t *testing.T) {
 	assert.Equal(t, "@import 'http://ex.com/css/a.css';\n@namespace url(http://ns);\nb{c:url(http://ex.com/img/x.png)} /* </style> */ d{e:url(#f)}", out.String())
 	assert.Equal(t, 2, st.Rewritten)
 
-	var links []Link
-	b, err := CSSLinks(strings.NewReader(in), opts, func(l Link) error { links = append(links, l); return nil })
+	var links []link.Link
+	b, err := CSSLinks(strings.NewReader(in), opts, func(l link.Link) error { links = append(links, l); return nil })
 	require.NoError(t, err)
 	assert.Equal(t, "http://ex.com/css/site.css", b.URL)
 	require.Len(t, links, 2)
-	assert.Equal(t, Link{Raw: "../img/x.png", URL: "http://ex.com/img/x.png", Kind: CSS, Line: 3, Column: 9, Offset: 52, Base: b}, links[1])
+	assert.Equal(t, link.Link{Raw: "../img/x.png", URL: "http://ex.com/img/x.png", Kind: link.CSS, Line: 3, Column: 9, Offset: 52, Base: b}, links[1])
 }
 
 func TestRewriteCSSCharset(t *testing.T) {
@@ -58,7 +59,7 @@ func TestRewriteCSSTooLarge(t *testing.T) {
 	in := "a{b:url(x.png)} c{d:url(y.png)}"
 	var out bytes.Buffer
 	_, err := RewriteCSS(&out, strings.NewReader(in), opts)
-	var e *IncompleteError
+	var e *link.IncompleteError
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, "a CSS rule", e.What)
 	assert.Equal(t, in, out.String())
@@ -73,7 +74,7 @@ func TestRewriteCSSTooLarge(t *testing.T) {
 	assert.Equal(t, strings.ReplaceAll(in, "x.png", "http://ex.com/dir/x.png"), out.String())
 	assert.Equal(t, 10000, st.Rewritten)
 	var lines []int
-	_, err = CSSLinks(strings.NewReader(in), opts, func(l Link) error { lines = append(lines, l.Line); return nil })
+	_, err = CSSLinks(strings.NewReader(in), opts, func(l link.Link) error { lines = append(lines, l.Line); return nil })
 	require.NoError(t, err)
 	require.Len(t, lines, 10000)
 	assert.Equal(t, 10000, lines[9999])
@@ -83,9 +84,9 @@ func TestRewriteCSSTooLarge(t *testing.T) {
 	opts.ContentType = "text/css; charset=windows-1252"
 	out.Reset()
 	_, err = RewriteCSS(&out, strings.NewReader(in), opts)
-	var tl *TooLargeError
+	var tl *link.TooLargeError
 	require.ErrorAs(t, err, &tl)
-	assert.ErrorIs(t, err, ErrIncomplete)
+	assert.ErrorIs(t, err, link.ErrIncomplete)
 	assert.Equal(t, in, out.String())
 }
 
@@ -135,7 +136,7 @@ func TestCSSLinksIssue15(t *testing.T) {
 	sheet := `a{b:u\72 l(x.png)} c{d:url(/*x*/a.png)} e{b:\75 rl(y.png)} f{fill:url(#g)} g{c:url()} @namespace s url(http://www.w3.org/2000/svg);` +
 		`h{background:-webkit-image-set("a.avif" type("image/avif") 1x, url(b.png) 2x)} @font-face{src:local("F"),url(f.woff2) format("woff2")}`
 	var got []string
-	_, err := CSSLinks(strings.NewReader(sheet), Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://cdn.example/assets/css/site.css"}}, func(l Link) error {
+	_, err := CSSLinks(strings.NewReader(sheet), Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://cdn.example/assets/css/site.css"}}, func(l link.Link) error {
 		got = append(got, l.URL)
 		return nil
 	})

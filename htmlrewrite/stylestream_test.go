@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/relurl/relurl/link"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,8 +34,8 @@ func TestStyleStreams(t *testing.T) {
 	rules := strings.Count(sheet.String(), "\n")
 	assert.Equal(t, rules+1, st.Rewritten)
 
-	var links []Link
-	_, err := Links(strings.NewReader(doc), opts, func(l Link) error {
+	var links []link.Link
+	_, err := Links(strings.NewReader(doc), opts, func(l link.Link) error {
 		links = append(links, l)
 		return nil
 	})
@@ -50,7 +51,7 @@ func TestStyleStreams(t *testing.T) {
 
 	long := "<style>a { background: url(x.png); content: \"" + strings.Repeat("z", 5000) + "\" }</style><a href=y>"
 	_, err = Rewrite(&bytes.Buffer{}, strings.NewReader(long), opts)
-	assert.ErrorIs(t, err, ErrIncomplete)
+	assert.ErrorIs(t, err, link.ErrIncomplete)
 }
 
 // styleFragments are pieces of CSS whose cutting is easy to get wrong:
@@ -113,15 +114,15 @@ func TestStyleStreamAgrees(t *testing.T) {
 // those of its sheets held whole.
 func checkStyleStream(t *testing.T, doc, name string) {
 	t.Helper()
-	run := func(stream bool, maxTok int) (string, []Link, error, error) {
+	run := func(stream bool, maxTok int) (string, []link.Link, error, error) {
 		streamStyle = stream
 		defer func() { streamStyle = true }()
 		opts := testOptions()
 		opts.MaxToken = maxTok
 		var out bytes.Buffer
 		_, rerr := Rewrite(&out, strings.NewReader(doc), opts)
-		var links []Link
-		_, lerr := Links(strings.NewReader(doc), opts, func(l Link) error {
+		var links []link.Link
+		_, lerr := Links(strings.NewReader(doc), opts, func(l link.Link) error {
 			l.Base = links0Base
 			links = append(links, l)
 			return nil
@@ -136,7 +137,7 @@ func checkStyleStream(t *testing.T, doc, name string) {
 	if gerr != nil || glerr != nil {
 		// A stretch with nowhere to cut longer than the bound: the
 		// one case the pieces cannot take.
-		assert.ErrorIs(t, gerr, ErrIncomplete, name)
+		assert.ErrorIs(t, gerr, link.ErrIncomplete, name)
 		return
 	}
 	if !assert.Equal(t, wantOut, gotOut, "%s: rewrite of %q", name, doc) {
@@ -147,7 +148,7 @@ func checkStyleStream(t *testing.T, doc, name string) {
 	}
 }
 
-var links0Base = Link{}.Base
+var links0Base = link.Link{}.Base
 
 // FuzzStyleStream: any sheet is rewritten and reported alike in pieces
 // and whole.
@@ -217,7 +218,7 @@ func TestStyleStreamUTF16(t *testing.T) {
 		_, err := Rewrite(&out, bytes.NewReader(doc), opts)
 		require.NoError(t, err)
 		var links []string
-		_, err = Links(bytes.NewReader(doc), opts, func(l Link) error {
+		_, err = Links(bytes.NewReader(doc), opts, func(l link.Link) error {
 			links = append(links, fmt.Sprint(l.URL, " ", l.Line, ":", l.Column, " @", l.Offset))
 			return nil
 		})

@@ -6,7 +6,11 @@ package htmlrewrite
 // Values that must never be resolved are simply absent: xmlns, itemtype,
 // rel, itemprop, on* handlers, download, target, <meta property=og:*>.
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/relurl/relurl/link"
+)
 
 type tagID uint8
 
@@ -350,7 +354,7 @@ const (
 // rule is how one attribute of one element is read.
 type rule struct {
 	syn  syntax
-	kind Kind
+	kind link.Kind
 	// docURL: resolved against the document's URL, not its base: an empty
 	// form action (LS "form submission algorithm" step 8) and the html
 	// manifest ("isn't affected by base elements").
@@ -366,17 +370,17 @@ type rule struct {
 func ruleFor(t tagID, a attrID, foreign, linking bool, o *Options) rule {
 	switch a {
 	case attrStyle:
-		return rule{syn: synCSS, kind: CSS}
+		return rule{syn: synCSS, kind: link.CSS}
 	case attrItemid:
-		return rule{syn: synURL, kind: Citation}
+		return rule{syn: synURL, kind: link.Citation}
 	case attrDataSrc, attrDataLazySrc, attrDataOriginal, attrDataBg, attrDataBackground:
 		if o.LazyLoad {
-			return rule{syn: synURL, kind: Resource}
+			return rule{syn: synURL, kind: link.Resource}
 		}
 		return rule{}
 	case attrDataSrcset, attrDataLazySrcset:
 		if o.LazyLoad {
-			return rule{syn: synSrcset, kind: Resource}
+			return rule{syn: synSrcset, kind: link.Resource}
 		}
 		return rule{}
 	}
@@ -384,9 +388,9 @@ func ruleFor(t tagID, a attrID, foreign, linking bool, o *Options) rule {
 		// SVG 2 / SVG 1.1 href and xlink:href, MathML 3 href.
 		if linking && (a == attrHref || a == attrXlinkHref) {
 			if t == tagA {
-				return rule{syn: synURL, kind: Navigation}
+				return rule{syn: synURL, kind: link.Navigation}
 			}
-			return rule{syn: synURL, kind: Resource}
+			return rule{syn: synURL, kind: link.Resource}
 		}
 		return rule{}
 	}
@@ -394,108 +398,108 @@ func ruleFor(t tagID, a attrID, foreign, linking bool, o *Options) rule {
 	case attrHref:
 		switch t {
 		case tagA, tagArea:
-			return rule{syn: synURL, kind: Navigation}
+			return rule{syn: synURL, kind: link.Navigation}
 		case tagLink:
-			return rule{syn: synURL, kind: Resource} // refined by rel
+			return rule{syn: synURL, kind: link.Resource} // refined by rel
 		}
 	case attrSrc:
 		switch t {
 		case tagImg, tagIframe, tagFrame, tagEmbed, tagScript, tagInput, tagAudio,
 			tagVideo, tagSource, tagTrack, tagBgsound, tagLayer, tagIlayer, tagFig, tagOverlay:
-			return rule{syn: synURL, kind: Resource}
+			return rule{syn: synURL, kind: link.Resource}
 		}
 	case attrSrcset:
 		if t == tagImg || t == tagSource {
-			return rule{syn: synSrcset, kind: Resource}
+			return rule{syn: synSrcset, kind: link.Resource}
 		}
 	case attrImagesrcset:
 		if t == tagLink {
-			return rule{syn: synSrcset, kind: Resource}
+			return rule{syn: synSrcset, kind: link.Resource}
 		}
 	case attrPing:
 		if t == tagA || t == tagArea {
-			return rule{syn: synSpace, kind: Resource}
+			return rule{syn: synSpace, kind: link.Resource}
 		}
 	case attrLongdesc:
 		if t == tagImg || t == tagIframe || t == tagFrame {
-			return rule{syn: synURL, kind: Citation}
+			return rule{syn: synURL, kind: link.Citation}
 		}
 	case attrUsemap:
 		if t == tagImg || t == tagInput || t == tagObject {
-			return rule{syn: synURL, kind: Navigation}
+			return rule{syn: synURL, kind: link.Navigation}
 		}
 	case attrLowsrc, attrDynsrc:
 		if t == tagImg {
-			return rule{syn: synURL, kind: Resource}
+			return rule{syn: synURL, kind: link.Resource}
 		}
 	case attrSrcdoc:
 		if t == tagIframe && o.Srcdoc {
-			return rule{syn: synHTML, kind: Resource}
+			return rule{syn: synHTML, kind: link.Resource}
 		}
 	case attrPluginspage:
 		if t == tagEmbed {
-			return rule{syn: synURL, kind: Navigation}
+			return rule{syn: synURL, kind: link.Navigation}
 		}
 	case attrData:
 		if t == tagObject {
-			return rule{syn: synURL, kind: Resource, codebase: true}
+			return rule{syn: synURL, kind: link.Resource, codebase: true}
 		}
 	case attrClassid:
 		if t == tagObject {
-			return rule{syn: synURL, kind: Resource, codebase: true}
+			return rule{syn: synURL, kind: link.Resource, codebase: true}
 		}
 	case attrCodebase:
 		if t == tagObject || t == tagApplet {
-			return rule{syn: synURL, kind: Resource}
+			return rule{syn: synURL, kind: link.Resource}
 		}
 	case attrArchive:
 		switch t {
 		case tagObject:
-			return rule{syn: synSpace, kind: Resource, codebase: true}
+			return rule{syn: synSpace, kind: link.Resource, codebase: true}
 		case tagApplet:
-			return rule{syn: synComma, kind: Resource, codebase: true}
+			return rule{syn: synComma, kind: link.Resource, codebase: true}
 		}
 	case attrValue:
 		if t == tagParam && o.Param {
-			return rule{syn: synURL, kind: Resource} // refined by name/valuetype
+			return rule{syn: synURL, kind: link.Resource} // refined by name/valuetype
 		}
 	case attrFormaction:
 		if t == tagInput || t == tagButton {
-			return rule{syn: synURL, kind: Form, docURL: true}
+			return rule{syn: synURL, kind: link.Form, docURL: true}
 		}
 	case attrAction:
 		if t == tagForm {
-			return rule{syn: synURL, kind: Form, docURL: true}
+			return rule{syn: synURL, kind: link.Form, docURL: true}
 		}
 	case attrPoster:
 		if t == tagVideo {
-			return rule{syn: synURL, kind: Resource}
+			return rule{syn: synURL, kind: link.Resource}
 		}
 	case attrCite:
 		switch t {
 		case tagBlockquote, tagQ, tagDel, tagIns:
-			return rule{syn: synURL, kind: Citation}
+			return rule{syn: synURL, kind: link.Citation}
 		}
 	case attrProfile:
 		if t == tagHead {
-			return rule{syn: synSpace, kind: Citation}
+			return rule{syn: synSpace, kind: link.Citation}
 		}
 	case attrManifest:
 		if t == tagHTML {
-			return rule{syn: synURL, kind: Resource, docURL: true}
+			return rule{syn: synURL, kind: link.Resource, docURL: true}
 		}
 	case attrIcon:
 		if t == tagMenuitem || t == tagCommand {
-			return rule{syn: synURL, kind: Resource}
+			return rule{syn: synURL, kind: link.Resource}
 		}
 	case attrBackground:
 		switch t {
 		case tagBody, tagTable, tagThead, tagTbody, tagTfoot, tagTr, tagTd, tagTh:
-			return rule{syn: synURL, kind: Resource}
+			return rule{syn: synURL, kind: link.Resource}
 		}
 	case attrContent:
 		if t == tagMeta {
-			return rule{syn: synRefresh, kind: Refresh} // only with http-equiv=refresh
+			return rule{syn: synRefresh, kind: link.Refresh} // only with http-equiv=refresh
 		}
 	}
 	return rule{}

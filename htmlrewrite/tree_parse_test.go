@@ -9,6 +9,7 @@ import (
 
 	"github.com/relurl/relurl/internal/htmltree/htmltreetest"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -112,7 +113,7 @@ func TestBaseAfterForeignContent(t *testing.T) {
 		}
 	}
 	var links []string
-	_, err := Links(strings.NewReader(`<div><svg></div><base href="https://cdn.example/app/"><a href="page.html">`), testOptions(), func(l Link) error {
+	_, err := Links(strings.NewReader(`<div><svg></div><base href="https://cdn.example/app/"><a href="page.html">`), testOptions(), func(l link.Link) error {
 		links = append(links, l.URL)
 		return nil
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/link"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -129,7 +130,7 @@ func TestClean(t *testing.T) {
 func TestCleanCSSEscape(t *testing.T) {
 	doc := `<div style="background:url(a\9 b.png)"><p style="background:url(x\A y.png)"><a href="c d.html">`
 	var urls []string
-	if _, err := Links(strings.NewReader(doc), testOptions(), func(l Link) error {
+	if _, err := Links(strings.NewReader(doc), testOptions(), func(l link.Link) error {
 		urls = append(urls, l.URL)
 		return nil
 	}); err != nil {

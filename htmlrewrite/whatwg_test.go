@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -53,11 +54,11 @@ func TestWHATWGQueryEncoding(t *testing.T) {
 // the page's other links.
 func TestBaseHrefInDocumentEncoding(t *testing.T) {
 	doc := "<meta charset=windows-1252><base href=\"/caf\xe9/\"><a href=\"x\">x</a><a href=\"/caf\xe9/y\">y</a>"
-	var links []Link
+	var links []link.Link
 	b, err := Links(strings.NewReader(doc), Options{
 		Spec:    resolve.WHATWG,
 		Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.com/dir/page.html"},
-	}, func(l Link) error { links = append(links, l); return nil })
+	}, func(l link.Link) error { links = append(links, l); return nil })
 	require.NoError(t, err)
 	assert.Equal(t, "https://example.com/caf%C3%A9/", b.URL)
 	require.Len(t, links, 2)

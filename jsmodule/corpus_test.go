@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -38,7 +38,7 @@ func TestCorpus(t *testing.T) {
 		n++
 		u := "https://cdn.example/pkg/" + filepath.ToSlash(path[len(dir):])
 		opts := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: u}}
-		if _, err := Links(bytes.NewReader(data), opts, func(htmlrewrite.Link) error { links++; return nil }); err != nil {
+		if _, err := Links(bytes.NewReader(data), opts, func(link.Link) error { links++; return nil }); err != nil {
 			t.Errorf("%s: %v", path, err)
 		}
 		var out, again, none bytes.Buffer

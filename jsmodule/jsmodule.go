@@ -27,9 +27,9 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/internal/modspec"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -46,8 +46,8 @@ type Options struct {
 	// (exactly, or as a prefix ending in "/").
 	ImportMap []string
 	Absolute  bool // also rewrite specifiers that are absolute URLs
-	Map       func(htmlrewrite.Link) (string, bool)
-	MaxSize   int // bound on the module held in memory; 0 is htmlrewrite.DefaultMaxToken
+	Map       func(link.Link) (string, bool)
+	MaxSize   int // bound on the module held in memory; 0 is link.DefaultMaxToken
 }
 
 // ref is one specifier or URL found in the source.
@@ -55,10 +55,10 @@ type ref modspec.Ref
 
 // Rewrite copies the module src to dst with its URL-like specifiers in
 // absolute form.
-func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, error) {
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	data, refs, b, err := read(src, &opts)
 	w := bufio.NewWriter(dst)
-	st := htmlrewrite.Stats{Base: b}
+	st := link.Stats{Base: b}
 	if err != nil && refs == nil {
 		w.Write(data)
 		if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
@@ -82,7 +82,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 		if !r.URL && modspec.Bare(r.Text) {
 			continue
 		}
-		u, ok := d.Write(res, resErr, r.Text, func(u string) htmlrewrite.Link { return r.link(u, nil, &lines, b) })
+		u, ok := d.Write(res, resErr, r.Text, func(u string) link.Link { return r.link(u, nil, &lines, b) })
 		if ok {
 			sp.Replace(r.Start+1, r.End-1, modspec.Escape(u, r.Quote, false))
 		}
@@ -97,7 +97,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 
 // Links calls fn for every specifier and module-relative URL of the
 // module src, in order, and returns its base.
-func Links(src io.Reader, opts Options, fn func(htmlrewrite.Link) error) (base.Result, error) {
+func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
 	data, refs, b, err := read(src, &opts)
 	if err != nil && refs == nil {
 		return b, err
@@ -105,7 +105,7 @@ func Links(src io.Reader, opts Options, fn func(htmlrewrite.Link) error) (base.R
 	res, resErr := resolver(opts, b.URL)
 	lines := linkref.Lines{Src: data}
 	for _, r := range refs {
-		var l htmlrewrite.Link
+		var l link.Link
 		switch {
 		case !r.OK:
 			l = r.link("", fmt.Errorf("jsmodule: bad escape in %q", r.Text), &lines, b)
@@ -125,13 +125,13 @@ func Links(src io.Reader, opts Options, fn func(htmlrewrite.Link) error) (base.R
 	return b, err
 }
 
-func (r ref) link(u string, err error, lines *linkref.Lines, b base.Result) htmlrewrite.Link {
+func (r ref) link(u string, err error, lines *linkref.Lines, b base.Result) link.Link {
 	line, col := lines.Position(r.Start + 1)
-	k := htmlrewrite.Import
+	k := link.Import
 	if r.URL {
-		k = htmlrewrite.Resource
+		k = link.Resource
 	}
-	return htmlrewrite.Link{Raw: r.Text, URL: u, Err: err, Attr: r.Form, Kind: k, Line: line, Column: col, Offset: int64(r.Start + 1), Base: b}
+	return link.Link{Raw: r.Text, URL: u, Err: err, Attr: r.Form, Kind: k, Line: line, Column: col, Offset: int64(r.Start + 1), Base: b}
 }
 
 func resolver(opts Options, u string) (*resolve.Resolver, error) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -38,7 +38,7 @@ import "\u002e/esc.mjs";
 import "https://cdn.example/abs.mjs";
 `
 	var got []string
-	_, err := Links(strings.NewReader(src), opts(), func(l htmlrewrite.Link) error {
+	_, err := Links(strings.NewReader(src), opts(), func(l link.Link) error {
 		s := l.Attr + " " + l.Kind.String() + " "
 		if l.Err != nil {
 			s += "error " + l.Raw
@@ -99,6 +99,6 @@ func FuzzRewrite(f *testing.F) {
 		if err != nil && st.Rewritten == 0 && b.String() != src {
 			t.Fatalf("a failed rewrite changed the source")
 		}
-		Links(strings.NewReader(src), opts(), func(htmlrewrite.Link) error { return nil })
+		Links(strings.NewReader(src), opts(), func(link.Link) error { return nil })
 	})
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 )
 
 // A module's reading takes time linear in its size: many imports, and
@@ -30,7 +30,7 @@ func TestLinearTime(t *testing.T) {
 			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}
 			testkit.Linear(t, c.n, 2.5, func(n int) {
 				Rewrite(io.Discard, strings.NewReader(docs[n]), opts())
-				Links(strings.NewReader(docs[n]), opts(), func(htmlrewrite.Link) error { return nil })
+				Links(strings.NewReader(docs[n]), opts(), func(link.Link) error { return nil })
 			})
 		})
 	}

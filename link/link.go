@@ -10,6 +10,7 @@ package link
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/relurl/relurl/base"
 )
@@ -118,4 +119,80 @@ type Link struct {
 	// WARC-Target-URI.
 	Record int64
 	Target string
+}
+
+// Stats reports what a reader did with one document.
+type Stats struct {
+	Base      base.Result // the document's base and where it came from
+	Links     int         // URL values seen
+	Rewritten int         // values changed
+	Failed    int         // values that could not be resolved (left as written)
+	Skipped   int         // values left as written by choice (scheme, fragment)
+	Mapped    int         // values changed as Options.Map said (counted in Rewritten too)
+	Charset   string      // the encoding the values were read in
+	// Changed reports whether Rewrite wrote anything other than the
+	// input's bytes, so that a caller streaming the output need not
+	// compare it with the input.
+	Changed bool
+}
+
+// DefaultMaxToken is the bound of what a reader holds of one piece of a
+// document when its options leave it zero: a token of HTML or CSS, a
+// whole XML document, manifest or module.
+const DefaultMaxToken = 16 << 20
+
+// Clean returns the reference in the URL value v, as every reader takes
+// it: without the ASCII whitespace around it (HTML: "a valid URL
+// potentially surrounded by spaces") and without tab, LF and CR inside,
+// which the URL Standard removes and RFC 3986 Appendix C says to ignore
+// in extracted URIs.
+func Clean(v string) string {
+	i, j := 0, len(v)
+	for i < j && isSpace(v[i]) {
+		i++
+	}
+	for j > i && isSpace(v[j-1]) {
+		j--
+	}
+	v = v[i:j]
+	if strings.ContainsAny(v, "\t\n\r") {
+		v = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, v)
+	}
+	return v
+}
+
+// isSpace reports whether c is ASCII whitespace as HTML defines it.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// Limits are the bounds every reader shares.
+type Limits struct {
+	// MaxSize bounds what a reader holds of one piece of a document: an
+	// HTML or CSS token, a whole XML document, manifest or module. Zero
+	// is DefaultMaxToken.
+	MaxSize int
+}
+
+// Document is what every reader needs to know of a document, whatever
+// its kind: filled once, it serves each kind's reader (package extract).
+type Document struct {
+	// Context holds the resolution rules (Context.Spec, the one spec of
+	// every reader) and the layers below the document's own base
+	// (§3.2–§3.4: its retrieval URL, its headers, ...).
+	Context base.Context
+	// ContentType is the document's declared media type with its
+	// parameters (its charset outranks what the document declares).
+	ContentType string
+	Absolute    bool // also rewrite references that carry a scheme
+	Fragments   bool // also rewrite fragment-only references
+	// Map decides what a rewrite writes for a link: its string, and true,
+	// replaces the resolved URL; false leaves the reader's choice.
+	Map func(Link) (string, bool)
+	Limits
 }

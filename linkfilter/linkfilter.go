@@ -16,7 +16,7 @@ package linkfilter
 import (
 	"strings"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 )
@@ -37,7 +37,7 @@ const (
 // every link as it is.
 type Filter struct {
 	// Kinds keeps only links of these kinds; nil keeps every kind.
-	Kinds map[htmlrewrite.Kind]bool
+	Kinds map[link.Kind]bool
 	// Schemes keeps only URLs with one of these schemes, compared ASCII
 	// case-insensitively; nil keeps every scheme. A link that did not
 	// resolve has no URL, so no scheme: it is left out.
@@ -61,7 +61,7 @@ type Site struct {
 // Apply returns the URL u of a link of the given kind, in the document at
 // site, as the filter writes it, and whether the link is kept. u is ""
 // for a link that did not resolve; it stays "".
-func (f *Filter) Apply(kind htmlrewrite.Kind, u string, site Site) (string, bool) {
+func (f *Filter) Apply(kind link.Kind, u string, site Site) (string, bool) {
 	if f.Kinds != nil && !f.Kinds[kind] {
 		return u, false
 	}

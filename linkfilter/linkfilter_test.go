@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 )
@@ -13,11 +13,11 @@ func TestApply(t *testing.T) {
 	treeSite := Site{Tree: tree.NewScope(resolve.WHATWG, resolve.Options{}, "HTTPS://Example.org/site/")}
 	page := Site{Document: "https://example.org/site/page.html"}
 	local := Site{Document: "file:///home/u/saved/page.html"}
-	nav := htmlrewrite.Navigation
+	nav := link.Navigation
 	tests := []struct {
 		name string
 		f    Filter
-		kind htmlrewrite.Kind
+		kind link.Kind
 		u    string
 		site Site
 		want string
@@ -25,8 +25,8 @@ func TestApply(t *testing.T) {
 	}{
 		{"zero keeps all", Filter{}, nav, "https://a/#x", page, "https://a/#x", true},
 		{"zero keeps failed", Filter{}, nav, "", page, "", true},
-		{"kind out", Filter{Kinds: map[htmlrewrite.Kind]bool{htmlrewrite.Resource: true}}, nav, "https://a/", page, "https://a/", false},
-		{"kind in", Filter{Kinds: map[htmlrewrite.Kind]bool{nav: true}}, nav, "https://a/", page, "https://a/", true},
+		{"kind out", Filter{Kinds: map[link.Kind]bool{link.Resource: true}}, nav, "https://a/", page, "https://a/", false},
+		{"kind in", Filter{Kinds: map[link.Kind]bool{nav: true}}, nav, "https://a/", page, "https://a/", true},
 		{"scheme in", Filter{Schemes: []string{"http", "https"}}, nav, "HTTPS://a/", page, "HTTPS://a/", true},
 		{"scheme out", Filter{Schemes: []string{"http", "https"}}, nav, "mailto:a@b", page, "mailto:a@b", false},
 		{"scheme drops failed", Filter{Schemes: []string{"https"}}, nav, "", page, "", false},
@@ -78,7 +78,7 @@ func ExampleFilter_Apply() {
 		"mailto:editor@example.org",
 		"https://cdn.example.net/app.js",
 	} {
-		if out, ok := f.Apply(htmlrewrite.Navigation, u, site); ok {
+		if out, ok := f.Apply(link.Navigation, u, site); ok {
 			fmt.Println(out)
 		}
 	}

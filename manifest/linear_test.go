@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -35,7 +35,7 @@ func TestLinearTime(t *testing.T) {
 			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}
 			testkit.Linear(t, c.n, 2.5, func(n int) {
 				Rewrite(io.Discard, strings.NewReader(docs[n]), o)
-				Links(strings.NewReader(docs[n]), o, func(htmlrewrite.Link) error { return nil })
+				Links(strings.NewReader(docs[n]), o, func(link.Link) error { return nil })
 			})
 		})
 	}

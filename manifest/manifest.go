@@ -29,8 +29,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/linkref"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -40,8 +40,8 @@ type Options struct {
 	Context   base.Context // the manifest's URL (§3.3) and headers; its Spec defaults to Spec
 	Absolute  bool         // also rewrite values that carry a scheme
 	Fragments bool         // also rewrite fragment-only values
-	Map       func(htmlrewrite.Link) (string, bool)
-	MaxSize   int // bound on the manifest held in memory; 0 is htmlrewrite.DefaultMaxToken
+	Map       func(link.Link) (string, bool)
+	MaxSize   int // bound on the manifest held in memory; 0 is link.DefaultMaxToken
 }
 
 // members are the URL members, by path ("[]" for any array element).
@@ -68,10 +68,10 @@ var ErrSyntax = fmt.Errorf("manifest: not a JSON object")
 
 // Rewrite copies the manifest src to dst with its URL members in absolute
 // form. A manifest that is not JSON is copied unchanged with ErrSyntax.
-func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, error) {
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	data, vals, b, err := read(src, &opts)
 	w := bufio.NewWriter(dst)
-	st := htmlrewrite.Stats{Base: b}
+	st := link.Stats{Base: b}
 	if err != nil {
 		w.Write(data)
 		if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
@@ -93,7 +93,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 			d.Stats.Failed++
 			return
 		}
-		u, ok := d.Write(res, resErr, v.text, func(u string) htmlrewrite.Link { return link(v, u, nil, &lines, b) })
+		u, ok := d.Write(res, resErr, v.text, func(u string) link.Link { return newLink(v, u, nil, &lines, b) })
 		if ok {
 			sp.Replace(v.v0, v.v1, quote(u))
 		}
@@ -105,7 +105,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 
 // Links calls fn for every URL member of the manifest src, in order, and
 // returns the manifest's base.
-func Links(src io.Reader, opts Options, fn func(htmlrewrite.Link) error) (base.Result, error) {
+func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
 	data, vals, b, err := read(src, &opts)
 	if err != nil {
 		return b, err
@@ -117,18 +117,18 @@ func Links(src io.Reader, opts Options, fn func(htmlrewrite.Link) error) (base.R
 			return
 		}
 		if !v.ok {
-			ferr = fn(link(v, "", fmt.Errorf("manifest: bad escape in %s", v.path), &lines, b))
+			ferr = fn(newLink(v, "", fmt.Errorf("manifest: bad escape in %s", v.path), &lines, b))
 			return
 		}
-		u, err := linkref.Resolve(res, resErr, linkref.Clean(v.text))
-		ferr = fn(link(v, u, err, &lines, b))
+		u, err := linkref.Resolve(res, resErr, link.Clean(v.text))
+		ferr = fn(newLink(v, u, err, &lines, b))
 	})
 	return b, ferr
 }
 
-func link(v value, u string, err error, lines *linkref.Lines, b base.Result) htmlrewrite.Link {
+func newLink(v value, u string, err error, lines *linkref.Lines, b base.Result) link.Link {
 	line, col := lines.Position(v.v0)
-	return htmlrewrite.Link{Raw: v.text, URL: u, Err: err, Attr: v.path, Kind: htmlrewrite.Manifest,
+	return link.Link{Raw: v.text, URL: u, Err: err, Attr: v.path, Kind: link.Manifest,
 		Line: line, Column: col, Offset: int64(v.v0), Base: b}
 }
 
@@ -154,7 +154,7 @@ func read(src io.Reader, opts *Options) ([]byte, []value, base.Result, error) {
 			// Not a syntax error: a limit of the reader's.
 			l := linkref.Lines{Src: data}
 			line, _ := l.Position(p.deep - 1)
-			return data, nil, b, &htmlrewrite.IncompleteError{What: "a JSON value", Line: line, Offset: int64(p.deep - 1), Limit: maxDepth, Unit: "levels"}
+			return data, nil, b, &link.IncompleteError{What: "a JSON value", Line: line, Offset: int64(p.deep - 1), Limit: maxDepth, Unit: "levels"}
 		}
 		return data, nil, b, ErrSyntax
 	}
@@ -174,7 +174,7 @@ func each(vals []value, data []byte, opts Options, b base.Result, fn func(value,
 	start := b.URL
 	for _, v := range vals {
 		if v.path == "start_url" && v.ok && res != nil {
-			if ref := linkref.Clean(v.text); ref != "" {
+			if ref := link.Clean(v.text); ref != "" {
 				if u, err := res.Reference(ref); err == nil {
 					start = u
 				}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -29,8 +29,8 @@ func TestLinks(t *testing.T) {
 		`"share_target":{"action":"share","method":"GET"},"related_applications":[{"platform":"web","url":"https://o.example/x"}],` +
 		`"nested":{"start_url":"no"},"theme_color":"#fff","display":"standalone"}`
 	var got []string
-	_, err := Links(strings.NewReader(m), opts(), func(l htmlrewrite.Link) error {
-		if l.Kind != htmlrewrite.Manifest || l.Err != nil {
+	_, err := Links(strings.NewReader(m), opts(), func(l link.Link) error {
+		if l.Kind != link.Manifest || l.Err != nil {
 			t.Errorf("%+v", l)
 		}
 		if m[l.Offset] == '"' {
@@ -93,7 +93,7 @@ func FuzzRewrite(f *testing.F) {
 		if err == nil {
 			var again bytes.Buffer
 			Rewrite(&again, strings.NewReader(b.String()), opts())
-			if _, err := Links(strings.NewReader(b.String()), opts(), func(htmlrewrite.Link) error { return nil }); err != nil {
+			if _, err := Links(strings.NewReader(b.String()), opts(), func(link.Link) error { return nil }); err != nil {
 				t.Fatalf("output is not a manifest: %v", err)
 			}
 		}
@@ -104,8 +104,8 @@ func FuzzRewrite(f *testing.F) {
 // as "not a JSON object".
 func TestTooDeep(t *testing.T) {
 	doc := `{"icons":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`
-	_, err := Links(strings.NewReader(doc), Options{Spec: resolve.WHATWG}, func(htmlrewrite.Link) error { return nil })
-	var e *htmlrewrite.IncompleteError
+	_, err := Links(strings.NewReader(doc), Options{Spec: resolve.WHATWG}, func(link.Link) error { return nil })
+	var e *link.IncompleteError
 	if !errors.As(err, &e) || !strings.Contains(err.Error(), "nested deeper than 512 levels") || errors.Is(err, ErrSyntax) {
 		t.Errorf("err = %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -119,7 +120,7 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 		}
 		fileURL := (&url.URL{Scheme: "file", Path: p}).String()
 		opts := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: fileURL}}
-		check := func(l htmlrewrite.Link) error {
+		check := func(l link.Link) error {
 			if l.Err != nil {
 				t.Errorf("%s: %q does not resolve: %v", p, l.Raw, l.Err)
 				return nil
@@ -158,10 +159,10 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 		case ".svg", ".atom", ".xml":
 			// Feeds honour xml:base, as feed readers do.
 			_, err = xmlrewrite.Links(bytes.NewReader(data), xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
-				func(l xmlrewrite.Link) error { return check(l) })
+				func(l link.Link) error { return check(l) })
 		case ".webmanifest":
 			_, err = manifest.Links(bytes.NewReader(data), manifest.Options{Spec: opts.Spec, Context: opts.Context},
-				func(l htmlrewrite.Link) error {
+				func(l link.Link) error {
 					if l.Attr == "id" { // an identity, written absolute as captured
 						return nil
 					}
@@ -169,10 +170,10 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 				})
 		case ".js", ".mjs":
 			_, err = jsmodule.Links(bytes.NewReader(data), jsmodule.Options{Spec: opts.Spec, Context: opts.Context},
-				func(l htmlrewrite.Link) error {
+				func(l link.Link) error {
 					// A specifier that is not URL-like is bare: a name for
 					// the import map, which a relative path must never become.
-					if l.Kind == htmlrewrite.Import && !strings.HasPrefix(l.Raw, "./") && !strings.HasPrefix(l.Raw, "../") {
+					if l.Kind == link.Import && !strings.HasPrefix(l.Raw, "./") && !strings.HasPrefix(l.Raw, "../") {
 						if _, abs := resolve.Scheme(l.Raw); !abs {
 							t.Errorf("%s: specifier %q is neither absolute nor \"./\" or \"../\"", p, l.Raw)
 						}
@@ -196,7 +197,7 @@ func neutral(t *testing.T, data []byte, ext string) string {
 	var out bytes.Buffer
 	o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://x.test/"},
 		Base: htmlrewrite.BaseRemove, LazyLoad: true, Srcdoc: true, Fragments: true, Absolute: true,
-		Map: func(htmlrewrite.Link) (string, bool) { return "X", true }}
+		Map: func(link.Link) (string, bool) { return "X", true }}
 	var err error
 	switch ext {
 	case ".css":

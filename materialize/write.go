@@ -15,6 +15,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/xmlrewrite"
@@ -255,7 +256,7 @@ func rewriteEntry(out *bytes.Buffer, payload []byte, kind string, o htmlrewrite.
 		m := o.Map
 		eo.Manifest = manifest.Options{
 			Spec: o.Spec, Context: o.Context, MaxSize: maxSize,
-			Map: func(l htmlrewrite.Link) (string, bool) {
+			Map: func(l link.Link) (string, bool) {
 				if l.Attr == "id" {
 					return l.URL, l.URL != ""
 				}
@@ -367,14 +368,14 @@ func (r *run) written(t *entry) bool { return t.kind != "error" || r.opts.ErrorP
 // captured URL becomes the shortest relative reference to its file, with
 // its fragment; a link to anything else becomes absolute; references
 // with other schemes (mailto:, data:, javascript:) stay as written.
-func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link) (string, bool) {
+func (r *run) linkMap(e *entry, local func(string) *entry) func(link.Link) (string, bool) {
 	rel := relativizer(e.file)
 	type found struct {
 		t              *entry
 		abs, inherited string
 	}
 	seen := map[string]found{} // a page names the same URLs many times
-	return func(l htmlrewrite.Link) (string, bool) {
+	return func(l link.Link) (string, bool) {
 		if l.URL == "" {
 			return "", false
 		}
@@ -427,7 +428,7 @@ func (r *run) linkMap(e *entry, local func(string) *entry) func(htmlrewrite.Link
 		if t != e || frag == "" {
 			ref = rel(t.file) + frag
 		}
-		if l.Kind == htmlrewrite.Import {
+		if l.Kind == link.Import {
 			ref = urlLike(ref)
 		}
 		return ref, true

@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 )
 
 // anchorIndex holds the anchors of the tree's documents, as Check reads
@@ -40,7 +41,7 @@ type pending struct {
 	frag         string // the fragment of the resolved URL, without "#"
 }
 
-func newPending(l Link, col16 int, target, frag string, before bool) pending {
+func newPending(l link.Link, col16 int, target, frag string, before bool) pending {
 	return pending{raw: l.Raw, url: l.URL, line: int32(l.Line), column: int32(l.Column), column16: int32(col16),
 		offset: l.Offset, target: target, frag: frag, before: before}
 }
@@ -181,7 +182,7 @@ func (c *Checker) readNames(rel string) anchorSet {
 		// HTML whatever its kind.
 		var d *extract.Document
 		if d, err = c.open(File{Rel: rel, Kind: base.HTML}, data, o); err == nil {
-			_, err = d.Links(func(Link) error { return nil })
+			_, err = d.Links(func(link.Link) error { return nil })
 			d.Close()
 		}
 		if err == nil {

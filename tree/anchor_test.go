@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -124,12 +125,12 @@ func TestReaders(t *testing.T) {
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", Readers: map[base.Format]Reader{
 		other: func(f File, u string, data []byte) (Document, error) {
 			assert.Equal(t, "https://example.org/s.css", u)
-			mk := func(raw string) Link {
+			mk := func(raw string) link.Link {
 				v, err := resolve.Reference(resolve.WHATWG, u, raw)
 				require.NoError(t, err)
-				return Link{Raw: raw, URL: v, Line: 1, Column: 1}
+				return link.Link{Raw: raw, URL: v, Line: 1, Column: 1}
 			}
-			return Document{Base: u, Links: []Link{mk("gone.png"), mk("a.html#q"), mk("#self")}, Anchors: []string{"self"}, HasAnchors: true}, nil
+			return Document{Base: u, Links: []link.Link{mk("gone.png"), mk("a.html#q"), mk("#self")}, Anchors: []string{"self"}, HasAnchors: true}, nil
 		},
 	}}
 	got, err := c.Check(File{Path: "s.css", Rel: "s.css", Kind: other}, []byte("x"))
@@ -159,7 +160,7 @@ func TestCaseMismatch(t *testing.T) {
 		"cafe%CC%81.html":   "caf%C3%A9.html",
 		"caf%C3%A9s/x.html": "Cafe%CC%81s/x.html",
 	} {
-		got := c.Analyze("index.html", doc, doc, []Link{testLink(t, resolve.RFC3986, doc, "a", "href", raw, 0)})
+		got := c.Analyze("index.html", doc, doc, []link.Link{testLink(t, resolve.RFC3986, doc, "a", "href", raw, 0)})
 		switch want {
 		case "":
 			assert.Empty(t, got, raw)

@@ -88,14 +88,6 @@ func (p Problem) String() string {
 // MarshalText writes the name String returns.
 func (p Problem) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
-// A Link is one link of a document, as the readers report it
-// ([link.Link]). Check reads its Raw (the reference, ASCII whitespace
-// trimmed: what a Reader reports as written is trimmed by the built-in
-// readers), URL (resolved against the document's base; "" when Err is
-// set), Err, Tag, Attr, Line, Column and Offset (of the value's first byte
-// in the file).
-type Link = link.Link
-
 // A Finding is one problem of one link. Its JSON names are those of the
 // link records of relurl links where they say the same thing: Link, the
 // reference as written, is "raw".
@@ -208,7 +200,7 @@ type Checker struct {
 // against, the links, and the names its fragments can indicate.
 type Document struct {
 	Base    string
-	Links   []Link
+	Links   []link.Link
 	Anchors []string
 	// MapNames are the names and ids of its <map> elements, which a
 	// usemap="#name" indicates (and nothing else does).
@@ -427,9 +419,9 @@ func (c *Checker) read(f File, data []byte) (Document, error) {
 	// The <base href> is a link of its own; the open step found it while
 	// deciding the base: the document is not scanned a second time.
 	if e := d.Element(); e.Found {
-		doc.Links = append(doc.Links, Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
+		doc.Links = append(doc.Links, link.Link{Raw: e.Href, Tag: "base", Attr: "href", Line: e.Line, Column: e.Column, Offset: e.Offset})
 	}
-	res, err := d.Links(func(l Link) error {
+	res, err := d.Links(func(l link.Link) error {
 		l.Raw = reference(l.Raw)
 		doc.Links = append(doc.Links, l)
 		return nil
@@ -490,13 +482,13 @@ func (c *Checker) optionsAt(docURL string) htmlrewrite.Options {
 
 // reference returns the reference in a URL value as written: without the
 // ASCII whitespace around it (HTML: "a valid URL potentially surrounded by
-// spaces"), which htmlrewrite.Link.Raw keeps.
+// spaces"), which link.Link.Raw keeps.
 func reference(raw string) string { return strings.Trim(raw, "\t\n\f\r ") }
 
 // Analyze returns the findings for links, found in the file path whose URL
 // is docURL and whose base URL (after any <base>) is baseURL. Fragments
 // are not checked: Check does that, knowing the documents' anchors.
-func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding {
+func (c *Checker) Analyze(path, docURL, baseURL string, links []link.Link) []Finding {
 	return c.analyze(path, "", docURL, baseURL, "", links, nil, nil, false, nil)
 }
 
@@ -506,7 +498,7 @@ func (c *Checker) Analyze(path, docURL, baseURL string, links []Link) []Finding 
 // other files are recorded for Finish. ownURL is a saved page's URL in the
 // tree ("" for any other document): its links resolved against it (their
 // Base) are the local ones, which move with the tree.
-func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Link, own, maps anchorSet, anchors bool, data []byte) []Finding {
+func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []link.Link, own, maps anchorSet, anchors bool, data []byte) []Finding {
 	if err := c.Prepare(); err != nil {
 		return []Finding{{File: path, Problem: Invalid, Reason: err.Error()}}
 	}
@@ -521,7 +513,7 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []Lin
 	var out []Finding
 	var wait []pending
 	before := c.To != ""
-	add := func(l Link, p Problem, reason string) *Finding {
+	add := func(l link.Link, p Problem, reason string) *Finding {
 		out = append(out, Finding{File: path, Line: l.Line, Column: l.Column, Column16: column16(data, l.Offset, l.Column), Link: l.Raw, URL: l.URL, Problem: p, Reason: reason, Offset: l.Offset})
 		return &out[len(out)-1]
 	}
@@ -849,7 +841,7 @@ func sameName(a, b string) bool {
 
 // check adds the finding of a link whose target changes when the tree
 // moves, and reports whether the link climbs out of the tree.
-func (c *Checker) check(l Link, fixedURL string, inTree, present bool, mover, relativizer *resolve.Resolver, add func(Link, Problem, string) *Finding) bool {
+func (c *Checker) check(l link.Link, fixedURL string, inTree, present bool, mover, relativizer *resolve.Resolver, add func(link.Link, Problem, string) *Finding) bool {
 	moved, err := mover.Reference(l.Raw)
 	if err != nil || moved == c.move(l.URL) {
 		return false
@@ -1005,7 +997,7 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 	if len(fixes) == 0 && baseFix == "" {
 		return data, 0, nil
 	}
-	fix := func(l htmlrewrite.Link) (string, bool) {
+	fix := func(l link.Link) (string, bool) {
 		if rel, ok := fixes[at{l.Offset, reference(l.Raw)}]; ok {
 			if moduleSpecifier(l) && modspec.Bare(rel) {
 				rel = "./" + rel // "x.js" would be a bare specifier
@@ -1035,8 +1027,8 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 // moduleSpecifier reports whether the link l is a module specifier or
 // an import map address, where a relative reference must be URL-like
 // (HTML "resolve a URL-like module specifier").
-func moduleSpecifier(l htmlrewrite.Link) bool {
-	if l.Kind != htmlrewrite.Import || l.Tag == "link" || l.Attr == "src" {
+func moduleSpecifier(l link.Link) bool {
+	if l.Kind != link.Import || l.Tag == "link" || l.Attr == "src" {
 		return false // <link rel=modulepreload href>, <script src>: plain URLs
 	}
 	return true

@@ -11,16 +11,17 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // testLink makes a Link as htmlrewrite reports it: raw resolved against base.
-func testLink(t *testing.T, spec resolve.Spec, base, tag, attr, raw string, offset int64) Link {
+func testLink(t *testing.T, spec resolve.Spec, base, tag, attr, raw string, offset int64) link.Link {
 	t.Helper()
 	u, err := resolve.Reference(spec, base, raw)
-	return Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attr, Line: 1, Column: int(offset) + 1, Offset: offset}
+	return link.Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attr, Line: 1, Column: int(offset) + 1, Offset: offset}
 }
 
 // TestAnalyze covers each problem of the draft's §1 ("trees that can be
@@ -65,7 +66,7 @@ func TestAnalyze(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := testLink(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)
-			got := c.Analyze("sub/page.html", doc, doc, []Link{l})
+			got := c.Analyze("sub/page.html", doc, doc, []link.Link{l})
 			if tt.problem == 0 {
 				assert.Empty(t, got, "link %q", tt.raw)
 				return
@@ -109,7 +110,7 @@ func TestAnalyzeTo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/site/", To: tt.to}
-		got := c.Analyze("page.html", doc, doc, []Link{testLink(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)})
+		got := c.Analyze("page.html", doc, doc, []link.Link{testLink(t, resolve.RFC3986, doc, "a", "href", tt.raw, 9)})
 		if tt.problem == 0 {
 			assert.Empty(t, got, "to %q, link %q", tt.to, tt.raw)
 			continue
@@ -126,7 +127,7 @@ func TestAnalyzeTo(t *testing.T) {
 func TestAnalyzeClimbAboveHostRoot(t *testing.T) {
 	const doc = "https://example.org/about/index.html"
 	c := &Checker{Spec: resolve.RFC3986, Root: "https://example.org/"}
-	got := c.Analyze("about/index.html", doc, doc, []Link{testLink(t, resolve.RFC3986, doc, "a", "href", "../../elsewhere/", 9)})
+	got := c.Analyze("about/index.html", doc, doc, []link.Link{testLink(t, resolve.RFC3986, doc, "a", "href", "../../elsewhere/", 9)})
 	require.Len(t, got, 1)
 	assert.Equal(t, ClimbsOut, got[0].Problem)
 }
@@ -141,7 +142,7 @@ func TestAnalyzeBaseAndGrammar(t *testing.T) {
 		}
 		return nil
 	}}
-	links := []Link{
+	links := []link.Link{
 		testLink(t, resolve.RFC3986, doc, "base", "href", "https://example.org/site/", 6),
 		testLink(t, resolve.RFC3986, doc, "a", "href", "a b.html", 40),
 	}
@@ -216,7 +217,7 @@ func TestFix(t *testing.T) {
 		{"style element", `<style>p { background: url("/site/b.png") }</style>`, `<style>p { background: url("b.png") }</style>`},
 		// The shared declarative refresh steps.
 		{"refresh", `<meta http-equiv=refresh content="0; url=https://example.org/site/a.html">`, `<meta http-equiv=refresh content="0; url=a.html">`},
-		// htmlrewrite.Link.Raw keeps the spaces around a value; the
+		// link.Link.Raw keeps the spaces around a value; the
 		// reference checked and fixed is the value without them.
 		{"spaces around", `<a href="  /site/a.html ">x</a>`, `<a href="  a.html ">x</a>`},
 		// Not the tree's: left as written, and so is everything else.
@@ -325,7 +326,7 @@ func TestCheckAndFixTree(t *testing.T) {
 					data, err := os.ReadFile(f.Path)
 					require.NoError(t, err)
 					var links []string
-					_, err = htmlrewrite.Links(bytes.NewReader(data), htmlrewrite.Options{Spec: spec, Context: base.Context{Spec: spec, Retrieval: "https://example.org/site/" + f.Rel}}, func(l htmlrewrite.Link) error {
+					_, err = htmlrewrite.Links(bytes.NewReader(data), htmlrewrite.Options{Spec: spec, Context: base.Context{Spec: spec, Retrieval: "https://example.org/site/" + f.Rel}}, func(l link.Link) error {
 						links = append(links, l.URL)
 						return nil
 					})
@@ -380,7 +381,7 @@ func TestCheckerConcurrent(t *testing.T) {
 	l := testLink(t, resolve.RFC3986, doc, "a", "href", "/site/a.html", 9)
 	done := make(chan int)
 	for range 4 {
-		go func() { done <- len(c.Analyze("page.html", doc, doc, []Link{l})) }()
+		go func() { done <- len(c.Analyze("page.html", doc, doc, []link.Link{l})) }()
 	}
 	for range 4 {
 		assert.Equal(t, 1, <-done)
@@ -388,7 +389,7 @@ func TestCheckerConcurrent(t *testing.T) {
 }
 
 // TestCheckTrimsReference: a finding names the reference without the
-// spaces around the value (htmlrewrite.Link.Raw keeps them, as written),
+// spaces around the value (link.Link.Raw keeps them, as written),
 // so that its form and its grammar are those of the URL.
 func TestCheckTrimsReference(t *testing.T) {
 	dir := t.TempDir()
@@ -438,7 +439,7 @@ func TestAnalyzeToBefore(t *testing.T) {
 	writeTree(t, dir, map[string]string{"index.html": ""})
 	const doc = "https://example.org/index.html"
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", To: "https://example.org/v2/"}
-	links := []Link{
+	links := []link.Link{
 		testLink(t, resolve.WHATWG, doc, "a", "href", "gone.html", 0),
 		testLink(t, resolve.WHATWG, doc, "a", "href", "https://example.org/ftp/x.zip", 20),
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
 )
@@ -41,10 +42,10 @@ func ExampleMapper_URL() {
 func ExampleChecker_Analyze() {
 	const doc = "https://example.org/site/guide/intro.html"
 	c := &tree.Checker{Spec: resolve.RFC3986, Root: "https://example.org/site/"}
-	var links []tree.Link
+	var links []link.Link
 	for i, raw := range []string{"next.html", "https://example.org/site/index.html", "/site/img/a.png", "../../other/", "https://example.com/"} {
 		u, _ := resolve.Reference(resolve.RFC3986, doc, raw)
-		links = append(links, tree.Link{Raw: raw, URL: u, Line: i + 1, Column: 1})
+		links = append(links, link.Link{Raw: raw, URL: u, Line: i + 1, Column: 1})
 	}
 	for _, f := range c.Analyze("guide/intro.html", doc, doc, links) {
 		fmt.Printf("line %d: %s %s -> %q\n", f.Line, f.Problem, f.Link, f.Relative)
@@ -103,8 +104,8 @@ func Example_crawl() {
 		seen[doc.URL] = true // the base: the URL after redirects
 		fmt.Println("visit", strings.TrimPrefix(doc.URL, srv.URL))
 		opts := htmlrewrite.Options{Spec: resolve.WHATWG, Context: *doc.Context}
-		_, err = htmlrewrite.Links(bytes.NewReader(doc.Body), opts, func(l htmlrewrite.Link) error {
-			if l.Kind == htmlrewrite.Navigation && strings.HasPrefix(l.URL, srv.URL+"/") && !seen[l.URL] {
+		_, err = htmlrewrite.Links(bytes.NewReader(doc.Body), opts, func(l link.Link) error {
+			if l.Kind == link.Navigation && strings.HasPrefix(l.URL, srv.URL+"/") && !seen[l.URL] {
 				seen[l.URL] = true
 				queue = append(queue, l.URL)
 			}

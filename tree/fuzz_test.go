@@ -9,6 +9,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -72,7 +73,7 @@ func FuzzFix(f *testing.F) {
 // targets returns the URL (or error) of each link of doc, in order.
 func targets(t *testing.T, c *Checker, f File, doc string) []string {
 	var out []string
-	_, err := htmlrewrite.Links(strings.NewReader(doc), c.htmlOptions(f), func(l htmlrewrite.Link) error {
+	_, err := htmlrewrite.Links(strings.NewReader(doc), c.htmlOptions(f), func(l link.Link) error {
 		if l.Err != nil {
 			out = append(out, "error: "+l.Err.Error())
 		} else {

@@ -88,12 +88,12 @@ type load struct {
 // tells nothing (HTML §8.1.5: only module scripts, modulepreload and
 // import map addresses load modules; a classic <script src> says
 // nothing).
-func (st *referState) loadOf(l htmlrewrite.Link) (load, bool) {
+func (st *referState) loadOf(l link.Link) (load, bool) {
 	if l.Err != nil || l.Inert {
 		return load{}, false
 	}
 	ld := load{
-		module: l.Kind == htmlrewrite.Import && l.Attr != "importmap:key" && l.Attr != "importmap:scope" && l.Attr != "importmap:integrity",
+		module: l.Kind == link.Import && l.Attr != "importmap:key" && l.Attr != "importmap:scope" && l.Attr != "importmap:integrity",
 	}
 	if l.Tag == "link" {
 		ld.sheet = slices.Contains(l.Rel, "stylesheet")
@@ -145,7 +145,7 @@ type pageReport struct {
 	ended   bool
 }
 
-func (p *pageReport) Load(l htmlrewrite.Link) {
+func (p *pageReport) Load(l link.Link) {
 	if ld, ok := p.st.loadOf(l); ok && !p.ended {
 		p.loads = append(p.loads, ld)
 	}
@@ -360,7 +360,7 @@ func (st *referState) finish(t treeFiles) referred {
 		}
 		keys := r.ImportMap(u)
 		extract.Links(src, base.Module, extract.Options{Module: r.Module(u)}, func(l link.Link) error {
-			if l.Err == nil && l.Kind == htmlrewrite.Import {
+			if l.Err == nil && l.Kind == link.Import {
 				if p := st.path(l.URL); t.cands[p] {
 					mark(p)
 					inherit(p, keys)

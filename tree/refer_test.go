@@ -12,6 +12,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -118,7 +119,7 @@ func TestSheetEnvironment(t *testing.T) {
 		env := refer.SheetEnvironment(u)
 		data, _ := os.ReadFile(f.Path)
 		htmlrewrite.CSSLinks(bytes.NewReader(data), htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u), SheetEnvironment: env},
-			func(l htmlrewrite.Link) error { got[f.Rel] = env + " " + l.URL; return nil })
+			func(l link.Link) error { got[f.Rel] = env + " " + l.URL; return nil })
 	}
 	want := map[string]string{
 		"css/ru.css": "windows-1251 https://www.example/css/%D0%B9.png", // 0xE9 is й in windows-1251

@@ -103,7 +103,7 @@ type RewriteResult struct {
 	// known, read as one; a summary counts it among the files read.
 	Read bool
 	// Err is why the file was not rewritten, or not to its end
-	// (htmlrewrite.ErrIncomplete: the rest written as it was), or not
+	// (link.ErrIncomplete: the rest written as it was), or not
 	// written (ErrSymlink, ErrChanged, ErrHardLink: refused for safety).
 	Err error
 	// CopiedUnchanged: a document that could not be rewritten (Err) was

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 )
 
 // File is one input file found by Walk.
@@ -363,13 +363,13 @@ var ErrTooLarge = errors.New("file too large")
 
 // Incomplete reports whether err is that of a document not processed to
 // its end because it went past a limit: a reader's own
-// (htmlrewrite.ErrIncomplete: a tag, rule, element stack or document over
+// (link.ErrIncomplete: a tag, rule, element stack or document over
 // its bound) or the size bound of a file read whole (ErrTooLarge). It is
 // the one rule every command applies: such a document is named, counted
 // as failed (and as incomplete), and fails the run; its output, where it
 // has one, is the input as written past the limit.
 func Incomplete(err error) bool {
-	return errors.Is(err, htmlrewrite.ErrIncomplete) || errors.Is(err, ErrTooLarge)
+	return errors.Is(err, link.ErrIncomplete) || errors.Is(err, ErrTooLarge)
 }
 
 // ReadFile reads the file at path, failing with ErrTooLarge when it holds

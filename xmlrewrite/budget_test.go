@@ -10,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 )
 
 // An open element costs a small frame whatever the document: the stack is
@@ -25,7 +26,7 @@ func deepSVG(levels int) string {
 }
 
 // A document nested deeper than MaxDepth stops at the element that goes
-// past it, with an *htmlrewrite.IncompleteError that names it and its
+// past it, with an *link.IncompleteError that names it and its
 // line; Rewrite copies the rest as written, Links reports what came
 // before.
 func TestMaxDepth(t *testing.T) {
@@ -41,9 +42,9 @@ func TestMaxDepth(t *testing.T) {
 	deep := `<svg xmlns="http://www.w3.org/2000/svg"><a href="a.png"/>` + "\n" + strings.Repeat("<g>", 2*MaxDepth) + `<image href="x.png"/>`
 	b.Reset()
 	_, err := Rewrite(&b, strings.NewReader(deep), opts("https://h.example/d/"))
-	var inc *htmlrewrite.IncompleteError
-	if !errors.As(err, &inc) || !errors.Is(err, htmlrewrite.ErrIncomplete) {
-		t.Fatalf("Rewrite past MaxDepth: err = %v, want an *htmlrewrite.IncompleteError", err)
+	var inc *link.IncompleteError
+	if !errors.As(err, &inc) || !errors.Is(err, link.ErrIncomplete) {
+		t.Fatalf("Rewrite past MaxDepth: err = %v, want an *link.IncompleteError", err)
 	}
 	if inc.Line != 2 || inc.Unit != "levels" || inc.Limit != MaxDepth || inc.What != "<g>" {
 		t.Errorf("Rewrite past MaxDepth: %+v", inc)
@@ -54,8 +55,8 @@ func TestMaxDepth(t *testing.T) {
 	if got := err.Error(); !strings.Contains(got, "<g> at line 2") || !strings.Contains(got, "nested deeper than 512 levels") {
 		t.Errorf("the message does not say what happened: %s", got)
 	}
-	var ls []Link
-	_, err = Links(strings.NewReader(deep), opts("https://h.example/d/"), func(l Link) error { ls = append(ls, l); return nil })
+	var ls []link.Link
+	_, err = Links(strings.NewReader(deep), opts("https://h.example/d/"), func(l link.Link) error { ls = append(ls, l); return nil })
 	if !errors.As(err, &inc) || len(ls) != 1 || ls[0].URL != "https://h.example/d/a.png" {
 		t.Errorf("Links past MaxDepth: %v, %d links", err, len(ls))
 	}
@@ -65,14 +66,14 @@ func TestMaxDepth(t *testing.T) {
 // the attributes are not held.
 func TestMaxAttrsXML(t *testing.T) {
 	doc := `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(" a", htmlrewrite.MaxAttrs+1) + `/><image href="x.png"/></svg>`
-	_, err := Links(strings.NewReader(doc), opts("https://h.example/"), func(Link) error { return nil })
-	var inc *htmlrewrite.IncompleteError
+	_, err := Links(strings.NewReader(doc), opts("https://h.example/"), func(link.Link) error { return nil })
+	var inc *link.IncompleteError
 	if !errors.As(err, &inc) || inc.Unit != "attributes" || inc.Limit != htmlrewrite.MaxAttrs {
 		t.Fatalf("err = %v, want an *IncompleteError for attributes", err)
 	}
 }
 
-// A document over MaxSize is refused by name (*htmlrewrite.TooLargeError)
+// A document over MaxSize is refused by name (*link.TooLargeError)
 // and copied as written.
 func TestTooLarge(t *testing.T) {
 	doc := `<svg xmlns="http://www.w3.org/2000/svg"><image href="x.png"/></svg>`
@@ -80,8 +81,8 @@ func TestTooLarge(t *testing.T) {
 	o.MaxSize = 20
 	var b bytes.Buffer
 	_, err := Rewrite(&b, strings.NewReader(doc), o)
-	var tl *htmlrewrite.TooLargeError
-	if !errors.As(err, &tl) || !errors.Is(err, htmlrewrite.ErrIncomplete) || tl.Limit != 20 || b.String() != doc {
+	var tl *link.TooLargeError
+	if !errors.As(err, &tl) || !errors.Is(err, link.ErrIncomplete) || tl.Limit != 20 || b.String() != doc {
 		t.Errorf("err = %v, output %q", err, b.String())
 	}
 }
@@ -118,7 +119,7 @@ func TestLinearTime(t *testing.T) {
 			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}
 			testkit.Linear(t, c.n, 2.5, func(n int) {
 				Rewrite(io.Discard, strings.NewReader(docs[n]), o)
-				Links(strings.NewReader(docs[n]), o, func(Link) error { return nil })
+				Links(strings.NewReader(docs[n]), o, func(link.Link) error { return nil })
 			})
 		})
 	}

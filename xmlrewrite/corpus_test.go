@@ -10,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -38,7 +39,7 @@ func TestCorpus(t *testing.T) {
 		}
 		u := "https://cdn.example/pkg/" + filepath.ToSlash(path[len(dir):])
 		var out, again bytes.Buffer
-		var st, st2 htmlrewrite.Stats
+		var st, st2 link.Stats
 		if ext == ".css" {
 			nCSS++
 			o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: u}}

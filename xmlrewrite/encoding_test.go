@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 )
 
 // TestEncoding: the document's encoding is the open step's decision
@@ -56,7 +57,7 @@ func TestEncoding(t *testing.T) {
 		}
 		var out bytes.Buffer
 		_, err := Rewrite(&out, strings.NewReader(c.doc), o)
-		_, lerr := Links(strings.NewReader(c.doc), o, func(Link) error { return nil })
+		_, lerr := Links(strings.NewReader(c.doc), o, func(link.Link) error { return nil })
 		switch {
 		case c.refused == "":
 			if err != nil || lerr != nil {

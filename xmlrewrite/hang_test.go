@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relurl/relurl/link"
 )
 
 func TestMutatedNoHang(t *testing.T) {
@@ -36,7 +38,7 @@ func TestMutatedNoHang(t *testing.T) {
 		go func() {
 			var b bytes.Buffer
 			Rewrite(&b, strings.NewReader(doc), opts("https://www.example/dir/doc"))
-			Links(strings.NewReader(doc), opts("https://www.example/dir/doc"), func(Link) error { return nil })
+			Links(strings.NewReader(doc), opts("https://www.example/dir/doc"), func(link.Link) error { return nil })
 			o := opts("https://www.example/dir/doc")
 			o.identity = true
 			b.Reset()

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relurl/relurl/link"
 )
 
 // fixtures are generated documents of each format (no licence needed):
@@ -96,7 +98,7 @@ func FuzzRewrite(f *testing.F) {
 		if _, err := Rewrite(&b, strings.NewReader(doc), o); err != nil {
 			return
 		}
-		if _, err := Links(strings.NewReader(doc), o, func(Link) error { return nil }); err != nil {
+		if _, err := Links(strings.NewReader(doc), o, func(link.Link) error { return nil }); err != nil {
 			t.Fatalf("Links failed where Rewrite did not: %v", err)
 		}
 		o.identity = true

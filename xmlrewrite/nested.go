@@ -10,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 )
 
 // Sentinels stand for the replacements htmlrewrite writes inside nested
@@ -66,14 +67,14 @@ func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
 	if css {
 		opts.ContentType = "text/css; charset=utf-8"
 	}
-	run := func(w io.Writer, fn func(htmlrewrite.Link) error) (htmlrewrite.Stats, error) {
+	run := func(w io.Writer, fn func(link.Link) error) (link.Stats, error) {
 		switch {
 		case fn != nil && css:
 			_, err := htmlrewrite.CSSLinks(strings.NewReader(text), opts, fn)
-			return htmlrewrite.Stats{}, err
+			return link.Stats{}, err
 		case fn != nil:
 			_, err := htmlrewrite.Links(strings.NewReader(text), opts, fn)
-			return htmlrewrite.Stats{}, err
+			return link.Stats{}, err
 		case css:
 			return htmlrewrite.RewriteCSS(w, strings.NewReader(text), opts)
 		}
@@ -91,7 +92,7 @@ func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
 		return 0
 	}
 	if s.fn != nil {
-		_, err := run(nil, func(l htmlrewrite.Link) error {
+		_, err := run(nil, func(l link.Link) error {
 			r0 := at(l.Offset)
 			l.Line, l.Column = s.lines.Position(r0)
 			l.Offset = int64(r0)
@@ -120,8 +121,8 @@ func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
 		attr bool   // in an HTML attribute
 	}
 	var changes []change
-	opts.Map = func(l htmlrewrite.Link) (string, bool) {
-		mk := func(u string) htmlrewrite.Link {
+	opts.Map = func(l link.Link) (string, bool) {
+		mk := func(u string) link.Link {
 			m := l
 			m.URL = u
 			m.Offset = int64(at(l.Offset))
@@ -135,7 +136,7 @@ func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
 		if !ok {
 			return l.Raw, true
 		}
-		c := change{a: int(l.Offset), u: u, css: l.Kind == htmlrewrite.CSS, attr: l.Attr != "" || !css && l.Tag != "style"}
+		c := change{a: int(l.Offset), u: u, css: l.Kind == link.CSS, attr: l.Attr != "" || !css && l.Tag != "style"}
 		if c.css && strings.ContainsAny(u, "()'\"\\ \t\n\r\f<") {
 			s.unrewritten()
 			return l.Raw, true

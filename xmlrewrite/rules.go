@@ -3,7 +3,7 @@ package xmlrewrite
 import (
 	"bytes"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 )
 
 // Namespaces (Namespaces in XML 1.0 §3; each format's own specification).
@@ -43,19 +43,19 @@ func (f Format) feed() bool { return f == Atom || f == RSS }
 // svgHref lists the SVG elements whose href (or xlink:href) is a URL
 // (SVG 2 "Linking", its element summary, and SVG 1.1 for the elements it
 // alone has), with what following it does.
-var svgHref = map[string]htmlrewrite.Kind{
-	"a":     htmlrewrite.Navigation,
-	"image": htmlrewrite.Resource, "script": htmlrewrite.Resource, "use": htmlrewrite.Resource,
-	"feImage": htmlrewrite.Resource, "linearGradient": htmlrewrite.Resource,
-	"radialGradient": htmlrewrite.Resource, "pattern": htmlrewrite.Resource,
-	"textPath": htmlrewrite.Resource, "mpath": htmlrewrite.Resource,
-	"animate": htmlrewrite.Resource, "animateMotion": htmlrewrite.Resource,
-	"animateTransform": htmlrewrite.Resource, "set": htmlrewrite.Resource,
-	"discard": htmlrewrite.Resource, "filter": htmlrewrite.Resource,
-	"tref": htmlrewrite.Resource, "altGlyph": htmlrewrite.Resource,
-	"glyphRef": htmlrewrite.Resource, "cursor": htmlrewrite.Resource,
-	"font-face-uri": htmlrewrite.Resource, "color-profile": htmlrewrite.Resource,
-	"animateColor": htmlrewrite.Resource,
+var svgHref = map[string]link.Kind{
+	"a":     link.Navigation,
+	"image": link.Resource, "script": link.Resource, "use": link.Resource,
+	"feImage": link.Resource, "linearGradient": link.Resource,
+	"radialGradient": link.Resource, "pattern": link.Resource,
+	"textPath": link.Resource, "mpath": link.Resource,
+	"animate": link.Resource, "animateMotion": link.Resource,
+	"animateTransform": link.Resource, "set": link.Resource,
+	"discard": link.Resource, "filter": link.Resource,
+	"tref": link.Resource, "altGlyph": link.Resource,
+	"glyphRef": link.Resource, "cursor": link.Resource,
+	"font-face-uri": link.Resource, "color-profile": link.Resource,
+	"animateColor": link.Resource,
 }
 
 // svgCSS lists the SVG attributes whose values are CSS that may hold
@@ -173,7 +173,7 @@ func contentOf(f Format, e *element) content {
 
 // attrKind says whether the attribute (ns, local) of e is a URL in a
 // document of format f, and of which kind; css reports a CSS value.
-func attrKind(f Format, e *element, ns, local string) (kind htmlrewrite.Kind, url, css bool) {
+func attrKind(f Format, e *element, ns, local string) (kind link.Kind, url, css bool) {
 	switch e.ns {
 	case nsSVG:
 		if local == "href" && (ns == "" || ns == nsXLink) {
@@ -187,26 +187,26 @@ func attrKind(f Format, e *element, ns, local string) (kind htmlrewrite.Kind, ur
 			return k, ok, false
 		}
 		if ns == "" && svgCSS[local] {
-			return htmlrewrite.CSS, false, true
+			return link.CSS, false, true
 		}
 	case nsAtom:
 		switch {
 		case e.local == "link" && local == "href" && ns == "",
 			e.local == "content" && local == "src" && ns == "",
 			e.local == "generator" && local == "uri" && ns == "":
-			return htmlrewrite.Feed, true, false
+			return link.Feed, true, false
 		}
 	case nsMedia:
 		if local == "url" && ns == "" {
-			return htmlrewrite.Resource, true, false
+			return link.Resource, true, false
 		}
 	case nsITunes:
 		if e.local == "image" && local == "href" && ns == "" {
-			return htmlrewrite.Resource, true, false
+			return link.Resource, true, false
 		}
 	case "":
 		if f == RSS && ns == "" && local == "url" && (e.local == "enclosure" || e.local == "source") {
-			return htmlrewrite.Feed, true, false
+			return link.Feed, true, false
 		}
 	}
 	return 0, false, false

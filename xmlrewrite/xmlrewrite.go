@@ -33,7 +33,7 @@
 // for its structure is bounded by design: at most MaxDepth open elements
 // of a few bytes each, and htmlrewrite.MaxAttrs attributes of a tag. An
 // element deeper or a tag with more stops the reading with an
-// *htmlrewrite.IncompleteError, the rest copied as written. Its encoding is
+// *link.IncompleteError, the rest copied as written. Its encoding is
 // decided by base.XMLEncoding (a byte order mark, Options.ContentType's
 // charset, the first bytes, the encoding declaration, else UTF-8) and
 // must be ASCII-compatible: UTF-16, UTF-32 and EBCDIC documents are
@@ -78,7 +78,7 @@ type Options struct {
 	Absolute  bool // also rewrite references that carry a scheme
 	Fragments bool // also rewrite fragment-only references (never CSS url(#id))
 	// Map decides what Rewrite writes for a link, as htmlrewrite's does.
-	Map func(htmlrewrite.Link) (string, bool)
+	Map func(link.Link) (string, bool)
 
 	// EmptyXMLBase makes Rewrite write every xml:base it honours (see
 	// XMLBase) as xml:base="", which is the parent's base (RFC 3986
@@ -100,21 +100,17 @@ type Options struct {
 	Charset string
 
 	// MaxSize bounds the document held in memory; the zero value is
-	// htmlrewrite.DefaultMaxToken (and at most 2 GiB: offsets are
+	// link.DefaultMaxToken (and at most 2 GiB: offsets are
 	// kept in 32 bits). A larger document is not read whole: it is
-	// copied unchanged, with an *htmlrewrite.TooLargeError.
+	// copied unchanged, with an *link.TooLargeError.
 	MaxSize int
 
 	identity bool // tests: every URL replaced by its own bytes
 }
 
-// Link is a [link.Link]; its Base is the element's, for each element's
-// xml:base is a decision of its own.
-type Link = link.Link
-
 // Rewrite copies the XML document src to dst with its links in absolute
 // form and reports what it did; Stats.Base is the document's base.
-func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, error) {
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	w := bufio.NewWriterSize(dst, 32<<10)
 	s, err := newScanner(src, opts, w, nil)
 	if err == nil {
@@ -124,7 +120,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 		err = ferr
 	}
 	if s == nil {
-		return htmlrewrite.Stats{}, err
+		return link.Stats{}, err
 	}
 	s.dec.Stats.Base = s.docBase
 	return s.dec.Stats, err
@@ -133,7 +129,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (htmlrewrite.Stats, err
 // Links calls fn for every link of the XML document src, in document
 // order, and returns the document's base. It stops at the first error fn
 // returns.
-func Links(src io.Reader, opts Options, fn func(Link) error) (base.Result, error) {
+func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
 	s, err := newScanner(src, opts, nil, fn)
 	if err != nil {
 		return base.Result{}, err
@@ -201,7 +197,7 @@ func splitName(q string, lookup func(string) string) (string, string) {
 type binding struct{ prefix, uri string }
 
 // MaxDepth bounds the elements open at once: a start tag deeper than this
-// stops the reading (an *htmlrewrite.IncompleteError; Rewrite copies the
+// stops the reading (an *link.IncompleteError; Rewrite copies the
 // rest as written), so that what is held per open element is bounded by
 // the design, not by the input.
 const MaxDepth = 512
@@ -239,7 +235,7 @@ type scanner struct {
 	src      []byte
 	w        *bufio.Writer
 	splice   linkref.Splicer
-	fn       func(Link) error
+	fn       func(link.Link) error
 	err      error
 	format   Format
 	honour   bool
@@ -257,13 +253,13 @@ type scanner struct {
 	tooLarge int // the bound a document over it went past; 0 when read
 }
 
-func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(Link) error) (*scanner, error) {
+func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, error) {
 	if opts.Context.Spec == 0 {
 		opts.Context.Spec = opts.Spec
 	}
 	max := opts.MaxSize
 	if max <= 0 {
-		max = htmlrewrite.DefaultMaxToken
+		max = link.DefaultMaxToken
 	}
 	max = min(max, math.MaxInt32) // frames keep offsets as int32
 	// Not read whole when larger than max: a file's size says so first.
@@ -410,7 +406,7 @@ func (s *scanner) top() *frame {
 
 func (s *scanner) run() error {
 	if s.tooLarge > 0 {
-		return &htmlrewrite.TooLargeError{What: "an XML document", Size: -1, Limit: int64(s.tooLarge)}
+		return &link.TooLargeError{What: "an XML document", Size: -1, Limit: int64(s.tooLarge)}
 	}
 	l := lexer{src: s.src}
 	for s.err == nil {
@@ -444,12 +440,12 @@ func (s *scanner) start(t token) {
 	}
 	if t.tooMany {
 		line, _ := s.lines.Position(t.a)
-		s.err = &htmlrewrite.IncompleteError{What: "<" + t.name + ">", Line: line, Offset: int64(t.a), Limit: htmlrewrite.MaxAttrs, Unit: "attributes"}
+		s.err = &link.IncompleteError{What: "<" + t.name + ">", Line: line, Offset: int64(t.a), Limit: htmlrewrite.MaxAttrs, Unit: "attributes"}
 		return
 	}
 	if !t.selfClose && len(s.stack) >= MaxDepth {
 		line, _ := s.lines.Position(t.a)
-		s.err = &htmlrewrite.IncompleteError{What: "<" + t.name + ">", Line: line, Offset: int64(t.a), Limit: MaxDepth, Unit: "levels"}
+		s.err = &link.IncompleteError{What: "<" + t.name + ">", Line: line, Offset: int64(t.a), Limit: MaxDepth, Unit: "levels"}
 		return
 	}
 	f := frame{name: int32(t.a + 1), nameEnd: int32(t.a + 1 + len(t.name)), bindings: int32(len(s.bindings)), base: -1}
@@ -514,9 +510,9 @@ func (s *scanner) start(t token) {
 	f.content, f.contentAt = contentOf(s.format, e), int32(t.b)
 	switch f.content {
 	case urlContent:
-		f.kind = uint8(htmlrewrite.Feed)
+		f.kind = uint8(link.Feed)
 	case cssContent:
-		f.kind = uint8(htmlrewrite.CSS)
+		f.kind = uint8(link.CSS)
 	}
 	s.stack = append(s.stack, f)
 }
@@ -592,7 +588,7 @@ func (s *scanner) end(t token) {
 // content reads the content src[a:b] of the element f.
 func (s *scanner) content(f *frame, a, b int) {
 	sc := s.scopeOf(f)
-	local, kind := localOf(sc.qname), htmlrewrite.Kind(f.kind)
+	local, kind := localOf(sc.qname), link.Kind(f.kind)
 	var d decoded
 	l := lexer{src: s.src[:b], pos: a}
 	for {
@@ -635,7 +631,7 @@ func (s *scanner) content(f *frame, a, b int) {
 }
 
 // attrLink handles an attribute whose value is a URL.
-func (s *scanner) attrLink(t token, a attr, f scope, kind htmlrewrite.Kind) {
+func (s *scanner) attrLink(t token, a attr, f scope, kind link.Kind) {
 	var d decoded
 	if err := d.add(s.src, a.v0, a.v1, false, quoteOf(a)); err != nil {
 		s.failed(a.v0, string(s.src[a.v0:a.v1]), f, localOf(t.name), localOf(a.name), kind, err)
@@ -645,7 +641,7 @@ func (s *scanner) attrLink(t token, a attr, f scope, kind htmlrewrite.Kind) {
 	if x == y {
 		// An empty reference is the base itself (RFC 3986 §5.2.2): it
 		// means something only where a link may name its own document.
-		if kind == htmlrewrite.Feed && localOf(t.name) == "link" {
+		if kind == link.Feed && localOf(t.name) == "link" {
 			s.linkAt("", a.v0, a.v1, segment{attr: quoteOf(a)}, f, "link", "href", kind)
 		}
 		return
@@ -667,12 +663,12 @@ func (s *scanner) stylesheetPI(t token) {
 		if a.name != "href" || a.v0 < 0 {
 			continue
 		}
-		s.attrLink(token{name: "xml-stylesheet"}, a, s.scopeOf(s.top()), htmlrewrite.Resource)
+		s.attrLink(token{name: "xml-stylesheet"}, a, s.scopeOf(s.top()), link.Resource)
 	}
 }
 
 // link reports or rewrites the reference d.text[x:y].
-func (s *scanner) link(d *decoded, x, y int, f scope, tag, attrName string, kind htmlrewrite.Kind) {
+func (s *scanner) link(d *decoded, x, y int, f scope, tag, attrName string, kind link.Kind) {
 	r0, r1, seg, ok := d.span(x, y)
 	if !ok {
 		return
@@ -681,14 +677,14 @@ func (s *scanner) link(d *decoded, x, y int, f scope, tag, attrName string, kind
 }
 
 // linkAt reports or rewrites the reference raw, written at src[r0:r1] in seg.
-func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f scope, tag, attrName string, kind htmlrewrite.Kind) {
-	mk := func(u string, err error) Link {
+func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f scope, tag, attrName string, kind link.Kind) {
+	mk := func(u string, err error) link.Link {
 		line, col := s.lines.Position(r0)
-		return Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attrName, Kind: kind,
+		return link.Link{Raw: raw, URL: u, Err: err, Tag: tag, Attr: attrName, Kind: kind,
 			Line: line, Column: col, Offset: int64(r0), Base: f.base}
 	}
 	if s.fn != nil {
-		u, err := linkref.Resolve(f.res, f.resErr, linkref.Clean(raw))
+		u, err := linkref.Resolve(f.res, f.resErr, link.Clean(raw))
 		s.emit(mk(u, err))
 		return
 	}
@@ -696,7 +692,7 @@ func (s *scanner) linkAt(raw string, r0, r1 int, seg segment, f scope, tag, attr
 		s.splice.Replace(r0, r1, string(s.src[r0:r1]))
 		return
 	}
-	u, change := s.dec.Write(f.res, f.resErr, raw, func(u string) htmlrewrite.Link { return mk(u, nil) })
+	u, change := s.dec.Write(f.res, f.resErr, raw, func(u string) link.Link { return mk(u, nil) })
 	if !change {
 		return
 	}
@@ -723,18 +719,18 @@ func (s *scanner) unrewritten() {
 }
 
 // failed reports a value that could not be read.
-func (s *scanner) failed(off int, raw string, f scope, tag, attrName string, kind htmlrewrite.Kind, err error) {
+func (s *scanner) failed(off int, raw string, f scope, tag, attrName string, kind link.Kind, err error) {
 	if s.fn == nil {
 		s.dec.Stats.Links++
 		s.dec.Stats.Failed++
 		return
 	}
 	line, col := s.lines.Position(off)
-	s.emit(Link{Raw: raw, Err: err, Tag: tag, Attr: attrName, Kind: kind,
+	s.emit(link.Link{Raw: raw, Err: err, Tag: tag, Attr: attrName, Kind: kind,
 		Line: line, Column: col, Offset: int64(off), Base: f.base})
 }
 
-func (s *scanner) emit(l Link) {
+func (s *scanner) emit(l link.Link) {
 	if s.err == nil {
 		s.err = s.fn(l)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -14,7 +14,7 @@ func opts(docURL string) Options {
 	return Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: docURL}}
 }
 
-func rewrite(t *testing.T, doc string, o Options) (string, htmlrewrite.Stats) {
+func rewrite(t *testing.T, doc string, o Options) (string, link.Stats) {
 	t.Helper()
 	var b bytes.Buffer
 	st, err := Rewrite(&b, strings.NewReader(doc), o)
@@ -24,16 +24,16 @@ func rewrite(t *testing.T, doc string, o Options) (string, htmlrewrite.Stats) {
 	return b.String(), st
 }
 
-func links(t *testing.T, doc string, o Options) []Link {
+func links(t *testing.T, doc string, o Options) []link.Link {
 	t.Helper()
-	var ls []Link
-	if _, err := Links(strings.NewReader(doc), o, func(l Link) error { ls = append(ls, l); return nil }); err != nil {
+	var ls []link.Link
+	if _, err := Links(strings.NewReader(doc), o, func(l link.Link) error { ls = append(ls, l); return nil }); err != nil {
 		t.Fatalf("Links(%q): %v", doc, err)
 	}
 	return ls
 }
 
-func urls(ls []Link) []string {
+func urls(ls []link.Link) []string {
 	var us []string
 	for _, l := range ls {
 		if l.Err != nil {
@@ -186,7 +186,7 @@ func TestSniff(t *testing.T) {
 func TestEmptyXMLBase(t *testing.T) {
 	o := opts("https://blog.example/feed.atom")
 	o.EmptyXMLBase = true
-	o.Map = func(l htmlrewrite.Link) (string, bool) { return "[" + l.URL + "]", true }
+	o.Map = func(l link.Link) (string, bool) { return "[" + l.URL + "]", true }
 	feed := `<feed ` + atomNS + ` xml:base="https://blog.example/2026/"><link href="a"/>` +
 		`<entry><link href="b" xml:base="posts/"/><content type="html" xml:base="../x/">&lt;a href="c"&gt;</content></entry></feed>`
 	got, _ := rewrite(t, feed, o)

@@ -18,6 +18,7 @@ import (
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/xmlrewrite"
 )
@@ -161,7 +162,7 @@ func runFetch(args []string, s stdio) int {
 	st, err := extract.Rewrite(&out, bytes.NewReader(doc.Body), kind, extract.Options{HTML: hopts, XML: xopts})
 	// An incomplete page (a tag over the bound) is still written, best
 	// effort, as rewrite writes it; the exit status says it failed.
-	if err != nil && !errors.Is(err, htmlrewrite.ErrIncomplete) {
+	if err != nil && !errors.Is(err, link.ErrIncomplete) {
 		s.errorf("fetch: %s: %v", doc.URL, err)
 		return exitFailure
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/resolve"
 )
@@ -52,7 +52,7 @@ func (ff *filterFlags) filter() (linkfilter.Filter, error) {
 		f.Scope = linkfilter.External
 	}
 	if ff.kinds != "" {
-		f.Kinds = map[htmlrewrite.Kind]bool{}
+		f.Kinds = map[link.Kind]bool{}
 		for k := range strings.SplitSeq(ff.kinds, ",") {
 			kind, ok := kindByName(k)
 			if !ok {
@@ -77,9 +77,9 @@ func (ff *filterFlags) filter() (linkfilter.Filter, error) {
 	return f, nil
 }
 
-// kindByName returns the link kind called name (htmlrewrite.Kind's String).
-func kindByName(name string) (htmlrewrite.Kind, bool) {
-	for k := htmlrewrite.Navigation; k <= htmlrewrite.Header; k++ {
+// kindByName returns the link kind called name (link.Kind's String).
+func kindByName(name string) (link.Kind, bool) {
+	for k := link.Navigation; k <= link.Header; k++ {
 		if k.String() == name {
 			return k, true
 		}
@@ -89,7 +89,7 @@ func kindByName(name string) (htmlrewrite.Kind, bool) {
 
 func kindNames() []string {
 	var names []string
-	for k := htmlrewrite.Navigation; k <= htmlrewrite.Header; k++ {
+	for k := link.Navigation; k <= link.Header; k++ {
 		names = append(names, k.String())
 	}
 	return names

@@ -15,6 +15,7 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/linkout"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/jsonscan"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
@@ -25,7 +26,7 @@ func TestLimitsTable(t *testing.T) {
 	ml := archive.DefaultLimits()
 	code := map[string]int64{
 		"defaultMaxSize":                       defaultMaxSize,
-		"htmlrewrite.DefaultMaxToken":          htmlrewrite.DefaultMaxToken,
+		"link.DefaultMaxToken":                 link.DefaultMaxToken,
 		"htmlrewrite.MaxAttrs":                 htmlrewrite.MaxAttrs,
 		"htmlrewrite.MaxRewrites":              htmlrewrite.MaxRewrites,
 		"xmlrewrite.MaxDepth":                  xmlrewrite.MaxDepth,

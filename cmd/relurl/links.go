@@ -144,7 +144,7 @@ func runLinks(args []string, s stdio) int {
 		refs, opts := new(lazyurl.Refs), hv.Options
 		hv.Options = func(docURL string) extract.Options {
 			o := opts(docURL)
-			o.HTML.Defer = refs
+			lazyurl.DeferIn(&o.HTML, refs)
 			return o
 		}
 	}

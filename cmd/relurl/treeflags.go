@@ -16,6 +16,7 @@ import (
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
@@ -162,7 +163,7 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 	if t.maxSize < htmlrewrite.DefaultScanLimit {
 		o.ScanLimit = int(t.maxSize)
 	}
-	if t.maxSize < htmlrewrite.DefaultMaxToken {
+	if t.maxSize < link.DefaultMaxToken {
 		o.MaxToken = int(t.maxSize)
 	}
 	return o
@@ -195,7 +196,7 @@ func (t *treeFlags) mimeOptions(docURL string) archive.Options {
 func (t *treeFlags) extractOptions(docURL string) extract.Options {
 	o := t.htmlOptions(docURL)
 	x := xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments}
-	if t.maxSize < htmlrewrite.DefaultMaxToken {
+	if t.maxSize < link.DefaultMaxToken {
 		x.MaxSize = int(t.maxSize)
 	}
 	return extract.Options{

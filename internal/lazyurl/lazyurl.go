@@ -5,17 +5,23 @@
 // instructions, the one that reads the documents (corpus A: 67 M of
 // 690 M), and the worker does not look at the URL when no filter does.
 //
-// htmlrewrite.Options.Defer, set to a *Refs, makes the pass hand each
-// link resolved against a resolver of its own with an empty URL and, in
-// Link.Err, the *Ref that Resolve turns into the URL and error resolving
-// would have given at once. Options.Defer can be set only here, in
-// relurl: outside it, nothing can make a *Refs.
+// DeferIn, given an *htmlrewrite.Options and a *Refs, makes the pass hand
+// each link resolved against a resolver of its own with an empty URL and,
+// in Link.Err, the *Ref that Resolve turns into the URL and error
+// resolving would have given at once. The field it sets is unexported:
+// only relurl's own packages, through this internal one, can set it.
 package lazyurl
 
 import (
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
+
+// DeferIn sets the links of the HTML reader's options opts (an
+// *htmlrewrite.Options) to be resolved through refs, or at once when refs
+// is nil. Package htmlrewrite sets it when it is loaded: it is the one
+// that can reach the field.
+var DeferIn func(opts any, refs *Refs)
 
 // Ref is a link's URL not resolved yet: the resolver, and where the
 // reference stands in the link's Raw. It stands in Link.Err until

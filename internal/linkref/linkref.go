@@ -14,7 +14,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -23,14 +23,9 @@ import (
 type Decider struct {
 	Absolute  bool // also rewrite references with a scheme
 	Fragments bool // also rewrite fragment-only references
-	Map       func(htmlrewrite.Link) (string, bool)
-	Stats     htmlrewrite.Stats
+	Map       func(link.Link) (string, bool)
+	Stats     link.Stats
 }
-
-// Clean trims ASCII whitespace around a reference and removes the tabs and
-// newlines inside it, as the URL Standard's parser does before parsing:
-// [htmlrewrite.Clean], so that every format cleans its values as HTML's.
-func Clean(v string) string { return htmlrewrite.Clean(v) }
 
 // Resolve resolves ref against res; a nil res is the empty base (§3.4)
 // and resErr, when set, says why there is none.
@@ -45,10 +40,10 @@ func Resolve(res *resolve.Resolver, resErr error, ref string) (string, error) {
 }
 
 // Write returns the text to write in place of the reference raw and true,
-// or false to leave it as written. link makes the Link that Map is given,
+// or false to leave it as written. mk makes the Link that Map is given,
 // from the resolved URL.
-func (d *Decider) Write(res *resolve.Resolver, resErr error, raw string, link func(u string) htmlrewrite.Link) (string, bool) {
-	ref := Clean(raw)
+func (d *Decider) Write(res *resolve.Resolver, resErr error, raw string, mk func(u string) link.Link) (string, bool) {
+	ref := link.Clean(raw)
 	_, abs := resolve.Scheme(ref)
 	leave := !d.Absolute && abs || !d.Fragments && strings.HasPrefix(ref, "#")
 	if leave && d.Map == nil {
@@ -57,18 +52,18 @@ func (d *Decider) Write(res *resolve.Resolver, resErr error, raw string, link fu
 		return "", false
 	}
 	u, err := Resolve(res, resErr, ref)
-	return d.Decide(raw, u, err, link)
+	return d.Decide(raw, u, err, mk)
 }
 
 // Decide is Write for a reference already resolved to u (or err).
-func (d *Decider) Decide(raw, u string, err error, link func(u string) htmlrewrite.Link) (string, bool) {
-	ref := Clean(raw)
+func (d *Decider) Decide(raw, u string, err error, mk func(u string) link.Link) (string, bool) {
+	ref := link.Clean(raw)
 	d.Stats.Links++
 	_, abs := resolve.Scheme(ref)
 	leave := !d.Absolute && abs || !d.Fragments && strings.HasPrefix(ref, "#")
 	mapped := false
 	if err == nil && d.Map != nil {
-		if m, ok := d.Map(link(u)); ok {
+		if m, ok := d.Map(mk(u)); ok {
 			u, leave, mapped = m, false, true
 		}
 	}
@@ -144,7 +139,7 @@ func (l *Lines) Position(o int) (line, col int) {
 
 // TooLongError is ReadDocument's error for a document over its bound. It
 // is not held: Rest copies what ReadDocument did not read. It wraps
-// htmlrewrite.ErrIncomplete, as every refusal of a reader's limit does.
+// link.ErrIncomplete, as every refusal of a reader's limit does.
 type TooLongError struct {
 	Limit int
 	Size  int64 // the document's size when its file said so, else -1
@@ -158,8 +153,8 @@ func (e *TooLongError) Error() string {
 	return fmt.Sprintf("longer than %d bytes: left as written", e.Limit)
 }
 
-// Unwrap returns htmlrewrite.ErrIncomplete.
-func (e *TooLongError) Unwrap() error { return htmlrewrite.ErrIncomplete }
+// Unwrap returns link.ErrIncomplete.
+func (e *TooLongError) Unwrap() error { return link.ErrIncomplete }
 
 // CopyRest copies to w the rest of the document, after the bytes
 // ReadDocument returned with e.
@@ -172,14 +167,14 @@ func (e *TooLongError) CopyRest(w io.Writer) error {
 }
 
 // ReadDocument reads a document that a reader must hold whole, at most max
-// bytes (htmlrewrite.DefaultMaxToken when max <= 0). A longer one is not
+// bytes (link.DefaultMaxToken when max <= 0). A longer one is not
 // read whole: a file whose size says so is not read at all, any other
 // source only to max bytes and one more, and ReadDocument returns the
 // bytes read with a *TooLongError, whose CopyRest copies the rest, so
 // that the caller can copy the document as written.
 func ReadDocument(src io.Reader, max int) ([]byte, error) {
 	if max <= 0 {
-		max = htmlrewrite.DefaultMaxToken
+		max = link.DefaultMaxToken
 	}
 	if h, ok := src.(*Held); ok {
 		// Already in memory: its bytes, not a copy.

@@ -151,7 +151,7 @@ func (b *Behind) Gate(w io.Writer, drop func() bool) io.Writer { return b.q.Gate
 // link encodes and writes the record of a queued link, as Writer.Link
 // and Writer.add do without Behind.
 func (b *Behind) link(it *queued) error {
-	lazyurl.Resolve(&it.link) // here, off the worker (htmlrewrite.Options.Defer)
+	lazyurl.Resolve(&it.link) // here, off the worker (lazyurl.DeferIn)
 	e := it.w
 	if e.mode.text {
 		if it.link.URL == "" {

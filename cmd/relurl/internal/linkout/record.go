@@ -25,7 +25,7 @@ type linkRecord struct {
 	Base         string  `json:"base"`
 	BaseSource   string  `json:"base_source"`
 	// Inert: the link is in the inert contents of an HTML <template>
-	// (htmlrewrite.Link.Inert); absent otherwise.
+	// (link.Link.Inert); absent otherwise.
 	Inert bool `json:"inert,omitempty"`
 
 	// cache holds the encodings of File, Base and BaseSource, which stay

@@ -7,14 +7,14 @@ import (
 	"io/fs"
 	"testing"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 )
 
 func TestOf(t *testing.T) {
 	refused := &fs.PathError{Op: "rename", Path: "p", Err: tree.ErrSymlink}
-	incomplete := fmt.Errorf("x: %w", htmlrewrite.ErrIncomplete)
+	incomplete := fmt.Errorf("x: %w", link.ErrIncomplete)
 	for _, c := range []struct {
 		name string
 		r    tree.RewriteResult
