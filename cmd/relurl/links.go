@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/cmd/relurl/internal/behind"
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/linkout"
@@ -16,6 +17,7 @@ import (
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/wat"
 )
 
 const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text|tsv] [--fields LIST] [--status] [--on-error exit|report] [filters] PATH... | -
@@ -32,10 +34,11 @@ Streaming, Spark's RDD.pipe). --status adds a status line after each input
 and one for each damaged WARC record.
 Exit status: 0 done, 1 some input failed (0 with --on-error report), 2 usage.`
 
-func runLinks(args []string, s stdio) int {
+func runLinks(args []string, s stdio) (code int) {
 	fs := newFlagSet("links", linksSynopsis, s)
 	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL)")
-	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line) or "tsv" (tab-separated fields, no header)`)
+	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line), "tsv" (tab-separated fields, no header), "parquet" (a Parquet table, one row per link) or "wat" (a WAT file, one metadata record per WARC response record; WARC inputs only)`)
+	outPath := fs.String("o", "", "write the output to this file (written beside and renamed into place when done; a device is written in place); default standard output")
 	sf := addStreamFlags(fs)
 	ff := addFilterFlags(fs, "only links into the site: under the tree's root URL for a tree; for a file alone, standard input, an MHTML part or a WARC record, to the same origin as the document")
 	if code := parseFlags(fs, args); code >= 0 {
@@ -48,10 +51,23 @@ func runLinks(args []string, s stdio) int {
 	if err := t.check(); err != nil {
 		return usageErr("%v", err)
 	}
-	if *format != "jsonl" && *format != "text" && *format != "tsv" {
-		return usageErr(`--format is "jsonl", "text" or "tsv", not %q`, *format)
+	switch *format {
+	case "jsonl", "text", "tsv", "parquet", "wat":
+	default:
+		return usageErr(`--format is "jsonl", "text", "tsv", "parquet" or "wat", not %q`, *format)
 	}
-	mode, err := sf.mode(*format)
+	table := *format == "parquet" || *format == "wat"
+	if table && (sf.status || sf.fields != "") {
+		return usageErr("--format %s holds links only, every field: no --status, no --fields", *format)
+	}
+	if *format == "wat" && fs.NArg() == 1 && fs.Arg(0) == "-" {
+		return usageErr("--format wat reads its WARC files again for their records' headers: not standard input")
+	}
+	recordFormat := *format
+	if table {
+		recordFormat = "jsonl" // converted as written (tableOut)
+	}
+	mode, err := sf.mode(recordFormat)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -62,6 +78,24 @@ func runLinks(args []string, s stdio) int {
 	if fs.NArg() == 0 && t.fromList == "" {
 		fs.Usage()
 		return exitUsage
+	}
+	var watOut *wat.Converter
+	if *outPath != "" || table {
+		out, err := openLinksOut(*outPath, *format, s.out)
+		if err != nil {
+			s.errorf("links: %v", err)
+			return exitFailure
+		}
+		s.out, watOut = out, out.wat
+		// Runs after the output's own flushes (deferred below): the
+		// table's footer goes last, and the file is renamed into place
+		// only when it was written whole.
+		defer func() {
+			if err := out.Close(); err != nil {
+				s.errorf("links: %v", err)
+				code = exitFailure
+			}
+		}()
 	}
 	// A walk shows its progress; standard input, one stream, does not.
 	var bar *progress.Bar
@@ -75,7 +109,7 @@ func runLinks(args []string, s stdio) int {
 	var bw behindOut
 	// running is true while the run may still stop at a write error.
 	var running atomic.Bool
-	if !stdin && t.jobs == 1 && runtime.GOMAXPROCS(0) > 1 && !progress.IsTerminal(s.out) {
+	if !stdin && t.jobs == 1 && runtime.GOMAXPROCS(0) > 1 && !progress.IsTerminal(s.out) && watOut == nil {
 		// A core is free: the records are encoded and written behind the
 		// worker, on a goroutine of their own (linkout.Behind; with
 		// --unique, whose Out looks at each record's URL, only written:
@@ -163,6 +197,16 @@ func runLinks(args []string, s stdio) int {
 		}
 		if err := mode.Finish(out, &r.Status); err != nil {
 			return err
+		}
+		if watOut != nil && wk.Err == nil && wk.File.Kind == base.WARC {
+			// The file's link records are out: the WAT gets the rest of
+			// its records (all of them, for a file with no links).
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if err := watOut.EndFile(wk.File.Path); err != nil {
+				return err
+			}
 		}
 		if streaming {
 			return w.Flush()
