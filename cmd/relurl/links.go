@@ -104,6 +104,7 @@ func runLinks(args []string, s stdio) (code int) {
 		defer bar.Finish()
 	}
 	forced, _ := sf.kind()
+	watIn := sf.inputFormat == "wat" // read by package wat, not harvest
 	stdin := fs.NArg() == 1 && fs.Arg(0) == "-"
 	var w flusher
 	var bw behindOut
@@ -152,7 +153,7 @@ func runLinks(args []string, s stdio) (code int) {
 		if t.fromList != "" {
 			return usageErr(`"-" reads one document from standard input: no --from-list`)
 		}
-		return linksStdin(s, w.(*bufio.Writer), out, t.harvester(forced, filter), t.base.value, cmp.Or(sf.name, "-"), mode, report, sf.exitStatus(1))
+		return linksStdin(s, w.(*bufio.Writer), out, t.harvester(forced, filter), watIn, t.base.value, cmp.Or(sf.name, "-"), mode, report, sf.exitStatus(1))
 	}
 	for _, a := range fs.Args() {
 		if a == "-" {
@@ -169,7 +170,7 @@ func runLinks(args []string, s stdio) (code int) {
 	failed := 0
 	mode.NoKeys = !ff.unique // out looks at the keys only for --unique
 	hv := t.harvester(forced, filter)
-	if mode.Behind != nil {
+	if mode.Behind != nil && !watIn {
 		// The links' URLs are resolved behind too (package lazyurl),
 		// where their records are encoded: the worker does not read
 		// them (harvest resolves them first for a filter that does).
@@ -185,6 +186,9 @@ func runLinks(args []string, s stdio) (code int) {
 			return linkout.Failed(wk.Name, wk.Err)
 		}
 		lw := linkout.NewWriter(sink, wk.Name, mode)
+		if watIn {
+			return lw.Result(watFileLinks(wk.File.Path, hv, lw.LinkRef, lw.RecordError))
+		}
 		return lw.Result(hv.FileRef(wk.File, lw.LinkRef, lw.RecordError))
 	}
 	// A list is a stream: each file's links go out before the next path
@@ -249,12 +253,17 @@ func linkOut(w io.Writer, s stdio, unique bool) ordered.Out {
 // linksStdin writes the links of standard input, one document read as a
 // stream (its kind by --input-format, else by its first bytes): a WARC
 // goes through record by record with no bound on its size.
-func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, hv *harvest.Reader, docURL, name string, m linkout.Mode, report func(string, linkout.Result) bool, failStatus int) int {
+func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, hv *harvest.Reader, watIn bool, docURL, name string, m linkout.Mode, report func(string, linkout.Result) bool, failStatus int) int {
 	// The links go out as they are found: what is written is flushed
 	// whenever the command waits for input.
 	in := bufio.NewReaderSize(inputs.FlushBeforeRead(s.in, w), 64<<10)
 	lw := linkout.NewWriter(ordered.Direct(out), name, m)
-	r := lw.Result(hv.Stream(in, docURL, lw.Link, lw.RecordError))
+	var r linkout.Result
+	if watIn {
+		r = lw.Result(watLinks(in, hv, lw.LinkRef, lw.RecordError))
+	} else {
+		r = lw.Result(hv.Stream(in, docURL, lw.Link, lw.RecordError))
+	}
 	failed := report("standard input", r)
 	if err := m.Finish(out, &r.Status); err != nil {
 		s.errorf("links: %v", err)
