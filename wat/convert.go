@@ -47,7 +47,15 @@ type Converter struct {
 	wr   *mime.WARCReader
 	cur  *pending
 	err  error
+	// heads are the heads of the HTML records written, by WARC-Record-ID,
+	// for the revisit records that refer to them (whose payload is the
+	// earlier record's); at most maxHeads, the oldest dropped first.
+	heads map[string]Head
+	order []string
 }
+
+// maxHeads bounds the heads kept for revisit records.
+const maxHeads = 4096
 
 // pending is the metadata record of one WARC record, its links still
 // being gathered.
@@ -160,7 +168,7 @@ func (c *Converter) advance(offset int64) error {
 		if !described(rec) {
 			continue
 		}
-		p := newPending(rec)
+		p := c.newPending(rec)
 		if rec.Offset == offset {
 			c.cur = p
 			return nil
@@ -184,8 +192,34 @@ func described(rec *mime.Record) bool {
 }
 
 // newPending reads what a metadata record says of rec: its WARC headers,
-// its HTTP response and, for HTML, its head.
-func newPending(rec *mime.Record) *pending {
+// its HTTP response and, for HTML, its head (a revisit's is the head of
+// the record it refers to).
+func (c *Converter) newPending(rec *mime.Record) *pending {
+	p := readPending(rec)
+	m := p.env.Envelope.PayloadMetadata.HTTPResponseMetadata
+	if m == nil || m.HTMLMetadata == nil {
+		return p
+	}
+	if rec.Type == "revisit" {
+		if h, ok := c.heads[strings.TrimSpace(rec.Header.Get("WARC-Refers-To"))]; ok {
+			m.HTMLMetadata.Head = h
+		}
+		return p
+	}
+	if c.heads == nil {
+		c.heads = map[string]Head{}
+	}
+	if len(c.order) == maxHeads {
+		delete(c.heads, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.heads[p.id] = m.HTMLMetadata.Head
+	c.order = append(c.order, p.id)
+	return p
+}
+
+// readPending is newPending of rec alone.
+func readPending(rec *mime.Record) *pending {
 	p := &pending{offset: rec.Offset, target: rec.TargetURI, date: rec.Header.Get("WARC-Date"), id: rec.Header.Get("WARC-Record-ID")}
 	b := &p.env.Envelope
 	b.Format = "WARC"
@@ -284,10 +318,10 @@ func (p *pending) add(r *linkRecord) {
 	hm := m.HTMLMetadata
 	l := Link{Path: Path(r.Tag, r.Attr), URL: r.Raw, Rel: strings.Join(r.Rel, " "), Kind: r.Kind}
 	switch {
-	case r.Tag == "" && r.Kind == "redirect", r.Tag == "" && r.Kind == "header":
-		// The record's own: a 3xx Location, an HTTP Link header.
-		l.Path = "HTTP@/" + map[string]string{"redirect": "Location", "header": "Link"}[r.Kind]
-		hm.Links = append(hm.Links, l)
+	case r.Tag == "" && (r.Kind == "redirect" || r.Kind == "header"):
+		// The record's own (a 3xx Location, an HTTP Link header): WAT
+		// has them in the HTTP headers, where its readers look.
+		return
 	case r.Tag == "link":
 		hm.Head.Link = append(hm.Head.Link, l)
 	case r.Tag == "script" && r.Attr == "src":
@@ -351,7 +385,7 @@ func (c *Converter) endFile() error {
 			return fmt.Errorf("wat: %s: %w", c.file, err)
 		}
 		if described(rec) {
-			if err := c.writePending(newPending(rec)); err != nil {
+			if err := c.writePending(c.newPending(rec)); err != nil {
 				return err
 			}
 		}

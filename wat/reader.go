@@ -79,14 +79,20 @@ func Links(r io.Reader, spec resolve.Spec, fn func(link.Link) error, onRecordErr
 // recordLinks gives the links of one metadata record.
 func recordLinks(rec *mime.Record, e *Envelope, spec resolve.Spec, fn func(link.Link) error) error {
 	m := e.Envelope.PayloadMetadata.HTTPResponseMetadata
-	if m == nil || m.HTMLMetadata == nil {
+	if m == nil {
 		return nil
 	}
 	target := rec.TargetURI
 	if target == "" {
 		target = e.Envelope.WARCHeaderMetadata["WARC-Target-URI"]
 	}
+	if err := headerLinks(rec, m, target, spec, fn); err != nil {
+		return err
+	}
 	hm := m.HTMLMetadata
+	if hm == nil {
+		return nil
+	}
 	b := base.Result{URL: target, Source: base.Retrieval, Detail: "WARC-Target-URI"}
 	if target == "" {
 		b = base.Result{}
@@ -137,6 +143,41 @@ func recordLinks(rec *mime.Record, e *Envelope, spec resolve.Spec, fn func(link.
 		return err
 	}
 	return emit(hm.Links)
+}
+
+// headerLinks gives the links of the HTTP headers, as relurl reads a WARC
+// response's: a 3xx response's Location (kind redirect) and the targets of
+// Link (RFC 8288), both against the retrieval URL (RFC 9110 §10.2.2, RFC
+// 8288 §3.1), never a body's base.
+func headerLinks(rec *mime.Record, m *HTTPResponseMetadata, target string, spec resolve.Spec, fn func(link.Link) error) error {
+	b := base.Result{URL: target, Source: base.Retrieval, Detail: "WARC-Target-URI"}
+	get := func(name string) string {
+		for k, v := range m.Headers {
+			if strings.EqualFold(k, name) {
+				return v
+			}
+		}
+		return ""
+	}
+	status := m.ResponseMessage.Status
+	if loc := get("Location"); loc != "" && len(status) == 3 && status[0] == '3' {
+		l := link.Link{Raw: loc, Attr: "location", Kind: link.Redirect, Base: b, Record: rec.Offset, Target: target}
+		if u, err := resolve.Reference(spec, target, strings.TrimSpace(loc)); err != nil {
+			l.Err = err
+		} else {
+			l.URL = u
+		}
+		if err := fn(l); err != nil {
+			return err
+		}
+	}
+	if v := get("Link"); v != "" {
+		return mime.HeaderLinks([]string{v}, spec, target, func(l link.Link) error {
+			l.Record, l.Target, l.Base = rec.Offset, target, b
+			return fn(l)
+		})
+	}
+	return nil
 }
 
 // linkOf is the link of a WAT entry, its URL not yet resolved.
