@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/relurl/relurl/linktable"
 	"github.com/relurl/relurl/wat"
 )
 
@@ -85,17 +84,20 @@ func (o *outFile) Abort() {
 
 var _ io.Writer = (*outFile)(nil)
 
+// tableWriter is the writer of a table format: Close ends the table.
+type tableWriter interface {
+	io.Writer
+	Close() error
+}
+
 // linksOut is the output of links to -o or in a table format: Close ends
 // the table and commits the file.
 type linksOut struct {
 	w     io.Writer // where the records go: the table, or the file
-	table interface {
-		io.Writer
-		Close() error
-	}
-	wat  *wat.Converter // the table, for --format wat
-	file *outFile
-	dst  io.Writer
+	table tableWriter
+	wat   *wat.Converter // the table, for --format wat
+	file  *outFile
+	dst   io.Writer
 }
 
 // openLinksOut returns the output of links in format to path ("":
@@ -112,8 +114,14 @@ func openLinksOut(path, format string, stdout io.Writer) (*linksOut, error) {
 	o.w = o.dst
 	switch format {
 	case "parquet":
-		o.table = linktable.NewWriter(o.dst)
-		o.w = o.table
+		t, err := newParquet(o.dst)
+		if err != nil {
+			if o.file != nil {
+				o.file.Abort()
+			}
+			return nil, err
+		}
+		o.table, o.w = t, t
 	case "wat":
 		o.wat = wat.NewConverter(o.dst, strings.HasSuffix(path, ".gz"))
 		o.table = o.wat
