@@ -20,7 +20,7 @@ import (
 	"github.com/relurl/relurl/wat"
 )
 
-const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text|tsv] [--fields LIST] [--status] [--on-error exit|report] [filters] PATH... | -
+const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text|tsv|parquet|wat] [-o FILE] [--fields LIST] [--status] [--on-error exit|report] [filters] PATH... | -
 
 Prints every link of HTML, MHTML and WARC files (directories are walked),
 one JSON object a line (fields raw, url or error, tag, attr, kind, rel,
