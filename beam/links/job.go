@@ -13,11 +13,14 @@ import (
 // A Job is the whole pipeline relurl-beam runs: match the inputs, extract
 // their links, write them, the dead letters and the graphs asked for.
 type Job struct {
-	Inputs  []string // globs
-	Output  string   // prefix of the output files (OutputName)
-	Graphs  []string // "host", "page"
-	Fields  []string // link fields (nil: Fields)
-	Options Options
+	Inputs []string // globs
+	Output string   // prefix of the output files (OutputName)
+	Graphs []string // "host", "page"
+	// GraphFormat is "jsonl" (or ""): the graphs as JSON Lines edges; or
+	// "cc": the host graph also in Common Crawl's form (CCHostGraph).
+	GraphFormat string
+	Fields      []string // link fields (nil: Fields)
+	Options     Options
 }
 
 // The output sets of a Job, as OutputName names them.
@@ -26,6 +29,7 @@ const (
 	OutputErrors = "errors"
 	OutputHosts  = "hosts"
 	OutputPages  = "pages"
+	OutputCC     = "cc-host-graph" // PREFIX-cc-host-graph-vertices.txt and -edges.txt
 )
 
 // OutputName returns the prefix of an output set: prefix + "-" + set, or
@@ -71,7 +75,11 @@ func (j Job) Build(s beam.Scope) error {
 	for _, g := range j.Graphs {
 		switch g {
 		case "host":
-			WriteJSONL(s, OutputName(j.Output, OutputHosts), FormatHostEdges(s, HostGraph(s, links)))
+			hosts := HostGraph(s, links)
+			WriteJSONL(s, OutputName(j.Output, OutputHosts), FormatHostEdges(s, hosts))
+			if j.GraphFormat == "cc" {
+				WriteCCGraph(s, OutputName(j.Output, OutputCC), CCHostGraph(s, hosts))
+			}
 		case "page":
 			WriteJSONL(s, OutputName(j.Output, OutputPages), FormatPageEdges(s, PageGraph(s, links)))
 		default:

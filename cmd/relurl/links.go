@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/cmd/relurl/internal/behind"
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/linkout"
@@ -16,9 +17,10 @@ import (
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/wat"
 )
 
-const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text|tsv] [--fields LIST] [--status] [--on-error exit|report] [filters] PATH... | -
+const linksSynopsis = `[--base URL] [--spec S] [--format jsonl|text|tsv|parquet|wat] [-o FILE] [--fields LIST] [--status] [--on-error exit|report] [filters] PATH... | -
 
 Prints every link of HTML, MHTML and WARC files (directories are walked),
 one JSON object a line (fields raw, url or error, tag, attr, kind, rel,
@@ -32,10 +34,11 @@ Streaming, Spark's RDD.pipe). --status adds a status line after each input
 and one for each damaged WARC record.
 Exit status: 0 done, 1 some input failed (0 with --on-error report), 2 usage.`
 
-func runLinks(args []string, s stdio) int {
+func runLinks(args []string, s stdio) (code int) {
 	fs := newFlagSet("links", linksSynopsis, s)
 	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL; of several inputs: of the current directory or --list-root)")
-	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line) or "tsv" (tab-separated fields, no header)`)
+	format := fs.String("format", "jsonl", `"jsonl", "text" (one absolute URL a line), "tsv" (tab-separated fields, no header), "parquet" (a Parquet table, one row per link) or "wat" (a WAT file, one metadata record per WARC response record; WARC inputs only)`)
+	outPath := fs.String("o", "", "write the output to this file (written beside and renamed into place when done; a device is written in place); default standard output")
 	sf := addStreamFlags(fs)
 	ff := addFilterFlags(fs, "only links into the site: under the tree's root URL for a tree; for a file alone, standard input, an MHTML part or a WARC record, to the same origin as the document")
 	if code := parseFlags(fs, args); code >= 0 {
@@ -51,10 +54,23 @@ func runLinks(args []string, s stdio) int {
 	if err := t.place(fs.Args()); err != nil {
 		return usageErr("%v", err)
 	}
-	if *format != "jsonl" && *format != "text" && *format != "tsv" {
-		return usageErr(`--format is "jsonl", "text" or "tsv", not %q`, *format)
+	switch *format {
+	case "jsonl", "text", "tsv", "parquet", "wat":
+	default:
+		return usageErr(`--format is "jsonl", "text", "tsv", "parquet" or "wat", not %q`, *format)
 	}
-	mode, err := sf.mode(*format)
+	table := *format == "parquet" || *format == "wat"
+	if table && (sf.status || sf.fields != "") {
+		return usageErr("--format %s holds links only, every field: no --status, no --fields", *format)
+	}
+	if *format == "wat" && fs.NArg() == 1 && fs.Arg(0) == "-" {
+		return usageErr("--format wat reads its WARC files again for their records' headers: not standard input")
+	}
+	recordFormat := *format
+	if table {
+		recordFormat = "jsonl" // converted as written (tableOut)
+	}
+	mode, err := sf.mode(recordFormat)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -65,6 +81,24 @@ func runLinks(args []string, s stdio) int {
 	if fs.NArg() == 0 && t.fromList == "" {
 		return wrongArgs(fs, s, "links", 0, "files, directories or - (standard input), or --from-list")
 	}
+	var watOut *wat.Converter
+	if *outPath != "" || table {
+		out, err := openLinksOut(*outPath, *format, s.out)
+		if err != nil {
+			s.errorf("links: %v", err)
+			return exitFailure
+		}
+		s.out, watOut = out, out.wat
+		// Runs after the output's own flushes (deferred below): the
+		// table's footer goes last, and the file is renamed into place
+		// only when it was written whole.
+		defer func() {
+			if err := out.Close(); err != nil {
+				s.errorf("links: %v", err)
+				code = exitFailure
+			}
+		}()
+	}
 	// A walk shows its progress; standard input, one stream, does not.
 	var bar *progress.Bar
 	if fs.NArg() != 1 || fs.Arg(0) != "-" {
@@ -72,12 +106,13 @@ func runLinks(args []string, s stdio) int {
 		defer bar.Finish()
 	}
 	forced, _ := sf.kind()
+	watIn := sf.inputFormat == "wat" // read by package wat, not harvest
 	stdin := fs.NArg() == 1 && fs.Arg(0) == "-"
 	var w flusher
 	var bw behindOut
 	// running is true while the run may still stop at a write error.
 	var running atomic.Bool
-	if !stdin && t.jobs == 1 && runtime.GOMAXPROCS(0) > 1 && !progress.IsTerminal(s.out) {
+	if !stdin && t.jobs == 1 && runtime.GOMAXPROCS(0) > 1 && !progress.IsTerminal(s.out) && watOut == nil {
 		// A core is free: the records are encoded and written behind the
 		// worker, on a goroutine of their own (linkout.Behind; with
 		// --unique, whose Out looks at each record's URL, only written:
@@ -120,7 +155,7 @@ func runLinks(args []string, s stdio) int {
 		if t.fromList != "" {
 			return usageErr(`"-" reads one document from standard input: no --from-list`)
 		}
-		return linksStdin(s, w.(*bufio.Writer), out, t.harvester(forced, filter), t.base.value, cmp.Or(sf.name, "-"), mode, report, sf.exitStatus(1))
+		return linksStdin(s, w.(*bufio.Writer), out, t.harvester(forced, filter), watIn, t.base.value, cmp.Or(sf.name, "-"), mode, report, sf.exitStatus(1))
 	}
 	for _, a := range fs.Args() {
 		if a == "-" {
@@ -137,7 +172,7 @@ func runLinks(args []string, s stdio) int {
 	failed := 0
 	mode.NoKeys = !ff.unique // out looks at the keys only for --unique
 	hv := t.harvester(forced, filter)
-	if mode.Behind != nil {
+	if mode.Behind != nil && !watIn {
 		// The links' URLs are resolved behind too (package lazyurl),
 		// where their records are encoded: the worker does not read
 		// them (harvest resolves them first for a filter that does).
@@ -153,6 +188,9 @@ func runLinks(args []string, s stdio) int {
 			return linkout.Failed(wk.Name, wk.Err)
 		}
 		lw := linkout.NewWriter(sink, wk.Name, mode)
+		if watIn {
+			return lw.Result(watFileLinks(wk.File.Path, hv, lw.LinkRef, lw.RecordError))
+		}
 		return lw.Result(hv.FileRef(wk.File, lw.LinkRef, lw.RecordError))
 	}
 	// A list is a stream: each file's links go out before the next path
@@ -165,6 +203,16 @@ func runLinks(args []string, s stdio) int {
 		}
 		if err := mode.Finish(out, &r.Status); err != nil {
 			return err
+		}
+		if watOut != nil && wk.Err == nil && wk.File.Kind == base.WARC {
+			// The file's link records are out: the WAT gets the rest of
+			// its records (all of them, for a file with no links).
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if err := watOut.EndFile(wk.File.Path); err != nil {
+				return err
+			}
 		}
 		if streaming {
 			return w.Flush()
@@ -207,12 +255,17 @@ func linkOut(w io.Writer, s stdio, unique bool) ordered.Out {
 // linksStdin writes the links of standard input, one document read as a
 // stream (its kind by --input-format, else by its first bytes): a WARC
 // goes through record by record with no bound on its size.
-func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, hv *harvest.Reader, docURL, name string, m linkout.Mode, report func(string, linkout.Result) bool, failStatus int) int {
+func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, hv *harvest.Reader, watIn bool, docURL, name string, m linkout.Mode, report func(string, linkout.Result) bool, failStatus int) int {
 	// The links go out as they are found: what is written is flushed
 	// whenever the command waits for input.
 	in := bufio.NewReaderSize(inputs.FlushBeforeRead(s.in, w), 64<<10)
 	lw := linkout.NewWriter(ordered.Direct(out), name, m)
-	r := lw.Result(hv.Stream(in, docURL, lw.Link, lw.RecordError))
+	var r linkout.Result
+	if watIn {
+		r = lw.Result(watLinks(in, hv, lw.LinkRef, lw.RecordError))
+	} else {
+		r = lw.Result(hv.Stream(in, docURL, lw.Link, lw.RecordError))
+	}
 	failed := report("standard input", r)
 	if err := m.Finish(out, &r.Status); err != nil {
 		s.errorf("links: %v", err)

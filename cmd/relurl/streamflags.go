@@ -23,7 +23,7 @@ type streamFlags struct {
 
 func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 	sf := new(streamFlags)
-	fs.StringVar(&sf.inputFormat, "input-format", "auto", `the kind of every input: "auto" (files by name and content, standard input by its first bytes), "html", "mhtml", "warc" (.warc, .warc.gz, .warc.zst: told apart by content), "css", "xml" (SVG, Atom, RSS; also "svg", "atom", "rss"), "manifest" or "module" (a JS module)`)
+	fs.StringVar(&sf.inputFormat, "input-format", "auto", `the kind of every input: "auto" (files by name and content, standard input by its first bytes), "html", "mhtml", "warc" (.warc, .warc.gz, .warc.zst: told apart by content), "css", "xml" (SVG, Atom, RSS; also "svg", "atom", "rss"), "manifest", "module" (a JS module) or "wat" (WAT metadata records: their links, resolved against Head.Base, then WARC-Target-URI)`)
 	fs.StringVar(&sf.name, "name", "", `the "file" field of standard input's links and statuses (default "-")`)
 	fs.BoolVar(&sf.status, "status", false, `after each input, a status line {"status":"ok"|"error",...}; each record-level problem a {"status":"record-error",...} line where it happens`)
 	fs.StringVar(&sf.onError, "on-error", "exit", `"exit": exit status 1 when an input failed or had record errors; "report": exit status 0 then (the statuses say what failed)`)
@@ -37,9 +37,9 @@ func addStreamFlags(fs *flag.FlagSet) *streamFlags {
 // caller's to set).
 func (sf *streamFlags) mode(format string) (linkout.Mode, error) {
 	switch sf.inputFormat {
-	case "auto", "html", "mhtml", "warc", "css", "xml", "svg", "atom", "rss", "manifest", "module":
+	case "auto", "html", "mhtml", "warc", "css", "xml", "svg", "atom", "rss", "manifest", "module", "wat":
 	default:
-		return linkout.Mode{}, fmt.Errorf(`--input-format is "auto", "html", "mhtml", "warc", "css", "xml", "manifest" or "module", not %q`, sf.inputFormat)
+		return linkout.Mode{}, fmt.Errorf(`--input-format is "auto", "html", "mhtml", "warc", "css", "xml", "manifest", "module" or "wat", not %q`, sf.inputFormat)
 	}
 	if sf.counters != "" && sf.counters != "hadoop" {
 		return linkout.Mode{}, fmt.Errorf(`--counters is "hadoop", not %q`, sf.counters)

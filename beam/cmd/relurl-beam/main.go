@@ -34,6 +34,7 @@ var (
 	input           = flag.String("input", "", "input files: a glob, or several comma-separated (local, gs://, s3://)")
 	output          = flag.String("output", "", `prefix of the output files ("out/" writes out/links-*.jsonl, out/errors-*.jsonl, ...)`)
 	graph           = flag.String("graph", "none", `"host", "page", "host,page" or "none"`)
+	graphFormat     = flag.String("graph-format", "jsonl", `"jsonl" (edges as JSON Lines) or "cc" (the host graph also in Common Crawl's form: PREFIX-cc-host-graph-vertices.txt "id<TAB>reversed host" and -edges.txt "from_id<TAB>to_id", sorted by id)`)
 	fields          = flag.String("fields", "", "link fields to write, comma-separated, in that order (default: those of relurl links; also: page)")
 	spec            = flag.String("spec", "whatwg", "resolution mode: rfc1808, rfc2396, rfc3986 or whatwg")
 	strict          = flag.Bool("strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base")
@@ -67,6 +68,9 @@ func run() int {
 	if err != nil {
 		return usage("--graph: %v", err)
 	}
+	if *graphFormat != "jsonl" && *graphFormat != "cc" {
+		return usage(`--graph-format is "jsonl" or "cc", not %q`, *graphFormat)
+	}
 	fs, err := links.ParseFields(*fields)
 	if err != nil {
 		return usage("--fields: %v", err)
@@ -78,7 +82,7 @@ func run() int {
 		}
 	}
 	job := links.Job{
-		Inputs: globs, Output: *output, Graphs: gs, Fields: fs,
+		Inputs: globs, Output: *output, Graphs: gs, GraphFormat: *graphFormat, Fields: fs,
 		Options: links.Options{Spec: sp, Strict: *strict, ContentLocation: *contentLocation, MaxSize: *maxSize},
 	}
 	beam.Init()
