@@ -2,11 +2,12 @@ package mime
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"io"
 	"strconv"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/klauspost/compress/zstd"
 )
