@@ -8,6 +8,8 @@ import (
 	"io"
 	"testing"
 
+	kgzip "github.com/klauspost/compress/gzip"
+
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/testkit"
@@ -91,6 +93,43 @@ func BenchmarkWARCGunzip(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkWARCInflate decompresses the file member by member, as the
+// WARC reader does, with the standard library's inflate (the baseline)
+// and with the klauspost/compress one the reader uses.
+func BenchmarkWARCInflate(b *testing.B) {
+	file, size := corpusWARC(b)
+	type resetter interface {
+		io.Reader
+		Multistream(bool)
+	}
+	run := func(b *testing.B, open func(r *bufio.Reader) (resetter, error), reset func(z resetter, r *bufio.Reader) error) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			src := bufio.NewReader(bytes.NewReader(file))
+			z, err := open(src)
+			for err == nil {
+				z.Multistream(false)
+				if _, err = io.Copy(io.Discard, z); err != nil {
+					b.Fatal(err)
+				}
+				err = reset(z, src)
+			}
+			if err != io.EOF {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("stdlib", func(b *testing.B) {
+		run(b, func(r *bufio.Reader) (resetter, error) { return gzip.NewReader(r) },
+			func(z resetter, r *bufio.Reader) error { return z.(*gzip.Reader).Reset(r) })
+	})
+	b.Run("klauspost", func(b *testing.B) {
+		run(b, func(r *bufio.Reader) (resetter, error) { return kgzip.NewReader(r) },
+			func(z resetter, r *bufio.Reader) error { return z.(*kgzip.Reader).Reset(r) })
+	})
 }
 
 // BenchmarkWARCGunzipLinks is the floor for BenchmarkWARCLinks: plain

@@ -2,12 +2,13 @@ package archive
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/klauspost/compress/zstd"
 )

@@ -69,9 +69,13 @@ func (j Job) Build(s beam.Scope) error {
 		return errors.New("no output prefix")
 	}
 	files := Match(s, j.Inputs...)
-	links, failures := Extract(s, files, j.Options)
-	WriteJSONL(s, OutputName(j.Output, OutputLinks), FormatLinks(s, links, j.Fields))
+	batches, failures := ExtractBatches(s, files, j.Options)
+	WriteJSONL(s, OutputName(j.Output, OutputLinks), FormatBatches(s, batches, j.Fields))
 	WriteJSONL(s, OutputName(j.Output, OutputErrors), FormatFailures(s, failures))
+	var links beam.PCollection
+	if len(j.Graphs) > 0 {
+		links = Unbatch(s, batches) // the graphs count links one by one
+	}
 	for _, g := range j.Graphs {
 		switch g {
 		case "host":

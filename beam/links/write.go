@@ -16,6 +16,7 @@ import (
 
 func init() {
 	register.DoFn1x1[Link, string](&formatLinkFn{})
+	register.DoFn1x1[Batch, string](&formatBatchFn{})
 	register.Function1x1(formatFailure)
 	register.Function1x1(formatHostEdge)
 	register.Function1x1(formatPageEdge)
@@ -28,6 +29,14 @@ func init() {
 // (without the newline) holding the named fields (nil: Fields).
 func FormatLinks(s beam.Scope, links beam.PCollection, fields []string) beam.PCollection {
 	return beam.ParDo(s.Scope("relurl.FormatLinks"), &formatLinkFn{Fields: fields}, links)
+}
+
+// FormatBatches returns the links of each Batch of batches as lines of
+// `relurl links` JSON holding the named fields (nil: Fields), one element
+// per batch: its lines joined by newlines, without the last one, which
+// WriteJSONL writes as it writes a single line.
+func FormatBatches(s beam.Scope, batches beam.PCollection, fields []string) beam.PCollection {
+	return beam.ParDo(s.Scope("relurl.FormatLinks"), &formatBatchFn{Fields: fields}, batches)
 }
 
 // FormatFailures returns each Failure as a JSON line (without the newline).
@@ -51,6 +60,18 @@ type formatLinkFn struct {
 
 func (fn *formatLinkFn) ProcessElement(l Link) string {
 	return chomp(l.AppendJSON(nil, fn.Fields))
+}
+
+type formatBatchFn struct {
+	Fields []string
+}
+
+func (fn *formatBatchFn) ProcessElement(b Batch) string {
+	var buf []byte
+	for i := range b.Links {
+		buf = b.Links[i].AppendJSON(buf, fn.Fields)
+	}
+	return chomp(buf)
 }
 
 func formatFailure(f Failure) string   { return chomp(f.AppendJSON(nil)) }
