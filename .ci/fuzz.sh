@@ -14,6 +14,13 @@ for dir in $(git ls-files '*_test.go' | grep -v '^beam/' | xargs grep -l '^func 
   for name in $(grep -h -o '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go | sed 's/^func //' | sort -u); do
     t0=$SECONDS
     if ! out=$(go test -run '^$' -fuzz "^$name\$" -fuzztime "$fuzztime" "./$dir" 2>&1); then
+      # Go 1.26's fuzzing can end a run with a bare "context deadline
+      # exceeded" and no failing input (go.dev/issue/75804, fixed in Go
+      # 1.27): said, not failed. A failure that wrote an input fails.
+      if ! grep -q 'Failing input written to' <<<"$out" && grep -q 'context deadline exceeded' <<<"$out"; then
+        echo "note fuzz ./$dir $name: ended by Go's fuzzing deadline bug, no failing input"
+        continue
+      fi
       echo "$out" | tail -30
       echo "FAIL fuzz ./$dir $name"
       exit 1

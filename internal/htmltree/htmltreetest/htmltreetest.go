@@ -67,9 +67,9 @@ type treeGen struct {
 }
 
 // strayEnds are the end tags a misnested document puts anywhere.
-// Formatting elements (a, b, font) are always closed in order: misnested,
-// the adoption agency algorithm moves and recreates nodes, which the
-// model leaves out.
+// Formatting elements (a, b, font) are always closed in order, and left
+// open when an element inside them was: misnested, the adoption agency
+// algorithm moves and recreates nodes, which the model leaves out.
 var strayEnds = []string{"</div>", "</p>", "</span>", "</section>", "</svg>", "</math>", "</g>", "</foreignObject>", "</mi>", "</br>"}
 
 // formatting reports whether open starts a formatting element.
@@ -113,7 +113,8 @@ var treeVocabulary = []struct {
 	{"<![CDATA[ > <base href=cdata> ]]>", "", true},
 }
 
-func (g *treeGen) tree(depth int, foreign bool) {
+// tree writes a subtree and reports whether it left an element open.
+func (g *treeGen) tree(depth int, foreign bool) (open bool) {
 	for n := g.next(4); n > 0 && g.nodes < 60; n-- {
 		g.nodes++
 		if g.next(5) == 0 {
@@ -128,17 +129,27 @@ func (g *treeGen) tree(depth int, foreign bool) {
 			v = treeVocabulary[0]
 		}
 		g.b.WriteString(v.open)
+		inner := false
 		if !v.void && depth < 8 {
-			g.tree(depth+1, foreign || v.open == "<svg>" || v.open == "<math>")
+			inner = g.tree(depth+1, foreign || v.open == "<svg>" || v.open == "<math>")
+		}
+		if formatting(v.open) && inner {
+			// Its end tag would close it around an element left open: the
+			// adoption agency's case, which the model leaves out.
+			open = true
+			continue
 		}
 		if g.misnest && !formatting(v.open) && g.next(4) == 0 {
 			if g.next(2) == 0 {
 				g.b.WriteString(strayEnds[g.next(len(strayEnds))])
 			}
+			open = open || !v.void
 			continue // the element's own end tag left out
 		}
+		open = open || inner
 		g.b.WriteString(v.close)
 	}
+	return open
 }
 
 // Generate returns a document whose structure next chooses: well formed,
