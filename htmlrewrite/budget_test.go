@@ -121,8 +121,9 @@ func TestLinearTime(t *testing.T) {
 		name string
 		n    int
 		doc  func(n int) string
+		max  float64 // of the growth; 0 is 2.5
 	}{
-		{"attributes", 100000, func(n int) string { return "<div" + strings.Repeat(" a", n) + ">" }},
+		{"attributes", 100000, func(n int) string { return "<div" + strings.Repeat(" a", n) + ">" }, 0},
 		{"distinct attributes", 30000, func(n int) string {
 			var b strings.Builder
 			b.WriteString("<div")
@@ -130,16 +131,18 @@ func TestLinearTime(t *testing.T) {
 				fmt.Fprintf(&b, " a%d=%d", i, i)
 			}
 			return b.String() + ">"
-		}},
+			// The set of names that drops duplicates outgrows the caches
+			// as it doubles (2.5 to 2.9 under load); a quadratic one gives 4.
+		}, 3},
 		{"srcset", 4000, func(n int) string {
 			return "<img srcset=\"" + strings.Repeat("i.png 2w, ", n) + "\">"
-		}},
+		}, 0},
 		{"unterminated url( in <style>", 100000, func(n int) string {
 			return "<style>" + strings.Repeat("x{background:url(", n) + "</style>"
-		}},
+		}, 0},
 		{"unterminated url( in style=", 100000, func(n int) string {
 			return "<p style=\"" + strings.Repeat("x{background:url(", n) + "\">"
-		}},
+		}, 0},
 	}
 	// A stylesheet alone: rules that stream, and an unterminated url(
 	// repeated, which never gives a place to cut.
@@ -163,7 +166,11 @@ func TestLinearTime(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			docs := map[int]string{c.n: c.doc(c.n), 2 * c.n: c.doc(2 * c.n)}
-			testkit.Linear(t, c.n, 2.5, func(n int) {
+			growth := c.max
+			if growth == 0 {
+				growth = 2.5
+			}
+			testkit.Linear(t, c.n, growth, func(n int) {
 				Rewrite(io.Discard, strings.NewReader(docs[n]), budgetOpts())
 				Links(strings.NewReader(docs[n]), budgetOpts(), func(link.Link) error { return nil })
 			})
