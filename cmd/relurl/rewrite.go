@@ -265,7 +265,8 @@ func write(w io.Writer) ordered.Out {
 // rewriteStdin rewrites standard input to standard output as it is read:
 // what is written is flushed whenever the command waits for input.
 func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
-	w := bufio.NewWriterSize(s.out, 64<<10)
+	out := &countingWriter{w: s.out}
+	w := bufio.NewWriterSize(out, 64<<10)
 	in := bufio.NewReaderSize(inputs.FlushBeforeRead(s.in, w), 64<<10)
 	kind, _ := t.inputKind() // Other: by its first bytes
 	r := t.rewriter().Stream(w, in, kind, t.base.value)
@@ -278,10 +279,16 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		s.errorf("rewrite: standard input: warning: %s", warn)
 	}
 	if err != nil {
+		// Standard input cannot be read again: when the reader refused
+		// it before writing, say that nothing was written.
+		nothing := ""
+		if out.n == 0 {
+			nothing = "; nothing written to standard output"
+		}
 		if errors.Is(err, tree.ErrTooLarge) {
 			s.errorf("rewrite: standard input: larger than --max-size %d (raise it to read it): left as written", t.maxSize)
 		} else {
-			s.errorf("rewrite: standard input: %v", err)
+			s.errorf("rewrite: standard input: %v%s", err, nothing)
 		}
 		if !tree.Incomplete(err) {
 			return exitFailure
@@ -297,4 +304,16 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// countingWriter counts what is written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
