@@ -17,6 +17,8 @@ require (
 	golang.org/x/text v0.43.0
 )
 
+require github.com/yuin/goldmark v1.8.7
+
 require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
