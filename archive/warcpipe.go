@@ -46,19 +46,23 @@ type gzPipe struct {
 	whole  []byte // cur's whole buffer, to give back
 }
 
-// startPipe starts the worker on m's source; m must be a gzip file with
-// no member opened yet.
+// startPipe starts the worker on m's source, where the next member is
+// to be opened: at the first, or where reading resumed after damage.
 func (m *members) startPipe() {
 	p := &gzPipe{
-		worker: members{kind: m.kind, src: m.src, gz: m.gz, isRecord: m.isRecord},
+		worker: members{kind: m.kind, src: m.src, gz: m.gz, zd: m.zd, isRecord: m.isRecord, opens: m.opens},
 		events: make(chan pipeEvent, 3*pipeChunks),
-		free:   make(chan []byte, pipeChunks),
+		free:   m.spare,
 		done:   make(chan struct{}),
 		exited: make(chan struct{}),
 	}
-	for range pipeChunks {
-		p.free <- make([]byte, pipeChunk)
+	if p.free == nil || len(p.free) != pipeChunks {
+		p.free = make(chan []byte, pipeChunks)
+		for range pipeChunks {
+			p.free <- make([]byte, pipeChunk)
+		}
 	}
+	m.spare = nil
 	m.pipe = p
 	go p.run()
 }
@@ -125,11 +129,15 @@ func (p *gzPipe) run() {
 }
 
 // adopt takes over the stopped worker's state: reading goes on
-// sequentially from where it stopped.
-func (m *members) adopt() {
-	isRecord := m.isRecord // the reader may have changed it (an ARC file)
-	*m = m.pipe.worker     // the same members opened, in the same state
+// sequentially from where it stopped (the worker starts again at the
+// next member the reader opens, after damage; not after the end).
+func (m *members) adopt(err error) {
+	p := m.pipe
+	isRecord, ok := m.isRecord, m.pipeOK // the reader may have changed isRecord (an ARC file)
+	*m = p.worker                        // the same members opened, in the same state
 	m.isRecord = isRecord
+	m.pipeOK = ok && err != io.EOF
+	m.spare = p.free
 	m.pipe = nil
 }
 
@@ -146,7 +154,7 @@ func (m *members) pipeNext() error {
 			m.opens++
 			return nil
 		case pipeStop:
-			m.adopt()
+			m.adopt(e.err)
 			return e.err
 		default:
 			// data or end of a member the reader left unread: skip it,
@@ -174,7 +182,7 @@ func (m *members) pipeRead(b []byte) (int, error) {
 			m.in = false
 			return 0, io.EOF
 		case pipeStop:
-			m.adopt()
+			m.adopt(e.err)
 			return 0, e.err
 		default:
 			panic("archive: member start inside a member")

@@ -185,8 +185,9 @@ type members struct {
 	err   error // the decoding error that ended the current member
 	// isRecord reports whether a member's first bytes start a record.
 	isRecord func(head []byte) bool
-	pipeOK   bool    // inflate gzip members ahead on a goroutine, from the first
-	pipe     *gzPipe // that goroutine, while it runs (warcpipe.go)
+	pipeOK   bool        // inflate gzip members ahead on a goroutine
+	pipe     *gzPipe     // that goroutine, while it runs (warcpipe.go)
+	spare    chan []byte // the stopped worker's chunks, for the next
 }
 
 // next opens the member at the read position: io.EOF at the clean end of
@@ -195,8 +196,7 @@ func (m *members) next() error {
 	if m.pipe != nil {
 		return m.pipeNext()
 	}
-	if m.pipeOK && m.kind == gzipFile && m.opens == 0 {
-		m.pipeOK = false
+	if m.pipeOK && m.kind == gzipFile {
 		m.startPipe()
 		return m.pipeNext()
 	}
