@@ -144,6 +144,13 @@ func (m *members) adopt(err error) {
 // pipeNext is next while the worker runs.
 func (m *members) pipeNext() error {
 	p := m.pipe
+	// The reader opens a member only after the last ended (Read gave
+	// io.EOF or an error; the archive tests never do otherwise): what is
+	// left of one would be skipped here.
+	if p.whole != nil {
+		p.free <- p.whole
+		p.cur, p.whole = nil, nil
+	}
 	m.in, m.err = false, nil
 	for {
 		e := <-p.events
