@@ -77,7 +77,7 @@ func (st *WARCStats) warn(rec *Record, msgs []string) {
 // returns (a *DocumentError aside), or when the file cannot be read on
 // (not WARC, a read error): that error is returned.
 func ScanWARC(r io.Reader, opts Options, h WARCHandler) (WARCStats, error) {
-	return scanWARC(r, opts, h, runtime.GOMAXPROCS(0) > 1)
+	return scanWARC(r, opts, h, opts.Pipelined && runtime.GOMAXPROCS(0) > 1)
 }
 
 // scanWARC is ScanWARC; pipelined inflates a .warc.gz's members on a
