@@ -62,7 +62,8 @@ type Options struct {
 	// 2 MiB), when GOMAXPROCS is over 1: r is then read from that
 	// goroutine, so it must not count on being read where ScanWARC was
 	// called (a standard input that flushes the output before it waits
-	// does). The records, links and record errors are the same.
+	// does), and ScanWARC returns once a read of it in progress there
+	// ends. The records, links and record errors are the same.
 	Pipelined bool
 	// EmptyDefault makes the last layer the draft's empty base (§3.4)
 	// instead of "thismessage:/" (RFC 2557 §5(e)).

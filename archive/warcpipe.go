@@ -42,6 +42,7 @@ type gzPipe struct {
 	free   chan []byte
 	done   chan struct{}
 	exited chan struct{}
+	made   int    // chunks made so far: at most pipeChunks, made as needed
 	cur    []byte // the chunk being read
 	whole  []byte // cur's whole buffer, to give back
 }
@@ -56,12 +57,10 @@ func (m *members) startPipe() {
 		done:   make(chan struct{}),
 		exited: make(chan struct{}),
 	}
-	if p.free == nil || len(p.free) != pipeChunks {
+	if p.free == nil {
 		p.free = make(chan []byte, pipeChunks)
-		for range pipeChunks {
-			p.free <- make([]byte, pipeChunk)
-		}
 	}
+	p.made = len(p.free) // every chunk made is back when a worker stops
 	m.spare = nil
 	m.pipe = p
 	go p.run()
@@ -91,8 +90,17 @@ func (p *gzPipe) run() {
 			var buf []byte
 			select {
 			case buf = <-p.free:
-			case <-p.done:
-				return
+			default:
+				if p.made < pipeChunks {
+					buf = make([]byte, pipeChunk)
+					p.made++
+					break
+				}
+				select {
+				case buf = <-p.free:
+				case <-p.done:
+					return
+				}
 			}
 			buf = buf[:cap(buf)]
 			n := 0

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -155,13 +156,12 @@ func TestPipelineBounded(t *testing.T) {
 	require.NoError(t, err)
 	p := w.m.pipe
 	require.NotNil(t, p)
-	// Let the worker run as far ahead as it can.
-	for range 200 {
-		if len(p.free) == 0 {
-			break
-		}
-		runtime.Gosched()
+	// Let the worker run as far ahead as it can: it fills the queue, then
+	// waits for the parser.
+	for deadline := time.Now().Add(5 * time.Second); len(p.events) < pipeChunks-1 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
 	}
+	time.Sleep(50 * time.Millisecond)
 	// Every decoded chunk is a buffer of the free list's: pipeChunks at most.
 	assert.LessOrEqual(t, len(p.events), 3*pipeChunks)
 	ahead := 0
@@ -171,6 +171,7 @@ func TestPipelineBounded(t *testing.T) {
 		}
 	}
 	assert.LessOrEqual(t, ahead, pipeChunks*pipeChunk)
+	assert.GreaterOrEqual(t, ahead, (pipeChunks-1)*pipeChunk, "the worker runs ahead")
 }
 
 func drain(c chan pipeEvent) []pipeEvent {
