@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -76,6 +77,12 @@ func (st *WARCStats) warn(rec *Record, msgs []string) {
 // returns (a *DocumentError aside), or when the file cannot be read on
 // (not WARC, a read error): that error is returned.
 func ScanWARC(r io.Reader, opts Options, h WARCHandler) (WARCStats, error) {
+	return scanWARC(r, opts, h, opts.Pipelined && runtime.GOMAXPROCS(0) > 1)
+}
+
+// scanWARC is ScanWARC; pipelined inflates a .warc.gz's members on a
+// goroutine of its own, ahead of the parsing (warcpipe.go).
+func scanWARC(r io.Reader, opts Options, h WARCHandler, pipelined bool) (WARCStats, error) {
 	var st WARCStats
 	if opts.Spec == 0 {
 		return st, &Error{Op: "WARC links", Err: errNoSpec}
@@ -86,6 +93,8 @@ func ScanWARC(r io.Reader, opts Options, h WARCHandler) (WARCStats, error) {
 	}
 	w := NewWARCReader(r)
 	w.Limits = opts.Limits
+	w.m.pipeOK = pipelined
+	defer w.m.stopPipe()
 	x := &warcExtractor{opts: opts, lim: opts.Limits.withDefaults(), cache: map[string]cached{}, h: h}
 	for {
 		rec, err := w.Next()

@@ -185,11 +185,21 @@ type members struct {
 	err   error // the decoding error that ended the current member
 	// isRecord reports whether a member's first bytes start a record.
 	isRecord func(head []byte) bool
+	pipeOK   bool        // inflate gzip members ahead on a goroutine
+	pipe     *gzPipe     // that goroutine, while it runs (warcpipe.go)
+	spare    chan []byte // the stopped worker's chunks, for the next
 }
 
 // next opens the member at the read position: io.EOF at the clean end of
 // the input, an error wrapping ErrCorrupt for a damaged member header.
 func (m *members) next() error {
+	if m.pipe != nil {
+		return m.pipeNext()
+	}
+	if m.pipeOK && m.kind == gzipFile {
+		m.startPipe()
+		return m.pipeNext()
+	}
 	m.in, m.err = false, nil
 	m.src.mark()
 	m.start = m.src.offset()
@@ -279,6 +289,9 @@ func (m *members) Read(p []byte) (int, error) {
 			return 0, m.err
 		}
 		return 0, io.EOF
+	}
+	if m.pipe != nil {
+		return m.pipeRead(p)
 	}
 	var (
 		n   int

@@ -158,6 +158,7 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError
 			o.HTML.Referrer = ref
 		}
 	}
+	o.MIME.Pipelined = true // a file, not a stream read as it comes
 	return r.readWith(in, f.Kind, o, site, t, onRecordError)
 }
 
