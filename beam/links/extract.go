@@ -13,6 +13,7 @@ import (
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/wat"
 )
 
 // Options say how Extract reads documents. The zero value reads them as
@@ -27,6 +28,9 @@ type Options struct {
 	// ContentLocation makes a WARC response's HTTP Content-Location a base
 	// layer (archive.Options.ContentLocation).
 	ContentLocation bool
+	// WAT reads every input as a WAT file (relurl links --input-format
+	// wat); a file named *.wat or *.wat.gz is read as one anyway.
+	WAT bool
 	// MaxSize bounds an MHTML file, which is read into memory whole;
 	// zero means 256 MiB (relurl links --max-size). WARC and HTML files
 	// are streamed, whatever their size.
@@ -81,6 +85,9 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 		x.fileFailed(err)
 		return x.stats
 	}
+	if x.opts.WAT || isWATName(path) {
+		return x.watFile(br)
+	}
 	k := base.FormatOf(path, head)
 	if k == base.Other {
 		x.fileFailed(extract.ErrNotDocument)
@@ -133,6 +140,34 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 	default:
 		x.stats.records++
 	}
+	if err != nil {
+		x.fileFailed(err)
+	}
+	return x.stats
+}
+
+// isWATName reports whether path names a WAT file: *.wat, *.wat.gz
+// (Common Crawl's *.warc.wat.gz).
+func isWATName(path string) bool {
+	return strings.HasSuffix(path, ".wat") || strings.HasSuffix(path, ".wat.gz")
+}
+
+// watFile reads a WAT file's links through package wat, as relurl links
+// --input-format wat does: each metadata record's links are a WARC
+// record's (its offset and WARC-Target-URI), each damaged record a dead
+// letter.
+func (x *extractor) watFile(r io.Reader) fileStats {
+	st, err := wat.Links(r, x.opts.Spec, func(l link.Link) error {
+		out := x.link(l)
+		out.Record, out.HasRecord, out.Target, out.Page = l.Record, true, l.Target, l.Target
+		x.out(out)
+		return nil
+	}, func(e *archive.RecordError) error {
+		x.fail(Failure{File: x.name, FileEncoding: x.enc, Offset: e.Offset, HasOffset: true, Target: e.Target, Error: e.Message()})
+		return nil
+	})
+	x.stats.records += st.Records
+	x.stats.failedRecords += st.RecordErrors
 	if err != nil {
 		x.fileFailed(err)
 	}

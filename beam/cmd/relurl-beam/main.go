@@ -39,6 +39,7 @@ var (
 	spec            = flag.String("spec", "whatwg", "resolution mode: rfc1808, rfc2396, rfc3986 or whatwg")
 	strict          = flag.Bool("strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base")
 	contentLocation = flag.Bool("content-location", false, "a WARC response's HTTP Content-Location is a base layer")
+	inputFormat     = flag.String("input-format", "auto", `"auto" (each file by its name and content; *.wat and *.wat.gz are WAT) or "wat" (every input is a WAT file, as relurl links --input-format wat)`)
 	maxSize         = flag.Int64("max-size", 256<<20, "largest MHTML file, in bytes (WARC and HTML files stream)")
 )
 
@@ -68,6 +69,9 @@ func run() int {
 	if err != nil {
 		return usage("--graph: %v", err)
 	}
+	if *inputFormat != "auto" && *inputFormat != "wat" {
+		return usage(`--input-format is "auto" or "wat", not %q`, *inputFormat)
+	}
 	if *graphFormat != "jsonl" && *graphFormat != "cc" {
 		return usage(`--graph-format is "jsonl" or "cc", not %q`, *graphFormat)
 	}
@@ -83,7 +87,7 @@ func run() int {
 	}
 	job := links.Job{
 		Inputs: globs, Output: *output, Graphs: gs, GraphFormat: *graphFormat, Fields: fs,
-		Options: links.Options{Spec: sp, Strict: *strict, ContentLocation: *contentLocation, MaxSize: *maxSize},
+		Options: links.Options{Spec: sp, Strict: *strict, ContentLocation: *contentLocation, MaxSize: *maxSize, WAT: *inputFormat == "wat"},
 	}
 	beam.Init()
 	p, s := beam.NewPipelineWithRoot()
