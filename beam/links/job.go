@@ -22,8 +22,8 @@ type Job struct {
 	Fields      []string // link fields (nil: Fields)
 	// Format of the links: "jsonl" (or ""), or "parquet" (WriteParquet:
 	// PREFIX-links-i-of-n.parquet, the table of relurl links --format parquet).
-	Format string
-	Options     Options
+	Format  string
+	Options Options
 }
 
 // The output sets of a Job, as OutputName names them.
