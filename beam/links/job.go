@@ -20,7 +20,10 @@ type Job struct {
 	// "cc": the host graph also in Common Crawl's form (CCHostGraph).
 	GraphFormat string
 	Fields      []string // link fields (nil: Fields)
-	Options     Options
+	// Format of the links: "jsonl" (or ""), or "parquet" (WriteParquet:
+	// PREFIX-links-i-of-n.parquet, the table of relurl links --format parquet).
+	Format  string
+	Options Options
 }
 
 // The output sets of a Job, as OutputName names them.
@@ -70,7 +73,11 @@ func (j Job) Build(s beam.Scope) error {
 	}
 	files := Match(s, j.Inputs...)
 	batches, failures := ExtractBatches(s, files, j.Options)
-	WriteJSONL(s, OutputName(j.Output, OutputLinks), FormatBatches(s, batches, j.Fields))
+	if j.Format == "parquet" {
+		WriteParquet(s, OutputName(j.Output, OutputLinks), FormatBatches(s, batches, j.Fields))
+	} else {
+		WriteJSONL(s, OutputName(j.Output, OutputLinks), FormatBatches(s, batches, j.Fields))
+	}
 	WriteJSONL(s, OutputName(j.Output, OutputErrors), FormatFailures(s, failures))
 	var links beam.PCollection
 	if len(j.Graphs) > 0 {

@@ -40,6 +40,7 @@ var (
 	strict          = flag.Bool("strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base")
 	contentLocation = flag.Bool("content-location", false, "a WARC response's HTTP Content-Location is a base layer")
 	inputFormat     = flag.String("input-format", "auto", `"auto" (each file by its name and content; *.wat and *.wat.gz are WAT) or "wat" (every input is a WAT file, as relurl links --input-format wat)`)
+	format          = flag.String("format", "jsonl", `links output: "jsonl" (PREFIX-links-i-of-n.jsonl) or "parquet" (PREFIX-links-i-of-n.parquet, the table of relurl links --format parquet)`)
 	maxSize         = flag.Int64("max-size", 256<<20, "largest MHTML file, in bytes (WARC and HTML files stream)")
 )
 
@@ -72,6 +73,9 @@ func run() int {
 	if *inputFormat != "auto" && *inputFormat != "wat" {
 		return usage(`--input-format is "auto" or "wat", not %q`, *inputFormat)
 	}
+	if *format != "jsonl" && *format != "parquet" {
+		return usage(`--format is "jsonl" or "parquet", not %q`, *format)
+	}
 	if *graphFormat != "jsonl" && *graphFormat != "cc" {
 		return usage(`--graph-format is "jsonl" or "cc", not %q`, *graphFormat)
 	}
@@ -86,7 +90,7 @@ func run() int {
 		}
 	}
 	job := links.Job{
-		Inputs: globs, Output: *output, Graphs: gs, GraphFormat: *graphFormat, Fields: fs,
+		Inputs: globs, Output: *output, Graphs: gs, GraphFormat: *graphFormat, Fields: fs, Format: *format,
 		Options: links.Options{Spec: sp, Strict: *strict, ContentLocation: *contentLocation, MaxSize: *maxSize, WAT: *inputFormat == "wat"},
 	}
 	beam.Init()

@@ -1,0 +1,133 @@
+package links
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/relurl/relurl/linktable"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, string, func(string), error](&writeParquetBundleFn{})
+	register.DoFn3x1[context.Context, int, func(*string) bool, error](&renameParquetShardsFn{})
+}
+
+// ParquetShardName returns the name of Parquet shard i of n written under
+// prefix: PREFIX-0000i-of-0000n.parquet.
+func ParquetShardName(prefix string, i, n int) string {
+	return fmt.Sprintf("%s-%05d-of-%05d.parquet", prefix, i, n)
+}
+
+// WriteParquet writes link records (JSON lines, as FormatBatches gives
+// them) as Parquet files named ParquetShardName(prefix, i, n), one per
+// bundle with output, through package linktable (the table of relurl
+// links --format parquet), with the temporary-file-then-rename scheme of
+// WriteJSONL.
+func WriteParquet(s beam.Scope, prefix string, lines beam.PCollection) {
+	s = s.Scope("relurl.WriteParquet")
+	temps := beam.ParDo(s, &writeParquetBundleFn{Prefix: prefix}, lines)
+	all := beam.Flatten(s, temps, beam.Create(s, ""))
+	beam.ParDo0(s, &renameParquetShardsFn{Prefix: prefix}, beam.GroupByKey(s, beam.AddFixedKey(s, all)))
+}
+
+type writeParquetBundleFn struct {
+	Prefix string
+
+	fsys filesystem.Interface
+	name string
+	f    io.WriteCloser
+	t    *linktable.Writer
+}
+
+func (fn *writeParquetBundleFn) open(ctx context.Context) error {
+	var id [12]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return err
+	}
+	fn.name = fmt.Sprintf("%s.tmp-%x", fn.Prefix, id)
+	fsys, err := filesystem.New(ctx, fn.name)
+	if err != nil {
+		return err
+	}
+	f, err := fsys.OpenWrite(ctx, fn.name)
+	if err != nil {
+		fsys.Close()
+		return err
+	}
+	fn.fsys, fn.f, fn.t = fsys, f, linktable.NewWriter(f)
+	return nil
+}
+
+func (fn *writeParquetBundleFn) ProcessElement(ctx context.Context, lines string, _ func(string)) error {
+	if fn.t == nil {
+		if err := fn.open(ctx); err != nil {
+			return err
+		}
+	}
+	if _, err := io.WriteString(fn.t, lines+"\n"); err != nil {
+		return fmt.Errorf("write %s: %w", fn.name, err)
+	}
+	return nil
+}
+
+func (fn *writeParquetBundleFn) FinishBundle(ctx context.Context, emit func(string)) error {
+	if fn.t == nil {
+		return nil
+	}
+	defer func() { fn.fsys.Close(); fn.fsys, fn.f, fn.t = nil, nil, nil }()
+	if err := fn.t.Close(); err != nil {
+		fn.f.Close()
+		return fmt.Errorf("write %s: %w", fn.name, err)
+	}
+	if err := fn.f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", fn.name, err)
+	}
+	emit(fn.name)
+	return nil
+}
+
+type renameParquetShardsFn struct {
+	Prefix string
+}
+
+func (fn *renameParquetShardsFn) ProcessElement(ctx context.Context, _ int, names func(*string) bool) error {
+	var temps []string
+	var name string
+	for names(&name) {
+		if name != "" {
+			temps = append(temps, name)
+		}
+	}
+	slices.Sort(temps)
+	n := max(len(temps), 1)
+	fsys, err := filesystem.New(ctx, ParquetShardName(fn.Prefix, 0, n))
+	if err != nil {
+		return err
+	}
+	defer fsys.Close()
+	if len(temps) == 0 {
+		var buf bytesBuffer
+		t := linktable.NewWriter(&buf)
+		if err := t.Close(); err != nil {
+			return err
+		}
+		return filesystem.Write(ctx, fsys, ParquetShardName(fn.Prefix, 0, 1), buf.b)
+	}
+	for i, t := range temps {
+		if err := filesystem.Rename(ctx, fsys, t, ParquetShardName(fn.Prefix, i, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type bytesBuffer struct{ b []byte }
+
+func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
