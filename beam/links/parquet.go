@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -16,7 +15,6 @@ import (
 
 func init() {
 	register.DoFn3x1[context.Context, string, func(string), error](&writeParquetBundleFn{})
-	register.DoFn3x1[context.Context, int, func(*string) bool, error](&renameParquetShardsFn{})
 }
 
 // ParquetShardName returns the name of Parquet shard i of n written under
@@ -34,7 +32,7 @@ func WriteParquet(s beam.Scope, prefix string, lines beam.PCollection) {
 	s = s.Scope("relurl.WriteParquet")
 	temps := beam.ParDo(s, &writeParquetBundleFn{Prefix: prefix}, lines)
 	all := beam.Flatten(s, temps, beam.Create(s, ""))
-	beam.ParDo0(s, &renameParquetShardsFn{Prefix: prefix}, beam.GroupByKey(s, beam.AddFixedKey(s, all)))
+	beam.ParDo0(s, &renameShardsFn{Prefix: prefix, Parquet: true}, beam.GroupByKey(s, beam.AddFixedKey(s, all)))
 }
 
 type writeParquetBundleFn struct {
@@ -92,42 +90,3 @@ func (fn *writeParquetBundleFn) FinishBundle(ctx context.Context, emit func(stri
 	emit(fn.name)
 	return nil
 }
-
-type renameParquetShardsFn struct {
-	Prefix string
-}
-
-func (fn *renameParquetShardsFn) ProcessElement(ctx context.Context, _ int, names func(*string) bool) error {
-	var temps []string
-	var name string
-	for names(&name) {
-		if name != "" {
-			temps = append(temps, name)
-		}
-	}
-	slices.Sort(temps)
-	n := max(len(temps), 1)
-	fsys, err := filesystem.New(ctx, ParquetShardName(fn.Prefix, 0, n))
-	if err != nil {
-		return err
-	}
-	defer fsys.Close()
-	if len(temps) == 0 {
-		var buf bytesBuffer
-		t := linktable.NewWriter(&buf)
-		if err := t.Close(); err != nil {
-			return err
-		}
-		return filesystem.Write(ctx, fsys, ParquetShardName(fn.Prefix, 0, 1), buf.b)
-	}
-	for i, t := range temps {
-		if err := filesystem.Rename(ctx, fsys, t, ParquetShardName(fn.Prefix, i, n)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type bytesBuffer struct{ b []byte }
-
-func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }

@@ -2,6 +2,7 @@ package links
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/relurl/relurl/linktable"
 )
 
 func init() {
@@ -167,9 +169,29 @@ func (fn *writeBundleFn) FinishBundle(ctx context.Context, emit func(string)) er
 	return nil
 }
 
-// renameShardsFn gives the temporary files their shard names.
+// renameShardsFn gives the temporary files their shard names: JSON Lines
+// shards, or Parquet tables (ParquetShardName) with Parquet.
 type renameShardsFn struct {
-	Prefix string
+	Prefix  string
+	Parquet bool
+}
+
+func (fn *renameShardsFn) shardName(i, n int) string {
+	if fn.Parquet {
+		return ParquetShardName(fn.Prefix, i, n)
+	}
+	return ShardName(fn.Prefix, i, n)
+}
+
+// empty is the one shard written when no bundle wrote any: an empty
+// file, or a valid Parquet table of no rows.
+func (fn *renameShardsFn) empty() ([]byte, error) {
+	if !fn.Parquet {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	err := linktable.NewWriter(&buf).Close()
+	return buf.Bytes(), err
 }
 
 func (fn *renameShardsFn) ProcessElement(ctx context.Context, _ int, names func(*string) bool) error {
@@ -182,16 +204,20 @@ func (fn *renameShardsFn) ProcessElement(ctx context.Context, _ int, names func(
 	}
 	slices.Sort(temps)
 	n := max(len(temps), 1)
-	fsys, err := filesystem.New(ctx, ShardName(fn.Prefix, 0, n))
+	fsys, err := filesystem.New(ctx, fn.shardName(0, n))
 	if err != nil {
 		return err
 	}
 	defer fsys.Close()
 	if len(temps) == 0 {
-		return filesystem.Write(ctx, fsys, ShardName(fn.Prefix, 0, 1), nil)
+		data, err := fn.empty()
+		if err != nil {
+			return err
+		}
+		return filesystem.Write(ctx, fsys, fn.shardName(0, 1), data)
 	}
 	for i, t := range temps {
-		if err := filesystem.Rename(ctx, fsys, t, ShardName(fn.Prefix, i, n)); err != nil {
+		if err := filesystem.Rename(ctx, fsys, t, fn.shardName(i, n)); err != nil {
 			return err
 		}
 	}
