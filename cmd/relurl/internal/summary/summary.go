@@ -124,30 +124,20 @@ func (c Rewrite) WriteLine(w io.Writer) error {
 	b := fmt.Appendf(nil, "relurl: rewrite: %s read, %d changed, %s rewritten, %s failed",
 		Plural(c.Files, "file"), c.Changed, Plural(c.Rewritten, "link"), Plural(c.FailedLinks, "link"))
 	for _, p := range []struct {
-		n      int
-		format string
+		n    int
+		text string // the count, said
 	}{
-		{c.UpToDate, ", %d up to date"},
-		{c.Unchanged, ", %d unchanged"},
-		{c.Copied, ", %s copied"},
-		{c.Failed, ", %s failed"},
-		{c.Refused, " (%d not written for safety)"},
-		{c.Unrewritten, " (%d copied unchanged)"},
-		{c.Incomplete, " (%d incomplete)"},
-		{c.Warnings, ", %s"},
+		{c.UpToDate, fmt.Sprintf(", %d up to date", c.UpToDate)},
+		{c.Unchanged, fmt.Sprintf(", %d unchanged", c.Unchanged)},
+		{c.Copied, ", " + Plural(c.Copied, "other file") + " copied"},
+		{c.Failed, ", " + Plural(c.Failed, "file") + " failed"},
+		{c.Refused, fmt.Sprintf(" (%d not written for safety)", c.Refused)},
+		{c.Unrewritten, fmt.Sprintf(" (%d copied unchanged)", c.Unrewritten)},
+		{c.Incomplete, fmt.Sprintf(" (%d incomplete)", c.Incomplete)},
+		{c.Warnings, ", " + Plural(c.Warnings, "warning")},
 	} {
-		if p.n == 0 {
-			continue
-		}
-		switch p.format {
-		case ", %s copied":
-			b = fmt.Appendf(b, p.format, Plural(p.n, "other file"))
-		case ", %s failed":
-			b = fmt.Appendf(b, p.format, Plural(p.n, "file"))
-		case ", %s":
-			b = fmt.Appendf(b, p.format, Plural(p.n, "warning"))
-		default:
-			b = fmt.Appendf(b, p.format, p.n)
+		if p.n > 0 {
+			b = append(b, p.text...)
 		}
 	}
 	_, err := w.Write(append(b, '\n'))
