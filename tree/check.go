@@ -164,6 +164,11 @@ type Checker struct {
 	// --relative-missing counterpart); by default it keeps reaching what
 	// the old place serves.
 	AbsoluteMissing bool
+	// MissingToSite makes Fix write a link to a file missing from the
+	// tree as its absolute URL on the site the tree came from (wget -k's
+	// conversion), so that it still reaches that site; without FixMissing
+	// only, and not when the tree's URL is a file: URL.
+	MissingToSite bool
 	// Readers read the kinds of file other than HTML (which is built in)
 	// for Check: a stylesheet's or a feed's links plug in here.
 	Readers map[base.Format]Reader
@@ -555,7 +560,10 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []lin
 		}
 		p, inTree := c.inTree(l.URL)
 		var t target
-		if inTree {
+		switch {
+		case inTree && importPrefix(l):
+			t = c.lookupPrefix(p)
+		case inTree:
 			t = c.lookup(p)
 		}
 		if c.Orphans && rel != "" && t.ok {
@@ -706,6 +714,31 @@ func (c *Checker) lookup(p string) target {
 	}
 	c.lookups.mu.Unlock()
 	return t
+}
+
+// importPrefix reports whether the link l is an import map's prefix (a
+// key or address ending in "/", or a scope): HTML "resolve an imports
+// match" joins the rest of a specifier to it, so it names a directory of
+// modules, never a page the host serves.
+func importPrefix(l link.Link) bool {
+	if l.Tag != "script" || !strings.HasPrefix(l.Attr, "importmap:") {
+		return false
+	}
+	return l.Attr == "importmap:scope" || strings.HasSuffix(reference(l.Raw), "/")
+}
+
+// lookupPrefix is lookup for an import map prefix: present when the
+// tree has the directory, whatever the host serves for it.
+func (c *Checker) lookupPrefix(p string) target {
+	if c.Dir == "" || p == "" {
+		return target{served: served{ok: true, dir: "./"}, name: p}
+	}
+	d := strings.TrimSuffix(p, "/")
+	real, isDir, ok := c.entry(d, false)
+	if ok && isDir {
+		return target{served: served{ok: true, dir: dirName(real)}, name: dirName(real)}
+	}
+	return c.lookup(p)
 }
 
 // maxLookups bounds the paths whose lookups are remembered.
@@ -953,7 +986,8 @@ func formOf(raw string) refForm {
 // to Check), each Absolute, RootRelative or CaseMismatch link of findings
 // that has a relative form to that form, and returns the new document and
 // the number of links changed. A link whose target is missing from the
-// tree is left as written unless Checker.FixMissing; a file of a kind
+// tree is left as written unless Checker.FixMissing (or written absolute,
+// with Checker.MissingToSite); a file of a kind
 // Checker.Readers reads is returned unchanged. The document is opened as
 // Check opens it (extract.Open, the same kind, options and decisions) and
 // goes through the rewriter of its kind, so a link is found wherever
@@ -978,9 +1012,14 @@ func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, err
 	fixes := map[at]string{}
 	missing := map[at]bool{}
 	baseFix := "" // the relative form of an in-tree <base href> (ToServed)
+	toSite := c.MissingToSite && !c.FixMissing && !strings.HasPrefix(c.root, "file:")
 	for _, fd := range findings {
-		if fd.Problem == Missing {
-			missing[at{fd.Offset, fd.Link}] = true
+		if fd.Problem != Missing {
+			continue
+		}
+		missing[at{fd.Offset, fd.Link}] = true
+		if toSite && fd.URL != "" && formOf(fd.Link) != absoluteForm {
+			fixes[at{fd.Offset, fd.Link}] = fd.URL
 		}
 	}
 	for _, fd := range findings {

@@ -222,10 +222,15 @@ func TestFix(t *testing.T) {
 		{"spaces around", `<a href="  /site/a.html ">x</a>`, `<a href="  a.html ">x</a>`},
 		// Not the tree's: left as written, and so is everything else.
 		{"external", `<a href="https://example.com/a.html">x</a> <a href=b.html>b</a>`, `<a href="https://example.com/a.html">x</a> <a href=b.html>b</a>`},
+		// An import map's addresses, a prefix (a directory) included:
+		// HTML "resolve a URL-like module specifier" needs "./" before
+		// a relative address that does not start with "/", "./" or "../".
+		{"import map", `<script type="importmap">{"imports": {"lib/": "/site/js/", "a": "https://example.org/site/a.png"}}</script>`, `<script type="importmap">{"imports": {"lib/": "./js/", "a": "./a.png"}}</script>`},
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"index.html": "", "a.html": "", "b.html": "", "a.png": "", "b.png": "", "i.png": ""})
-	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/"}
+	writeTree(t, dir, map[string]string{"index.html": "", "a.html": "", "b.html": "", "a.png": "", "b.png": "", "i.png": "", "js/m.mjs": ""})
+	nginx, _ := HostProfile("nginx")
+	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/", ToServed: true, Host: nginx}
 	f := File{Path: filepath.Join(dir, "index.html"), Rel: "index.html"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -428,6 +433,29 @@ func TestFixMissing(t *testing.T) {
 		} else {
 			assert.Equal(t, `<a href="/search">s</a> <a href="here.html">h</a> <a href="https://example.org/gone.html">g</a>`, string(got))
 		}
+	}
+}
+
+// TestFixMissingToSite: with MissingToSite (rewrite --relative), a link
+// to a file the tree lacks is written as its URL on the site, as wget -k
+// converts it, so that it still reaches the site; an absolute one is kept;
+// a tree whose URL is a file: URL has no site to reach.
+func TestFixMissingToSite(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a/index.html": "", "a/here.html": ""})
+	const page = `<a href="gone.html#x">g</a> <a href="/search?q=1">s</a> <a href="https://example.org/gone2.html">g2</a> <a href="here.html">h</a>`
+	f := File{Path: filepath.Join(dir, "a/index.html"), Rel: "a/index.html"}
+	tests := []struct{ root, want string }{
+		{"https://example.org/", `<a href="https://example.org/a/gone.html#x">g</a> <a href="https://example.org/search?q=1">s</a> <a href="https://example.org/gone2.html">g2</a> <a href="here.html">h</a>`},
+		{"file:///srv/site/", page},
+	}
+	for _, tt := range tests {
+		c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: tt.root, MissingToSite: true, ToServed: true}
+		found, err := c.Check(f, []byte(page))
+		require.NoError(t, err)
+		got, _, err := c.Fix(f, []byte(page), found)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, string(got), tt.root)
 	}
 }
 

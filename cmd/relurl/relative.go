@@ -63,7 +63,7 @@ func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlag
 		return usageErr("--host: %v", err)
 	}
 	c := &tree.Checker{Spec: *t.spec, Options: *t.opts, Dir: dir, Root: rootURL, Host: host, NoAnchors: true,
-		FixMissing: rf.missing, AbsoluteMissing: rf.missing, ToServed: true, MaxSize: t.maxSize, ContentType: t.html.ContentType, Scripting: t.html.Scripting, SavedFrom: t.savedFrom}
+		FixMissing: rf.missing, AbsoluteMissing: rf.missing, MissingToSite: !rf.missing, ToServed: true, MaxSize: t.maxSize, ContentType: t.html.ContentType, Scripting: t.html.Scripting, SavedFrom: t.savedFrom}
 	if err := c.Prepare(); err != nil {
 		return usageErr("%v", err)
 	}
@@ -109,7 +109,7 @@ func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlag
 		case r.Changed:
 			c.Files, c.Changed, c.Rewritten = 1, 1, r.Fixed
 			if rf.dryRun {
-				if _, err := s.out.Write([]byte(tree.DisplayName(w.File.Path) + ": would make " + summary.Plural(r.Fixed, "link") + " relative\n")); err != nil {
+				if _, err := s.out.Write([]byte(tree.DisplayName(w.File.Path) + ": would rewrite " + summary.Plural(r.Fixed, "link") + "\n")); err != nil {
 					return err
 				}
 			}
