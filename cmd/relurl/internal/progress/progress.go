@@ -124,6 +124,10 @@ func (b *Bar) SetTotal(n int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.total, b.known = max(n, b.done), true
+	// Drawn now, not at the next file: the walk may end after the last one.
+	if b.now().Sub(b.lastDraw) >= b.interval {
+		b.draw()
+	}
 }
 
 // Finish takes the line away for good.
