@@ -13,6 +13,7 @@ import (
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -347,7 +348,7 @@ func TestCheckAndFixTree(t *testing.T) {
 				if f.Kind != base.HTML {
 					continue
 				}
-				_, err := Update(f.Path, 1<<20, func(old []byte) ([]byte, error) {
+				_, err := safewrite.Update(f.Path, 1<<20, func(old []byte) ([]byte, error) {
 					found, err := c.Check(f, old)
 					require.NoError(t, err)
 					out, n, err := c.Fix(f, old, found)

@@ -3,6 +3,8 @@ package tree
 import (
 	"bytes"
 	"io/fs"
+
+	"github.com/relurl/relurl/safewrite"
 )
 
 // defaultCheckSize is the largest file CheckFile and FixFile read when
@@ -49,14 +51,14 @@ func (c *Checker) CheckFile(f File) FileResult {
 // swapped since the walk or with several names left alone (w.HardLinks).
 // A file with nothing to fix is not written. Its findings are those of
 // the fixed file: what the fix could not mend.
-func (c *Checker) FixFile(f File, w Writer) FileResult {
+func (c *Checker) FixFile(f File, w safewrite.Writer) FileResult {
 	defer f.Release()
 	if !c.Reads(f.Kind) {
 		return FileResult{}
 	}
 	r := FileResult{Read: true}
 	var after []byte
-	r.Changed, r.Err = w.Update(f, c.checkSize(), func(old []byte) ([]byte, error) {
+	r.Changed, r.Err = w.Update(f.Walked(), c.checkSize(), func(old []byte) ([]byte, error) {
 		found, err := c.Check(f, old)
 		if err != nil {
 			return nil, err
@@ -80,7 +82,7 @@ type RelativeTarget struct {
 	DryRun bool
 	// Writer writes in place (FixFile's) or into the mirror (KeepSame
 	// there leaves an up-to-date file alone).
-	Writer Writer
+	Writer safewrite.Writer
 }
 
 // RelativeFile makes the walked file f's links into the tree relative, as
@@ -97,7 +99,7 @@ func (c *Checker) RelativeFile(f File, to RelativeTarget) FileResult {
 		if to.DryRun {
 			return FileResult{}
 		}
-		err := to.Writer.CopyWalked(to.Mirror, f.Rel, f)
+		err := CopyWalked(to.Writer, to.Mirror, f.Rel, f)
 		return FileResult{Copied: err == nil, Err: err}
 	}
 	r := FileResult{Read: true}

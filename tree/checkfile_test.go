@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -63,7 +64,7 @@ func TestFixFile(t *testing.T) {
 	require.NoError(t, c.Prepare())
 	before, err := os.Stat(filepath.Join(dir, "a.html"))
 	require.NoError(t, err)
-	got := checkAll(t, dir, func(f tree.File) tree.FileResult { return c.FixFile(f, tree.Writer{}) })
+	got := checkAll(t, dir, func(f tree.File) tree.FileResult { return c.FixFile(f, safewrite.Writer{}) })
 
 	assert.Equal(t, 2, got["index.html"].Fixed)
 	require.Len(t, got["index.html"].Findings, 1, "what the fix could not mend is left")

@@ -12,6 +12,7 @@ import (
 	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,7 +43,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 	for _, jobs := range []int{1, 4} {
 		runs[fmt.Sprintf("rewrite -j %d", jobs)] = func(refer *tree.Referrals) error {
 			_, opts := referOptions(refer)
-			r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: tree.Writer{NoSync: true}}
+			r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: safewrite.Writer{NoSync: true}}
 			for res := range r.All((tree.Walker{Refer: refer}).Walk([]string{dir}), jobs) {
 				if res.Err != nil {
 					return res.Err
@@ -104,7 +105,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 				require.NoError(t, err)
 				var res tree.FileResult
 				if fix {
-					res = ck.FixFile(f, tree.Writer{NoSync: true})
+					res = ck.FixFile(f, safewrite.Writer{NoSync: true})
 				} else {
 					res = ck.CheckFile(f)
 				}

@@ -18,6 +18,7 @@ import (
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -124,7 +125,7 @@ type gatherRun struct {
 func rewriteRun(t *testing.T, dir string, gather bool, jobs int) gatherRun {
 	refer, opts := newReferrals(t, gather)
 	out := t.TempDir()
-	r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: out, Writer: tree.Writer{NoSync: true}}
+	r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: out, Writer: safewrite.Writer{NoSync: true}}
 	run := gatherRun{mirror: map[string]string{}, links: map[string]string{}, refer: map[string]string{}}
 	for res := range r.All((tree.Walker{Refer: refer}).Walk([]string{dir}), jobs) {
 		run.order = append(run.order, res.File.Rel+" "+res.File.Kind.String())
@@ -245,7 +246,7 @@ func TestGatherClaimed(t *testing.T) {
 	site := referSite()
 	a, b := writeTree(t, site), writeTree(t, site)
 	refer, opts := newReferrals(t, true)
-	r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: tree.Writer{NoSync: true}}
+	r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: safewrite.Writer{NoSync: true}}
 	done := make(chan int)
 	go func() {
 		claimed := 0

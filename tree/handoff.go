@@ -1,8 +1,6 @@
 package tree
 
 import (
-	"io/fs"
-	"os"
 	"runtime"
 	"sync/atomic"
 )
@@ -86,16 +84,4 @@ func (h *handoff) end() {
 		}
 	}
 	h.dir.close()
-}
-
-// sameFile reports whether a and b describe the same file (device and
-// inode), as os.SameFile does for what package os returns; a may be a
-// walk's statInfo.
-func sameFile(a, b fs.FileInfo) bool {
-	da, ia, ok1 := fileID(a)
-	db, ib, ok2 := fileID(b)
-	if ok1 && ok2 {
-		return da == db && ia == ib
-	}
-	return os.SameFile(a, b)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -65,7 +66,7 @@ func TestWalkHoldsFewDescriptors(t *testing.T) {
 }
 
 // TestMirrorHoldsFewDirectories: a mirror of many directories holds at
-// most openDirsMax of them open, and a document's directory is opened
+// most a few of them open (a Writer's safewrite.Dirs holds at most 8), and a document's directory is opened
 // once for all its files (the count of openat is TestSyscallsPerFile's).
 func TestMirrorHoldsFewDirectories(t *testing.T) {
 	dir := t.TempDir()
@@ -81,7 +82,7 @@ func TestMirrorHoldsFewDirectories(t *testing.T) {
 		Mapper:  m,
 		Options: whatwgOptions,
 		Mirror:  filepath.Join(dir, "out"),
-		Writer:  Writer{NoSync: true, KeepSame: true},
+		Writer:  safewrite.Writer{NoSync: true, KeepSame: true},
 	}
 	before := openFDs(t)
 	most := 0
@@ -89,10 +90,7 @@ func TestMirrorHoldsFewDirectories(t *testing.T) {
 		require.NoError(t, res.Err)
 		most = max(most, openFDs(t)-before)
 	}
-	assert.LessOrEqual(t, most, openDirsMax+handoffLen+2)
-	r.dirs.mu.Lock()
-	assert.LessOrEqual(t, len(r.dirs.held), openDirsMax)
-	r.dirs.mu.Unlock()
+	assert.LessOrEqual(t, most, 8+handoffLen+2)
 	for i := range 60 {
 		b, err := os.ReadFile(filepath.Join(dir, "out", fmt.Sprintf("d%02d", i%20), fmt.Sprintf("p%03d.html", i)))
 		require.NoError(t, err)
@@ -102,7 +100,7 @@ func TestMirrorHoldsFewDirectories(t *testing.T) {
 
 // TestMirrorDirSwapped: a mirror directory swapped for a link to outside
 // the mirror while the run writes into it (its descriptor held, see
-// openDirs) does not lead the next file's write there: removed, the
+// safewrite.Dirs) does not lead the next file's write there: removed, the
 // write fails (no file is made in a removed directory); moved, the file
 // goes where the directory went.
 func TestMirrorDirSwapped(t *testing.T) {
@@ -113,7 +111,7 @@ func TestMirrorDirSwapped(t *testing.T) {
 		m, err := NewMapper("https://example.org/")
 		require.NoError(t, err)
 		out := filepath.Join(dir, "out")
-		r := &Rewriter{Mapper: m, Options: whatwgOptions, Mirror: out, Writer: Writer{NoSync: true, KeepSame: true}, OnePerPlace: true}
+		r := &Rewriter{Mapper: m, Options: whatwgOptions, Mirror: out, Writer: safewrite.Writer{NoSync: true, KeepSame: true}, OnePerPlace: true}
 		var files []File
 		for f, err := range Walk([]string{in}) {
 			require.NoError(t, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/safewrite"
 )
 
 // A Rewriter rewrites the documents of walked trees and files, one call
@@ -55,7 +56,7 @@ type Rewriter struct {
 	// they are; without it they are skipped.
 	CopyOthers bool
 	// Writer writes the files of InPlace and Mirror.
-	Writer Writer
+	Writer safewrite.Writer
 	// OnePerPlace says no two inputs of this Rewriter share a mirror
 	// place: they come from one walk, or Claim took each one's place.
 	// A Mirror this Rewriter made is then written without
@@ -76,7 +77,7 @@ type Rewriter struct {
 	fresh bool
 	// dirs are the mirror's directories open for the documents
 	// written into them.
-	dirs openDirs
+	dirs safewrite.Dirs
 }
 
 // RewriteResult is what rewriting one file did. Exactly one of Changed,
@@ -243,7 +244,7 @@ func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
 	case r.InPlace:
 		// Streamed into a temporary file beside the original, which
 		// is left alone when nothing changed.
-		res.Changed, res.Err = r.Writer.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
+		res.Changed, res.Err = r.Writer.UpdateStream(f.Walked(), func(dst io.Writer, src io.Reader) error {
 			return r.stream(&res, dst, src, f.Kind, docURL, false)
 		})
 	case r.Mirror != "":
@@ -416,16 +417,11 @@ func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
 	if r.fresh && r.OnePerPlace {
 		w.KeepSame = false // nothing there to keep: no look per file
 	}
-	d, name, done, err := r.dirs.parent(r.Mirror, MirrorRel(f))
-	if err != nil {
-		res.Err = err
-		return
-	}
-	res.UpToDate, res.Err = w.writeInStream(d, name, f.Mode, func(dst io.Writer) error {
+	w.Dirs = &r.dirs
+	res.UpToDate, res.Err = w.WriteInStream(r.Mirror, MirrorRel(f), f.Mode, func(dst io.Writer) error {
 		rerr = r.stream(res, dst, src, f.Kind, docURL, false)
 		return rerr
 	})
-	done()
 	if res.Err != nil && rerr != nil {
 		r.copyUnchanged(res)
 	}
@@ -446,7 +442,7 @@ func (r *Rewriter) copy(f File) error {
 	if err := r.makeMirror(); err != nil {
 		return err
 	}
-	return r.Writer.CopyWalked(r.Mirror, MirrorRel(f), f)
+	return CopyWalked(r.Writer, r.Mirror, MirrorRel(f), f)
 }
 
 // makeMirror makes the directory Mirror, once, and notes whether it is

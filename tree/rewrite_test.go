@@ -15,6 +15,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -83,7 +84,7 @@ func TestRewriterMirror(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "mirror")
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
-	r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, CopyOthers: true, Writer: tree.Writer{NoSync: true, KeepSame: true}}
+	r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, CopyOthers: true, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}
 	got := rewriteAll(t, r, nil, src)
 
 	assert.True(t, got["index.html"].Changed && got["index.html"].Read)
@@ -112,7 +113,7 @@ func TestRewriterMirror(t *testing.T) {
 	assert.Equal(t, site["i.png"], string(data))
 
 	// Made again, the mirror's documents are up to date and left alone.
-	again := rewriteAll(t, &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: tree.Writer{NoSync: true, KeepSame: true}}, nil, src)
+	again := rewriteAll(t, &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}, nil, src)
 	assert.True(t, again["index.html"].UpToDate)
 	assert.False(t, again["index.html"].Changed)
 	assert.True(t, again["i.png"].Skipped, "without CopyOthers other files are skipped")
@@ -128,7 +129,7 @@ func TestRewriterMirrorTwice(t *testing.T) {
 	require.NoError(t, err)
 	for _, one := range []bool{false, true} {
 		out := filepath.Join(t.TempDir(), "mirror")
-		r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, OnePerPlace: one, Writer: tree.Writer{NoSync: true, KeepSame: true}}
+		r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, OnePerPlace: one, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}
 		first := rewriteAll(t, r, nil, src)
 		second := rewriteAll(t, r, nil, src)
 		assert.True(t, first["index.html"].Changed, "OnePerPlace %v", one)
@@ -144,7 +145,7 @@ func TestRewriterMirrorTwice(t *testing.T) {
 func TestRewriterMirrorCopiesUnrewritable(t *testing.T) {
 	src := writeTree(t, map[string]string{"big.webmanifest": `{"name":"` + strings.Repeat("a", 300) + `"}`})
 	out := t.TempDir()
-	r := &tree.Rewriter{Options: readers, Mirror: out, MaxSize: 10, Writer: tree.Writer{NoSync: true}}
+	r := &tree.Rewriter{Options: readers, Mirror: out, MaxSize: 10, Writer: safewrite.Writer{NoSync: true}}
 	got := rewriteAll(t, r, nil, src)["big.webmanifest"]
 	require.ErrorIs(t, got.Err, tree.ErrTooLarge)
 	assert.True(t, got.CopiedUnchanged)
@@ -309,7 +310,7 @@ func ExampleRewriter_Rewrite() {
 		},
 		Mirror:     out,
 		CopyOthers: true,
-		Writer:     tree.Writer{NoSync: true},
+		Writer:     safewrite.Writer{NoSync: true},
 	}
 	for f, err := range tree.Walk([]string{src}) {
 		if err != nil {
@@ -333,7 +334,7 @@ func TestRewriterAll(t *testing.T) {
 	m, err := tree.NewMapper("https://example.org/")
 	require.NoError(t, err)
 	for _, jobs := range []int{1, 3} {
-		r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: tree.Writer{NoSync: true}}
+		r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: safewrite.Writer{NoSync: true}}
 		var names []string
 		var errs []string
 		for res := range r.All(tree.Walk([]string{a, b, filepath.Join(a, "nothere")}), jobs) {

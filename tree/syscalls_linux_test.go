@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/stretchr/testify/require"
 )
 
@@ -135,7 +136,7 @@ func mirrorForStrace(t *testing.T, dir string) {
 				Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
 		},
 		Mirror:      filepath.Join(dir, "out"),
-		Writer:      Writer{NoSync: true, KeepSame: true, Behind: true},
+		Writer:      safewrite.Writer{NoSync: true, KeepSame: true, Behind: true},
 		OnePerPlace: true, // one walk
 	}
 	for res := range r.All(Walk([]string{filepath.Join(dir, "in")}), 1) {

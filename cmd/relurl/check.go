@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/resolve/grammar"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/tree/report"
 )
@@ -172,7 +173,7 @@ func runCheck(args []string, s stdio) int {
 		case w.Err != nil:
 			return tree.FileResult{Err: w.Err}
 		case *fix:
-			return c.FixFile(w.File, tree.Writer{})
+			return c.FixFile(w.File, safewrite.Writer{})
 		}
 		return c.CheckFile(w.File)
 	}

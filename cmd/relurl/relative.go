@@ -7,6 +7,7 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -73,7 +74,7 @@ func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlag
 	}
 	to := tree.RelativeTarget{Mirror: rf.outDir, DryRun: rf.dryRun}
 	if rf.outDir != "" {
-		to.Writer = tree.Writer{NoSync: true, KeepSame: true}
+		to.Writer = safewrite.Writer{NoSync: true, KeepSame: true}
 		if err := os.MkdirAll(rf.outDir, 0o777); err != nil {
 			s.errorf("rewrite: %v", err)
 			return exitFailure

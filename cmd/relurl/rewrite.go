@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -80,7 +81,7 @@ func runRewrite(args []string, s stdio) int {
 	if *others != "copy" && *others != "skip" {
 		return usageErr(`--others is "copy" or "skip", not %q`, *others)
 	}
-	links, err := tree.ParseHardLinks(*hardLinks)
+	links, err := safewrite.ParseHardLinks(*hardLinks)
 	if err != nil {
 		return usageErr("--hardlinks: %v", err)
 	}
@@ -142,12 +143,12 @@ func runRewrite(args []string, s stdio) int {
 	rw := t.rewriter()
 	rw.InPlace, rw.Mirror, rw.CopyOthers = *inPlace, *outDir, *others == "copy"
 	if *inPlace {
-		rw.Writer = tree.Writer{HardLinks: links, AllowOwnerChange: *allowOwner}
+		rw.Writer = safewrite.Writer{HardLinks: links, AllowOwnerChange: *allowOwner}
 	} else {
 		// A mirror is replaced atomically too, so a killed run leaves
 		// whole files, but durably only on request: its source stays.
 		// Made again, its unchanged documents are left alone.
-		rw.Writer = tree.Writer{NoSync: !*sync, KeepSame: true}
+		rw.Writer = safewrite.Writer{NoSync: !*sync, KeepSame: true}
 	}
 	// With a core to spare (-j 1 on two), each file is written a buffer
 	// behind its rewriting, on a goroutine of its own.

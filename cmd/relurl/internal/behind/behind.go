@@ -5,7 +5,7 @@
 // in write(2) for its 29 MB of JSON Lines on corpus A (perf) and an
 // eighth of its instructions encoding them (callgrind), time its one
 // worker did not parse; rewrite's files go behind the same way
-// (tree.Writer.Behind).
+// (safewrite.Writer.Behind).
 //
 // Writer's bytes, and where they are cut into writes, are those of a
 // bufio.Writer of the same size: a full buffer is one write, and a write

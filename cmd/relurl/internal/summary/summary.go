@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -63,7 +64,7 @@ func Of(r tree.RewriteResult) Rewrite {
 		return c
 	case r.Err != nil:
 		c.Failed = 1
-		if errors.Is(r.Err, tree.ErrSymlink) || errors.Is(r.Err, tree.ErrChanged) || errors.Is(r.Err, tree.ErrHardLink) || errors.Is(r.Err, tree.ErrOwner) {
+		if errors.Is(r.Err, safewrite.ErrSymlink) || errors.Is(r.Err, safewrite.ErrChanged) || errors.Is(r.Err, safewrite.ErrHardLink) || errors.Is(r.Err, safewrite.ErrOwner) {
 			c.Refused = 1
 		}
 		if tree.Incomplete(r.Err) {

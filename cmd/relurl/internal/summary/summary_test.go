@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/assert"
 )
 
 func TestOf(t *testing.T) {
-	refused := &fs.PathError{Op: "rename", Path: "p", Err: tree.ErrSymlink}
+	refused := &fs.PathError{Op: "rename", Path: "p", Err: safewrite.ErrSymlink}
 	incomplete := fmt.Errorf("x: %w", link.ErrIncomplete)
 	for _, c := range []struct {
 		name string
@@ -36,7 +37,7 @@ func TestOf(t *testing.T) {
 		// limit is (tree.Incomplete, the one rule).
 		{"copied unchanged", tree.RewriteResult{Read: true, Err: tree.ErrTooLarge, CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1, Incomplete: 1}},
 		{"copied unchanged, not over a limit", tree.RewriteResult{Read: true, Err: errors.New("x"), CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1}},
-		{"owner not kept", tree.RewriteResult{Read: true, Err: fmt.Errorf("owned by 0:0: %w", tree.ErrOwner)}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
+		{"owner not kept", tree.RewriteResult{Read: true, Err: fmt.Errorf("owned by 0:0: %w", safewrite.ErrOwner)}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
 	} {
 		assert.Equal(t, c.want, Of(c.r), c.name)
 	}

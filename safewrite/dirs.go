@@ -1,18 +1,22 @@
-package tree
+package safewrite
 
 import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/relurl/relurl/internal/safedir"
 )
 
-// openDirs holds the directories of a tree a Rewriter writes documents
-// into (its mirror) open, reached from the tree's root as openParent
-// reaches them (no link below the root followed; missing ones made):
-// the files of a directory, written one after the other, need no openat
-// and close of its root and every directory down to it each. At most
-// openDirsMax are held; those not in use are closed when more are
-// needed, and all of them when the Rewriter is no longer reachable.
+// Dirs holds open the directories of a tree that a Writer whose Dirs it
+// is writes files into with WriteInStream (a mirror a run fills), reached
+// from the tree's root as every write reaches them (no link below the
+// root followed; missing ones made): the files of a directory, written
+// one after the other, need no openat and close of its root and every
+// directory down to it each. At most a few are held; those not in use
+// are closed when more are needed, and all of them when the Dirs is no
+// longer reachable. The zero Dirs is ready; it is safe for concurrent
+// use, and is not to be copied once used.
 //
 // A directory stays the one first opened while it is held: a link put
 // in its place (or in place of a directory above it) during the run is
@@ -20,10 +24,10 @@ import (
 // into it (no file can be made in a removed directory); one moved
 // elsewhere during the run gets the rest of its files there, as a
 // process's working directory does.
-type openDirs struct {
+type Dirs struct {
 	mu   sync.Mutex
 	held map[string]*openDir // by the directory's path in the tree
-	// cleanup closes the held directories once the Rewriter is
+	// cleanup closes the held directories once the Dirs is
 	// unreachable (set with the first).
 	cleanup bool
 	// room is 1 when directories may be held (roomToHold, asked once),
@@ -32,7 +36,7 @@ type openDirs struct {
 }
 
 type openDir struct {
-	d    *treeDir
+	d    *safedir.Dir
 	refs int
 	gone bool // no longer held: closed by its last user
 }
@@ -43,14 +47,14 @@ const openDirsMax = 8
 
 // parent returns the open directory of the file rel in the tree at root,
 // its name there, and done, to be called when the directory is no longer
-// used. Every directory held is root's: a Rewriter has one Mirror.
-func (o *openDirs) parent(root, rel string) (d *treeDir, name string, done func(), err error) {
-	c, err := components(rel)
+// used.
+func (o *Dirs) parent(root, rel string) (d *safedir.Dir, name string, done func(), err error) {
+	c, err := safedir.Components(rel)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	if len(c) == 0 {
-		_, _, err := openParent(root, rel, true) // its error
+		_, _, err := safedir.OpenParent(root, rel, true) // its error
 		return nil, "", nil, err
 	}
 	dir := strings.Join(c[:len(c)-1], "/")
@@ -63,7 +67,7 @@ func (o *openDirs) parent(root, rel string) (d *treeDir, name string, done func(
 		return h.d, name, func() { o.release(h) }, nil
 	}
 	o.mu.Unlock()
-	d, err = openTreeDir(root, dir, true)
+	d, err = safedir.OpenTree(root, dir, true)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -72,21 +76,21 @@ func (o *openDirs) parent(root, rel string) (d *treeDir, name string, done func(
 	defer o.mu.Unlock()
 	if prev := o.held[key]; prev != nil {
 		// Opened meanwhile by another worker: use that one.
-		d.close()
+		d.Close()
 		prev.refs++
 		return prev.d, name, func() { o.release(prev) }, nil
 	}
 	if len(o.held) >= openDirsMax {
 		for k, old := range o.held {
 			if old.refs == 0 {
-				old.d.close()
+				old.d.Close()
 				delete(o.held, k)
 			}
 		}
 	}
 	if o.room == 0 {
 		o.room = -1
-		if roomToHold() {
+		if safedir.RoomToHold() {
 			o.room = 1
 		}
 	}
@@ -102,7 +106,7 @@ func (o *openDirs) parent(root, rel string) (d *treeDir, name string, done func(
 		runtime.AddCleanup(o, func(held map[string]*openDir) {
 			for _, h := range held {
 				if !h.gone {
-					h.d.close()
+					h.d.Close()
 				}
 			}
 		}, o.held)
@@ -111,10 +115,10 @@ func (o *openDirs) parent(root, rel string) (d *treeDir, name string, done func(
 	return d, name, func() { o.release(h) }, nil
 }
 
-func (o *openDirs) release(h *openDir) {
+func (o *Dirs) release(h *openDir) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if h.refs--; h.refs == 0 && h.gone {
-		h.d.close()
+		h.d.Close()
 	}
 }

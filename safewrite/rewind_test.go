@@ -1,4 +1,4 @@
-package tree
+package safewrite
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ func testStreamRewind(t *testing.T, behind bool) {
 		past := time.Now().Add(-time.Hour)
 		require.NoError(t, os.Chtimes(p, past, past))
 		before, _ := os.Stat(p)
-		f := walked(t, dir, "page.html")
+		f := walkFile(t, dir, "page.html")
 		changed, err := Writer{HardLinks: c.links, Behind: behind}.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
 			rw, ok := dst.(rewinder)
 			require.True(t, ok, "dst is no Rewinder")
@@ -96,17 +96,4 @@ func testStreamRewind(t *testing.T, behind bool) {
 	assert.True(t, kept)
 	entries, _ := os.ReadDir(dir)
 	assert.Len(t, entries, 1)
-}
-
-// walked returns the file rel of the tree dir as a walk finds it.
-func walked(t *testing.T, dir, rel string) File {
-	t.Helper()
-	for f, err := range Walk([]string{dir}) {
-		require.NoError(t, err)
-		if f.Rel == rel {
-			return f
-		}
-	}
-	t.Fatalf("%s not walked", rel)
-	return File{}
 }

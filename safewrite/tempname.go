@@ -1,4 +1,4 @@
-package tree
+package safewrite
 
 import (
 	"crypto/rand"
@@ -9,12 +9,36 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/relurl/relurl/internal/safedir"
 )
 
 // tempPrefix starts the names of the temporary files the writer makes;
-// Walk skips them, so a run killed mid-write leaves nothing a rerun would
-// read.
+// a walk skips them (IsTemp), so a run killed mid-write leaves nothing a
+// rerun would read.
 const tempPrefix = ".relurl-"
+
+// IsTemp reports whether name is that of a temporary file a Writer makes
+// (and may have left, killed mid-write): a walk of a tree skips such
+// files.
+func IsTemp(name string) bool { return strings.HasPrefix(name, tempPrefix) }
+
+// RemoveStale removes the temporary file rel of the tree at root, which
+// info describes, when the writer that made it is provably dead: written
+// on this host by a process that is gone, before this run started.
+// Another run's files, live or on another host, stay. stale says whether
+// it was a stale file, err what its removal failed with.
+func RemoveStale(root, rel string, info fs.FileInfo) (stale bool, err error) {
+	if !staleTemp(info) {
+		return false, nil
+	}
+	d, name, err := safedir.OpenParent(root, rel, false)
+	if err == nil {
+		err = d.Remove(name)
+		d.Close()
+	}
+	return true, err
+}
 
 // A temporary file's name says who wrote it:
 //

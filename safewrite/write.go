@@ -1,4 +1,4 @@
-package tree
+package safewrite
 
 import (
 	"bufio"
@@ -8,11 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
 
-	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/safedir"
 	"github.com/relurl/relurl/internal/spare"
 )
 
@@ -22,7 +20,7 @@ var (
 	// ErrSymlink: a symbolic link stands where the walk found a file or a
 	// directory (swapped in since, or named in a path below the tree's
 	// root). Writing through it could write outside the tree.
-	ErrSymlink = errors.New("symbolic link met at write time: skipped")
+	ErrSymlink = safedir.ErrSymlink
 	// ErrChanged: another file stands where the walk found this one.
 	ErrChanged = errors.New("file replaced since the walk: skipped")
 	// ErrHardLink: the file has other names (hard links), and the Writer's
@@ -32,7 +30,27 @@ var (
 	// replacement (only root may give a file away), and the Writer's
 	// AllowOwnerChange is false.
 	ErrOwner = errors.New("its owner and group cannot be kept: skipped (see --allow-owner-change)")
+	// ErrTooLarge: the file holds more than Update may read (its max).
+	ErrTooLarge = safedir.ErrTooLarge
 )
+
+var errNotRegular = errors.New("not a regular file")
+
+// A File is a file as a walk found it, for the writer to reach again
+// and to check it is still the same: a walk's result (package tree's
+// File gives one) or a path the user named.
+type File struct {
+	// Path is the file's path, as named or as the walk joined it.
+	Path string
+	// Root is the tree the file was found in, Rel its slash-separated
+	// path there. With Rel empty, the file was named alone: it is the
+	// one Path names now, through links.
+	Root, Rel string
+	// Info, when set, is what the walk saw of the file: a file that is
+	// no longer it (same device and inode) is not read or replaced
+	// (ErrChanged).
+	Info fs.FileInfo
+}
 
 // HardLinks says what Update does with a file that has more than one name.
 type HardLinks int
@@ -118,6 +136,9 @@ type Writer struct {
 	// otherwise): replacing a file is giving it a new inode, and only
 	// root may give an inode away.
 	AllowOwnerChange bool
+	// Dirs, when set, holds the directories WriteInStream writes into
+	// open from one write to the next (see Dirs).
+	Dirs *Dirs
 }
 
 // WriteFile is the package's WriteFile, with w's durability. The path is
@@ -138,11 +159,11 @@ func (w Writer) WriteIn(root, rel string, data []byte, perm fs.FileMode) error {
 // WriteInKept is WriteIn that also says whether the file was left alone
 // because it already held the data (KeepSame): an up-to-date file.
 func (w Writer) WriteInKept(root, rel string, data []byte, perm fs.FileMode) (kept bool, err error) {
-	d, name, err := openParent(root, rel, true)
+	d, name, err := safedir.OpenParent(root, rel, true)
 	if err != nil {
 		return false, err
 	}
-	defer d.close()
+	defer d.Close()
 	if w.KeepSame && holdsIn(d, name, data, perm) {
 		return true, nil
 	}
@@ -172,15 +193,11 @@ func (w Writer) CopyIn(root, rel, src string) error {
 	return w.copyIn(root, rel, in)
 }
 
-// CopyWalked copies the file f, as a walk found it, to the file rel of the
-// tree rooted at root, as CopyIn does; f is opened as Open opens it, so a
-// link swapped in for it since the walk is not read.
-func (w Writer) CopyWalked(root, rel string, f File) error {
-	in, err := Open(f)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
+// CopyFrom copies what the open file in holds, from its current offset
+// on, with its permission bits, to the file rel of the tree rooted at
+// root, as CopyIn does: for a file the caller opened as a walk found it
+// (so that a link swapped in for it since is not read).
+func (w Writer) CopyFrom(root, rel string, in *os.File) error {
 	return w.copyIn(root, rel, in)
 }
 
@@ -189,11 +206,11 @@ func (w Writer) copyIn(root, rel string, in *os.File) error {
 	if err != nil {
 		return err
 	}
-	d, name, err := openParent(root, rel, true)
+	d, name, err := safedir.OpenParent(root, rel, true)
 	if err != nil {
 		return err
 	}
-	defer d.close()
+	defer d.Close()
 	return w.replace(d, name, info.Mode().Perm(), nil, func(f *os.File) error {
 		_, err := io.Copy(f, in)
 		return err
@@ -224,13 +241,13 @@ func (w Writer) Update(f File, max int64, fn func(old []byte) ([]byte, error)) (
 	if err != nil {
 		return false, err
 	}
-	defer d.close()
+	defer d.Close()
 	defer in.Close()
 	hardLinked, err := w.hardLinked(in, info)
 	if err != nil {
 		return false, err
 	}
-	old, err := readOpen(in, max)
+	old, err := safedir.ReadOpen(in, max)
 	if err != nil {
 		return false, err
 	}
@@ -269,7 +286,7 @@ func (w Writer) UpdateStream(f File, fn func(dst io.Writer, src io.Reader) error
 	if err != nil {
 		return false, err
 	}
-	defer d.close()
+	defer d.Close()
 	defer in.Close()
 	hardLinked, err := w.hardLinked(in, info)
 	if err != nil {
@@ -296,17 +313,25 @@ func (w Writer) UpdateStream(f File, fn func(dst io.Writer, src io.Reader) error
 // bits perm, is left alone (kept). When fn fails nothing is written. dst
 // can be rewound, as UpdateStream's.
 func (w Writer) WriteInStream(root, rel string, perm fs.FileMode, fn func(dst io.Writer) error) (kept bool, err error) {
-	d, name, err := openParent(root, rel, true)
+	if w.Dirs != nil {
+		d, name, done, err := w.Dirs.parent(root, rel)
+		if err != nil {
+			return false, err
+		}
+		defer done()
+		return w.writeInStream(d, name, perm, fn)
+	}
+	d, name, err := safedir.OpenParent(root, rel, true)
 	if err != nil {
 		return false, err
 	}
-	defer d.close()
+	defer d.Close()
 	return w.writeInStream(d, name, perm, fn)
 }
 
 // writeInStream is WriteInStream into the file name of the open
 // directory d.
-func (w Writer) writeInStream(d *treeDir, name string, perm fs.FileMode, fn func(dst io.Writer) error) (kept bool, err error) {
+func (w Writer) writeInStream(d *safedir.Dir, name string, perm fs.FileMode, fn func(dst io.Writer) error) (kept bool, err error) {
 	var old *os.File
 	if w.KeepSame {
 		old = openHolding(d, name, perm)
@@ -327,7 +352,7 @@ func (w Writer) writeInStream(d *treeDir, name string, perm fs.FileMode, fn func
 // without following any symbolic link and must still be the file the
 // walk saw; a file named alone is the one its path names now, through
 // links.
-func openWalked(f File) (d *treeDir, name string, in *os.File, info fs.FileInfo, err error) {
+func openWalked(f File) (d *safedir.Dir, name string, in *os.File, info fs.FileInfo, err error) {
 	root, rel := f.Root, f.Rel
 	if rel == "" {
 		// Renaming over a link would turn it into a copy and leave
@@ -338,18 +363,18 @@ func openWalked(f File) (d *treeDir, name string, in *os.File, info fs.FileInfo,
 		}
 		root, rel = filepath.Dir(p), filepath.Base(p)
 	}
-	d, name, err = openParent(root, rel, false)
+	d, name, err = safedir.OpenParent(root, rel, false)
 	if err != nil {
 		return nil, "", nil, nil, err
 	}
-	in, err = d.open(name, os.O_RDONLY|readFlags, 0)
+	in, err = d.Open(name, os.O_RDONLY|safedir.ReadFlags, 0)
 	if err == nil {
 		info, err = in.Stat()
 		switch {
 		case err != nil:
 		case !info.Mode().IsRegular():
 			err = &fs.PathError{Op: "read", Path: in.Name(), Err: errNotRegular}
-		case f.info != nil && !sameFile(f.info, info):
+		case f.Info != nil && !safedir.SameFile(f.Info, info):
 			err = &fs.PathError{Op: "write", Path: in.Name(), Err: ErrChanged}
 		}
 		if err != nil {
@@ -357,7 +382,7 @@ func openWalked(f File) (d *treeDir, name string, in *os.File, info fs.FileInfo,
 		}
 	}
 	if err != nil {
-		d.close()
+		d.Close()
 		return nil, "", nil, nil, err
 	}
 	return d, name, in, info, nil
@@ -367,7 +392,7 @@ func openWalked(f File) (d *treeDir, name string, in *os.File, info fs.FileInfo,
 // written through its inode (KeepHardLinks); with SkipHardLinks such a
 // file is an ErrHardLink.
 func (w Writer) hardLinked(in *os.File, info fs.FileInfo) (bool, error) {
-	links := linkCount(info)
+	links := safedir.LinkCount(info)
 	if links <= 1 {
 		return false, nil
 	}
@@ -387,71 +412,20 @@ func (w Writer) hardLinked(in *os.File, info fs.FileInfo) (bool, error) {
 // its output, a file from outside the tree. A file named alone is opened
 // by its path.
 func Open(f File) (*os.File, error) {
-	if in := takeFile(f); in != nil {
-		return in, nil // the walk's, opened as below
-	}
 	if f.Rel == "" {
-		return os.OpenFile(f.Path, os.O_RDONLY|readFlags, 0)
+		return os.OpenFile(f.Path, os.O_RDONLY|safedir.ReadFlags, 0)
 	}
-	in, err := openInTree(f.Root, f.Rel)
+	in, err := safedir.OpenInTree(f.Root, f.Rel)
 	if err != nil {
 		return nil, err
 	}
-	if f.info != nil {
-		if now, err := in.Stat(); err != nil || !sameFile(f.info, now) {
+	if f.Info != nil {
+		if now, err := in.Stat(); err != nil || !safedir.SameFile(f.Info, now) {
 			in.Close()
 			return nil, &fs.PathError{Op: "open", Path: in.Name(), Err: ErrChanged}
 		}
 	}
 	return in, nil
-}
-
-// TakeHeld returns the file f, as the walk that yielded it opened it, for
-// reading from its start, when the walk still holds its descriptor (Walk
-// holds the last few files' until they are opened), else nil. The
-// caller closes it. It is the file the walk saw and read the head of,
-// opened relative to its directory without following a link: reading it
-// costs no second open. An MHTML or WARC file comes as an *os.File.
-func TakeHeld(f File) io.ReadCloser {
-	if f.Kind == base.WARC {
-		if in := takeFile(f); in != nil {
-			return in
-		}
-		return nil
-	}
-	return takeReader(f)
-}
-
-// openSource opens the file f as Open does, for reading from its start:
-// through the descriptor the walk read its head from when it still holds
-// it (no second open, check or poller registration), else with Open.
-func openSource(f File) (io.ReadCloser, error) {
-	if r := takeReader(f); r != nil {
-		return r, nil
-	}
-	return Open(f)
-}
-
-// openThroughDirs opens the file rel of the tree at root for reading
-// through its directories, following no link below root.
-func openThroughDirs(root, rel string) (*os.File, error) {
-	d, name, err := openParent(root, rel, false)
-	if err != nil {
-		return nil, err
-	}
-	defer d.close()
-	return d.open(name, os.O_RDONLY|readFlags, 0)
-}
-
-// ReadWalked reads the file f, opened as Open opens it, as ReadFile
-// reads.
-func ReadWalked(f File, max int64) ([]byte, error) {
-	in, err := Open(f)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	return readOpen(in, max)
 }
 
 // testHookBeforeWrite, set by tests, runs between reading a file and
@@ -468,8 +442,8 @@ type source struct {
 
 // writeThrough writes what src holds into the file name of d itself, so
 // that its other names see it too.
-func (w Writer) writeThrough(d *treeDir, name string, info fs.FileInfo, src io.Reader) error {
-	f, err := d.open(name, os.O_WRONLY, 0)
+func (w Writer) writeThrough(d *safedir.Dir, name string, info fs.FileInfo, src io.Reader) error {
+	f, err := d.Open(name, os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}
@@ -496,7 +470,7 @@ func (w Writer) writeThrough(d *treeDir, name string, info fs.FileInfo, src io.R
 // (KeepHardLinks). The new content cannot be written into the file as it
 // is read (longer output would overwrite bytes not read yet): it goes to a
 // temporary file beside it first, and is copied in from there.
-func (w Writer) streamThrough(d *treeDir, name string, f File, in *os.File, info fs.FileInfo, write func(io.Writer) error) (changed bool, err error) {
+func (w Writer) streamThrough(d *safedir.Dir, name string, f File, in *os.File, info fs.FileInfo, write func(io.Writer) error) (changed bool, err error) {
 	t, err := stream(in, func() (*temp, error) { return w.newTemp(d, nil) }, write, w.Behind)
 	if err != nil || t == nil {
 		return false, err
@@ -515,7 +489,7 @@ func (w Writer) streamThrough(d *treeDir, name string, f File, in *os.File, info
 // perm (and old's owner and extended attributes), syncs it, and renames it
 // over name. A link found at name is not replaced (ErrSymlink), nor a file
 // other than old when old is given (ErrChanged).
-func (w Writer) replace(d *treeDir, name string, perm fs.FileMode, old *source, write func(*os.File) error) error {
+func (w Writer) replace(d *safedir.Dir, name string, perm fs.FileMode, old *source, write func(*os.File) error) error {
 	t, err := w.newTemp(d, old)
 	if err != nil {
 		return err
@@ -530,7 +504,7 @@ func (w Writer) replace(d *treeDir, name string, perm fs.FileMode, old *source, 
 // A temp is a temporary file being written in d, to be renamed over a
 // file there (commit) or removed (abort).
 type temp struct {
-	d    *treeDir
+	d    *safedir.Dir
 	f    *os.File
 	name string
 }
@@ -538,7 +512,7 @@ type temp struct {
 // newTemp makes a temporary file in d, with old's owner and extended
 // attributes when old is given; when old's owner cannot be kept, none
 // (ErrOwner) unless AllowOwnerChange.
-func (w Writer) newTemp(d *treeDir, old *source) (*temp, error) {
+func (w Writer) newTemp(d *safedir.Dir, old *source) (*temp, error) {
 	f, name, err := createTemp(d)
 	if err != nil {
 		return nil, err
@@ -546,7 +520,7 @@ func (w Writer) newTemp(d *treeDir, old *source) (*temp, error) {
 	if old != nil {
 		if err := keepOwner(f, old.info); err != nil && !w.AllowOwnerChange {
 			f.Close()
-			d.remove(name)
+			d.Remove(name)
 			return nil, err
 		}
 		copyXattrs(f, old.f)
@@ -557,7 +531,7 @@ func (w Writer) newTemp(d *treeDir, old *source) (*temp, error) {
 // abort closes and removes the temporary file.
 func (t *temp) abort() {
 	t.f.Close()
-	t.d.remove(t.name)
+	t.d.Remove(t.name)
 }
 
 // commit gives the temporary file t perm, syncs it, and renames it over
@@ -585,110 +559,47 @@ func (w Writer) commit(t *temp, name string, perm fs.FileMode, old *source) (err
 	if old == nil {
 		// Nothing at name (a new file, the usual case in a mirror):
 		// renamed there in one call.
-		done, err := d.renameNew(t.name, name)
+		done, err := d.RenameNew(t.name, name)
 		if done || err != nil {
 			if err == nil && !w.NoSync {
-				d.sync()
+				d.Sync()
 			}
 			return err
 		}
 	}
-	target := filepath.Join(d.path, name)
+	target := filepath.Join(d.Path(), name)
 	switch {
-	case d.isLink(name):
+	case d.IsLink(name):
 		return &fs.PathError{Op: "write", Path: target, Err: ErrSymlink}
-	case old != nil && !d.sameEntry(name, old.info):
+	case old != nil && !d.SameEntry(name, old.info):
 		return &fs.PathError{Op: "write", Path: target, Err: ErrChanged}
 	}
-	if err = d.rename(t.name, name); err != nil {
+	if err = d.Rename(t.name, name); err != nil {
 		return err
 	}
 	if !w.NoSync {
-		d.sync()
+		d.Sync()
 	}
 	return nil
 }
 
 // createTemp makes a new temporary file in d, named by tempName.
-func createTemp(d *treeDir) (*os.File, string, error) {
+func createTemp(d *safedir.Dir) (*os.File, string, error) {
 	for range 100 {
 		name := tempName()
-		f, err := d.create(name)
+		f, err := d.Create(name)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		return f, name, err
 	}
-	return nil, "", &fs.PathError{Op: "createtemp", Path: d.path, Err: fs.ErrExist}
+	return nil, "", &fs.PathError{Op: "createtemp", Path: d.Path(), Err: fs.ErrExist}
 }
-
-// openTreeDir opens the directory rel (slash-separated; "" or "." for the
-// root itself) of the tree rooted at root. The root is opened as named;
-// below it, a component that is a symbolic link fails with ErrSymlink.
-// With create, missing directories are made (mode 0755 before the umask).
-func openTreeDir(root, rel string, create bool) (*treeDir, error) {
-	names, err := components(rel)
-	if err != nil {
-		return nil, err
-	}
-	d, err := openRootDir(root)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range names {
-		next, err := d.sub(c, create)
-		d.close()
-		if err != nil {
-			return nil, err
-		}
-		d = next
-	}
-	return d, nil
-}
-
-// openParent opens the directory of the file rel in the tree at root and
-// returns it with the file's name.
-func openParent(root, rel string, create bool) (*treeDir, string, error) {
-	c, err := components(rel)
-	if err != nil {
-		return nil, "", err
-	}
-	if len(c) == 0 {
-		return nil, "", &fs.PathError{Op: "open", Path: filepath.Join(root, rel), Err: fs.ErrInvalid}
-	}
-	d, err := openTreeDir(root, strings.Join(c[:len(c)-1], "/"), create)
-	if err != nil {
-		return nil, "", err
-	}
-	return d, c[len(c)-1], nil
-}
-
-// components splits the slash- (or, on Windows, backslash-) separated
-// relative path rel into its names; "." and empty names go. A ".." or an
-// absolute path is an error: nothing climbs out of the tree.
-func components(rel string) ([]string, error) {
-	if filepath.IsAbs(rel) || path.IsAbs(filepath.ToSlash(rel)) || filepath.VolumeName(rel) != "" {
-		return nil, &fs.PathError{Op: "open", Path: rel, Err: errNotLocal}
-	}
-	var out []string
-	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
-		switch c {
-		case "", ".":
-		case "..":
-			return nil, &fs.PathError{Op: "open", Path: rel, Err: errNotLocal}
-		default:
-			out = append(out, c)
-		}
-	}
-	return out, nil
-}
-
-var errNotLocal = errors.New("path leaves the tree")
 
 // holdsIn reports whether name in d is a regular file with permission
 // bits perm and content data.
-func holdsIn(d *treeDir, name string, data []byte, perm fs.FileMode) bool {
-	f, err := d.open(name, os.O_RDONLY|readFlags, 0)
+func holdsIn(d *safedir.Dir, name string, data []byte, perm fs.FileMode) bool {
+	f, err := d.Open(name, os.O_RDONLY|safedir.ReadFlags, 0)
 	if err != nil {
 		return false
 	}
@@ -715,8 +626,8 @@ func holdsIn(d *treeDir, name string, data []byte, perm fs.FileMode) bool {
 
 // openHolding opens name in d for reading when it is a regular file with
 // permission bits perm (a file WriteInStream may keep), else returns nil.
-func openHolding(d *treeDir, name string, perm fs.FileMode) *os.File {
-	f, err := d.open(name, os.O_RDONLY|readFlags, 0)
+func openHolding(d *safedir.Dir, name string, perm fs.FileMode) *os.File {
+	f, err := d.Open(name, os.O_RDONLY|safedir.ReadFlags, 0)
 	if err != nil {
 		return nil
 	}
@@ -898,10 +809,10 @@ func (l *lazyTemp) holdsAll() bool {
 
 // write replaces the file path with what write writes (tests use it).
 func (w Writer) write(path string, perm fs.FileMode, write func(*os.File) error) error {
-	d, name, err := openParent(filepath.Dir(path), filepath.Base(path), false)
+	d, name, err := safedir.OpenParent(filepath.Dir(path), filepath.Base(path), false)
 	if err != nil {
 		return err
 	}
-	defer d.close()
+	defer d.Close()
 	return w.replace(d, name, perm, nil, write)
 }

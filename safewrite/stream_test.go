@@ -1,4 +1,4 @@
-package tree
+package safewrite
 
 import (
 	"bytes"

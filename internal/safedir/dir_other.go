@@ -1,6 +1,6 @@
 //go:build !unix
 
-package tree
+package safedir
 
 import (
 	"errors"
@@ -9,25 +9,25 @@ import (
 	"path/filepath"
 )
 
-// treeDir is a directory of a tree, open for the writer. Where openat(2)
+// Dir is a directory of a tree, open for the writer. Where openat(2)
 // and O_NOFOLLOW are not available it is an os.Root, which keeps every
 // operation inside the tree (a link cannot lead out of it); each component
 // is checked not to be a link before it is used, and a file's identity is
 // checked between the walk and the write (os.SameFile).
-type treeDir struct {
+type Dir struct {
 	r    *os.Root
 	path string
 }
 
-func openRootDir(root string) (*treeDir, error) {
+func openRoot(root string) (*Dir, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	return &treeDir{r: r, path: root}, nil
+	return &Dir{r: r, path: root}, nil
 }
 
-func (d *treeDir) sub(name string, create bool) (*treeDir, error) {
+func (d *Dir) Sub(name string, create bool) (*Dir, error) {
 	p := filepath.Join(d.path, name)
 	info, err := d.r.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) && create {
@@ -50,10 +50,10 @@ func (d *treeDir) sub(name string, create bool) (*treeDir, error) {
 		r.Close()
 		return nil, &fs.PathError{Op: "open", Path: p, Err: ErrSymlink}
 	}
-	return &treeDir{r: r, path: p}, nil
+	return &Dir{r: r, path: p}, nil
 }
 
-func (d *treeDir) open(name string, flag int, perm uint32) (*os.File, error) {
+func (d *Dir) Open(name string, flag int, perm uint32) (*os.File, error) {
 	p := filepath.Join(d.path, name)
 	info, err := d.r.Lstat(name)
 	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
@@ -72,28 +72,28 @@ func (d *treeDir) open(name string, flag int, perm uint32) (*os.File, error) {
 	return f, nil
 }
 
-func (d *treeDir) create(name string) (*os.File, error) {
+func (d *Dir) Create(name string) (*os.File, error) {
 	return d.r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 }
 
-func (d *treeDir) rename(from, to string) error { return d.r.Rename(from, to) }
+func (d *Dir) Rename(from, to string) error { return d.r.Rename(from, to) }
 
-func (d *treeDir) remove(name string) error { return d.r.Remove(name) }
+func (d *Dir) Remove(name string) error { return d.r.Remove(name) }
 
-func (d *treeDir) sync() {}
+func (d *Dir) Sync() {}
 
-func (d *treeDir) close() { d.r.Close() }
+func (d *Dir) Close() { d.r.Close() }
 
-func (d *treeDir) isLink(name string) bool {
+func (d *Dir) IsLink(name string) bool {
 	info, err := d.r.Lstat(name)
 	return err == nil && info.Mode()&fs.ModeSymlink != 0
 }
 
-func (d *treeDir) sameEntry(name string, info fs.FileInfo) bool {
+func (d *Dir) SameEntry(name string, info fs.FileInfo) bool {
 	now, err := d.r.Lstat(name)
 	return err == nil && now.Mode().IsRegular() && os.SameFile(info, now)
 }
 
-// openInTree opens the file rel of the tree at root for reading, following
+// OpenInTree opens the file rel of the tree at root for reading, following
 // no link below root.
-func openInTree(root, rel string) (*os.File, error) { return openThroughDirs(root, rel) }
+func OpenInTree(root, rel string) (*os.File, error) { return openThroughDirs(root, rel) }

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || netbsd
 
-package tree
+package safewrite
 
 import (
 	"os"

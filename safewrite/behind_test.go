@@ -1,4 +1,4 @@
-package tree
+package safewrite
 
 import (
 	"bytes"
@@ -33,14 +33,14 @@ func TestWriterBehind(t *testing.T) {
 			assert.Equal(t, w.KeepSame, kept, "size %d", size)
 		}
 		// In place: the same content is no change, another one is.
-		f := walked(t, dir, "d/a.html")
+		f := walkFile(t, dir, "d/a.html")
 		changed, err := Writer{Behind: true}.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
 			_, err := io.Copy(dst, src)
 			return err
 		})
 		require.NoError(t, err)
 		assert.False(t, changed, "size %d: copied unchanged", size)
-		changed, err = Writer{Behind: true}.UpdateStream(walked(t, dir, "d/a.html"), func(dst io.Writer, src io.Reader) error {
+		changed, err = Writer{Behind: true}.UpdateStream(walkFile(t, dir, "d/a.html"), func(dst io.Writer, src io.Reader) error {
 			return inPieces(doubled(data))(dst)
 		})
 		require.NoError(t, err)

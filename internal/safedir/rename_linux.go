@@ -1,4 +1,4 @@
-package tree
+package safedir
 
 import (
 	"os"
@@ -7,13 +7,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// renameNew renames from to the name to in d only when to does not
+// RenameNew renames from to the name to in d only when to does not
 // exist (renameat2 RENAME_NOREPLACE), in one system call: nothing stands
-// at to, so no link can stand there, and the check for one (isLink) is
+// at to, so no link can stand there, and the check for one (IsLink) is
 // not needed. It returns false, having done nothing, when to exists or
 // the file system cannot say (then rename is for the caller to do, after
 // its checks).
-func (d *treeDir) renameNew(from, to string) (bool, error) {
+func (d *Dir) RenameNew(from, to string) (bool, error) {
 	err := unix.Renameat2(d.fd, from, d.fd, to, unix.RENAME_NOREPLACE)
 	switch err {
 	case nil:
