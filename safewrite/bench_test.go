@@ -3,6 +3,7 @@ package safewrite
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,5 +51,43 @@ func BenchmarkWriter(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkWriteInStream measures a streamed write with Behind (and
+// without, for comparison) of 64 files, written in 4 KiB pieces as a
+// rewriter writes: "small" files (96 KiB, an average page) are written by
+// the caller while writes are fast; "large" ones (1 MiB) go behind after
+// their first 256 KiB.
+func BenchmarkWriteInStream(b *testing.B) {
+	const files = 64
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"small", 96 << 10}, {"large", 1 << 20}} {
+		data := bytes.Repeat([]byte("<a href=\"https://example.org/x\">x</a>\n"), size.n/38)
+		for _, behind := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/behind=%v", size.name, behind), func(b *testing.B) {
+				dir := b.TempDir()
+				w := Writer{NoSync: true, Behind: behind}
+				write := func(dst io.Writer) error {
+					for p := data; len(p) > 0; p = p[min(len(p), 4096):] {
+						if _, err := dst.Write(p[:min(len(p), 4096)]); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				b.SetBytes(files * int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					for i := range files {
+						if _, err := w.WriteInStream(dir, fmt.Sprintf("%d.html", i), 0o644, write); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/relurl/relurl/internal/behind"
 	"github.com/relurl/relurl/internal/safedir"
 	"github.com/relurl/relurl/internal/spare"
 )
@@ -653,9 +654,9 @@ func stream(old *os.File, create func() (*temp, error), write func(io.Writer) er
 	}()
 	var rw rewindable
 	if async {
-		bh := newBehind(l)
-		defer bh.close()
-		rw = rewindable{w: bh, drop: bh.discard, l: l}
+		bh := behind.NewLazy(l, streamBuffer, behindAfter)
+		defer bh.Close()
+		rw = rewindable{w: bh, drop: bh.Discard, l: l}
 	} else {
 		b, ok := streamWriters.Get()
 		if ok {
@@ -729,6 +730,11 @@ const (
 	streamBuffer = 64 << 10
 	spareBuffers = 8
 )
+
+// behindAfter is how many bytes of a file the caller writes itself
+// before a goroutine takes over, while writes are fast (Behind: see
+// behind.NewLazy).
+const behindAfter = 4 * streamBuffer
 
 // lazyTemp compares what is written with the file old from its start and,
 // from the first difference on, writes it to a temporary file.
