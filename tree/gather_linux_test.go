@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -43,7 +44,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 	for _, jobs := range []int{1, 4} {
 		runs[fmt.Sprintf("rewrite -j %d", jobs)] = func(refer *tree.Referrals) error {
 			_, opts := referOptions(refer)
-			r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: safewrite.Writer{NoSync: true}}
+			r := &treerewrite.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: safewrite.Writer{NoSync: true}}
 			for res := range r.All((tree.Walker{Refer: refer}).Walk([]string{dir}), jobs) {
 				if res.Err != nil {
 					return res.Err

@@ -20,6 +20,7 @@ import (
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -121,11 +122,11 @@ type gatherRun struct {
 }
 
 // rewriteRun rewrites the tree dir into a mirror with jobs workers
-// (tree.Rewriter.All), then reads every file's links (harvest).
+// (treerewrite.Rewriter.All), then reads every file's links (harvest).
 func rewriteRun(t *testing.T, dir string, gather bool, jobs int) gatherRun {
 	refer, opts := newReferrals(t, gather)
 	out := t.TempDir()
-	r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: out, Writer: safewrite.Writer{NoSync: true}}
+	r := &treerewrite.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: out, Writer: safewrite.Writer{NoSync: true}}
 	run := gatherRun{mirror: map[string]string{}, links: map[string]string{}, refer: map[string]string{}}
 	for res := range r.All((tree.Walker{Refer: refer}).Walk([]string{dir}), jobs) {
 		run.order = append(run.order, res.File.Rel+" "+res.File.Kind.String())
@@ -246,7 +247,7 @@ func TestGatherClaimed(t *testing.T) {
 	site := referSite()
 	a, b := writeTree(t, site), writeTree(t, site)
 	refer, opts := newReferrals(t, true)
-	r := &tree.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: safewrite.Writer{NoSync: true}}
+	r := &treerewrite.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: safewrite.Writer{NoSync: true}}
 	done := make(chan int)
 	go func() {
 		claimed := 0

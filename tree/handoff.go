@@ -6,11 +6,11 @@ import (
 )
 
 // A heldFD is the descriptor a walk opened a file with to read its
-// head, kept open for whoever opens the file next (Open, a Rewriter): the
-// walk opened it as Open would (from the tree's root, following no link
-// below it, and its File describes what that descriptor reads), so Open
-// takes it instead of opening, checking and reading the file's start
-// again. A walk holds at most handoffLen of them: an older one not taken
+// head, kept open for whoever opens the file next (Open, TakeHeld: a
+// Rewriter of package treerewrite): the walk opened it as Open would
+// (from the tree's root, following no link below it, and its File
+// describes what that descriptor reads), so Open takes it instead of
+// opening, checking and reading the file's start again. A walk holds at most handoffLen of them: an older one not taken
 // yet is closed (Open then opens the file itself, as before). Those
 // still held when the walk ends (the last files, which workers may be
 // about to take) are closed once their File is unreachable, if no one

@@ -58,16 +58,6 @@ func TakeHeld(f File) io.ReadCloser {
 	return takeReader(f)
 }
 
-// openSource opens the file f as Open does, for reading from its start:
-// through the descriptor the walk read its head from when it still holds
-// it (no second open, check or poller registration), else with Open.
-func openSource(f File) (io.ReadCloser, error) {
-	if r := takeReader(f); r != nil {
-		return r, nil
-	}
-	return Open(f)
-}
-
 // ReadWalked reads the file f, opened as Open opens it, as ReadFile
 // reads.
 func ReadWalked(f File, max int64) ([]byte, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 )
 
 // relativeFlags are rewrite's flags that rewrite --relative reads.
@@ -48,7 +49,7 @@ func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlag
 		return usageErr("--relative: %s is not a directory (relative links are between the files of a tree)", dir)
 	}
 	if rf.outDir != "" {
-		if err := tree.CheckMirror(rf.outDir, dir); err != nil {
+		if err := treerewrite.CheckMirror(rf.outDir, dir); err != nil {
 			return usageErr("%v", err)
 		}
 	}

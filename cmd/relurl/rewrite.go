@@ -16,6 +16,7 @@ import (
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 )
 
 const rewriteSynopsis = `[--base URL] [--spec S] [-o DIR | -i | --dry-run] [flags] PATH... | -
@@ -99,7 +100,7 @@ func runRewrite(args []string, s stdio) int {
 			return usageErr(`"-" (standard input) goes alone`)
 		}
 		if *outDir != "" {
-			if err := tree.CheckMirror(*outDir, a); err != nil {
+			if err := treerewrite.CheckMirror(*outDir, a); err != nil {
 				return usageErr("%v", err)
 			}
 		}
@@ -160,9 +161,9 @@ func runRewrite(args []string, s stdio) int {
 	// list may name a file twice; its places are not claimed (that would
 	// hold every line's place), so its mirror looks for files to keep.
 	rw.OnePerPlace = t.fromList == ""
-	work := func(w inputs.Item, sink *ordered.Sink) tree.RewriteResult {
+	work := func(w inputs.Item, sink *ordered.Sink) treerewrite.Result {
 		if w.Err != nil {
-			return tree.RewriteResult{File: w.File, Err: w.Err}
+			return treerewrite.Result{File: w.File, Err: w.Err}
 		}
 		var dst io.Writer
 		if toStdout {
@@ -171,7 +172,7 @@ func runRewrite(args []string, s stdio) int {
 		return rw.Rewrite(dst, w.File)
 	}
 	var total summary.Rewrite
-	emit := func(w inputs.Item, r tree.RewriteResult) error {
+	emit := func(w inputs.Item, r treerewrite.Result) error {
 		bar.Add(1)
 		c := summary.Of(r)
 		total.Add(c)

@@ -21,6 +21,7 @@ import (
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
@@ -215,8 +216,8 @@ func (t *treeFlags) extractOptions(docURL string) extract.Options {
 // (its mode is rewrite's to set): each file's URL by the mapper, its
 // readers' options by extractOptions and --local, whole-read kinds
 // bounded by --max-size.
-func (t *treeFlags) rewriter() *tree.Rewriter {
-	return &tree.Rewriter{Mapper: t.mapper, MaxSize: t.maxSize, Options: func(docURL string) extract.Options {
+func (t *treeFlags) rewriter() *treerewrite.Rewriter {
+	return &treerewrite.Rewriter{Mapper: t.mapper, MaxSize: t.maxSize, Options: func(docURL string) extract.Options {
 		o := t.extractOptions(docURL)
 		o.MIME.Local = t.local
 		return o

@@ -3,7 +3,7 @@
 // the summary lines on standard error or the --json object (their fields
 // are part of the command's contract, docs/output.md). It is the
 // command's accounting, kept apart from the library, which reports what
-// each file did (tree.RewriteResult, tree.FileResult, materialize.Summary)
+// each file did (treerewrite.Result, tree.FileResult, materialize.Summary)
 // and counts nothing across files.
 package summary
 
@@ -15,6 +15,7 @@ import (
 
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 )
 
 // Rewrite is the summary of a rewrite run, or of one file of it.
@@ -50,7 +51,7 @@ type Rewrite struct {
 
 // Of returns the counts of one file's result. A failed file counts as
 // failed only: its links are not counted.
-func Of(r tree.RewriteResult) Rewrite {
+func Of(r treerewrite.Result) Rewrite {
 	var c Rewrite
 	if r.Read {
 		c.Files = 1

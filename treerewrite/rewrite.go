@@ -1,4 +1,10 @@
-package tree
+// Package treerewrite rewrites the documents of walked trees and files
+// (package tree's walks), each through package extract's reader of its
+// kind: to a writer, in place (atomically, through package safewrite),
+// into a mirror directory, or nowhere (a dry run). It is what `relurl
+// rewrite` runs for each input; package tree itself, which walks and maps
+// files to URLs, reads no document.
+package treerewrite
 
 import (
 	"bufio"
@@ -18,6 +24,7 @@ import (
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/safewrite"
+	"github.com/relurl/relurl/tree"
 )
 
 // A Rewriter rewrites the documents of walked trees and files, one call
@@ -33,13 +40,13 @@ type Rewriter struct {
 	// Mapper gives each file the URL it was retrieved from (its links
 	// resolve against the base the file's content decides, else that
 	// URL); nil: its file: URL.
-	Mapper *Mapper
+	Mapper *tree.Mapper
 	// Options returns the readers' options for a document retrieved from
 	// docURL (package extract picks the one of the document's kind).
 	Options func(docURL string) extract.Options
 	// MaxSize bounds what is held in memory for one document: a
 	// stylesheet, XML document, manifest or module is read whole by its
-	// rewriter, up to MaxSize bytes (larger is ErrTooLarge). HTML and
+	// rewriter, up to MaxSize bytes (larger is tree.ErrTooLarge). HTML and
 	// MHTML stream whatever their size. Zero means no bound.
 	MaxSize int64
 
@@ -80,11 +87,11 @@ type Rewriter struct {
 	dirs safewrite.Dirs
 }
 
-// RewriteResult is what rewriting one file did. Exactly one of Changed,
+// Result is what rewriting one file did. Exactly one of Changed,
 // UpToDate, Copied and Skipped is set for a file that did not fail (none
 // of them: a document rewritten with no byte changed).
-type RewriteResult struct {
-	File File
+type Result struct {
+	File tree.File
 	// Links, Rewritten and Failed count the document's URL values: seen,
 	// changed, and those that could not be resolved (left as written).
 	Links, Rewritten, Failed int
@@ -121,7 +128,7 @@ func Rewritable(k base.Format) bool { return k != base.Other && k != base.WARC }
 
 // MirrorRel is where the file f goes in a mirror, relative to it: its
 // path in its tree, or for a file given alone its name.
-func MirrorRel(f File) string {
+func MirrorRel(f tree.File) string {
 	if f.Rel == "" {
 		return filepath.Base(f.Path)
 	}
@@ -129,7 +136,7 @@ func MirrorRel(f File) string {
 }
 
 // MirrorPath is where the file f goes in the mirror dir.
-func MirrorPath(dir string, f File) string {
+func MirrorPath(dir string, f tree.File) string {
 	return filepath.Join(dir, filepath.FromSlash(MirrorRel(f)))
 }
 
@@ -141,12 +148,12 @@ func MirrorPath(dir string, f File) string {
 func CheckMirror(out, in string) error {
 	info, err := os.Stat(in)
 	if err != nil || info.IsDir() {
-		return Disjoint(out, in)
+		return tree.Disjoint(out, in)
 	}
 	// A file given alone is mirrored at its name: in its own
 	// directory, that is the input itself.
-	ro, err1 := RealPath(out)
-	rd, err2 := RealPath(filepath.Dir(in))
+	ro, err1 := tree.RealPath(out)
+	rd, err2 := tree.RealPath(filepath.Dir(in))
 	if err1 == nil && err2 == nil && ro == rd {
 		return fmt.Errorf("-o %s would overwrite the input %s", out, in)
 	}
@@ -159,7 +166,7 @@ func CheckMirror(out, in string) error {
 // paths are distinct: only several inputs need claims, made in input
 // order before the files are rewritten. A file that is not a document
 // takes a place only when copied.
-func (r *Rewriter) Claim(f File) error {
+func (r *Rewriter) Claim(f tree.File) error {
 	if !Rewritable(f.Kind) && !r.CopyOthers {
 		return nil
 	}
@@ -183,9 +190,9 @@ func (r *Rewriter) Claim(f File) error {
 // With a Mirror, each file claims its place first (Claim: one entry a
 // file is held), so that no input's mirror replaces another's. Stopping the iteration stops the walk once the files under
 // way are done.
-func (r *Rewriter) All(files iter.Seq2[File, error], jobs int) iter.Seq[RewriteResult] {
+func (r *Rewriter) All(files iter.Seq2[tree.File, error], jobs int) iter.Seq[Result] {
 	type item struct {
-		f   File
+		f   tree.File
 		err error
 	}
 	items := func(yield func(item) bool) {
@@ -198,14 +205,14 @@ func (r *Rewriter) All(files iter.Seq2[File, error], jobs int) iter.Seq[RewriteR
 			}
 		}
 	}
-	return func(yield func(RewriteResult) bool) {
+	return func(yield func(Result) bool) {
 		errStop := errors.New("stopped")
-		ordered.Results(jobs, items, func(it item) RewriteResult {
+		ordered.Results(jobs, items, func(it item) Result {
 			if it.err != nil {
-				return RewriteResult{File: it.f, Err: it.err}
+				return Result{File: it.f, Err: it.err}
 			}
 			return r.Rewrite(nil, it.f)
-		}, func(_ item, res RewriteResult) error {
+		}, func(_ item, res Result) error {
 			if !yield(res) {
 				return errStop
 			}
@@ -218,9 +225,9 @@ func (r *Rewriter) All(files iter.Seq2[File, error], jobs int) iter.Seq[RewriteR
 // file that is not a document is then an error), else in place, into the
 // mirror, or nowhere (a dry run), as the Rewriter says. HTML and MHTML go
 // through as they are read.
-func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
+func (r *Rewriter) Rewrite(dst io.Writer, f tree.File) Result {
 	defer f.Release()
-	res := RewriteResult{File: f}
+	res := Result{File: f}
 	doc := Rewritable(f.Kind)
 	switch {
 	case !doc && dst != nil:
@@ -266,7 +273,7 @@ func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
 		}
 		cw := &countWriter{w: dst}
 		res.Err = r.stream(&res, cw, in, f.Kind, docURL, true)
-		if cw.n == 0 && Incomplete(res.Err) {
+		if cw.n == 0 && tree.Incomplete(res.Err) {
 			// A reader that stopped at a limit before writing (an
 			// MHTML archive of too many parts): the output says "left
 			// as written", so it is the file as written.
@@ -287,7 +294,7 @@ func (r *Rewriter) Rewrite(dst io.Writer, f File) RewriteResult {
 // ("" for none), to dst as it is read. Kind Other means src's own kind:
 // MHTML or XML by its first bytes, else HTML (a stream is taken for an
 // HTML page). Its result has no File.
-func (r *Rewriter) Stream(dst io.Writer, src io.Reader, k base.Format, docURL string) RewriteResult {
+func (r *Rewriter) Stream(dst io.Writer, src io.Reader, k base.Format, docURL string) Result {
 	if k == base.Other {
 		br, ok := src.(*bufio.Reader)
 		if !ok {
@@ -297,7 +304,7 @@ func (r *Rewriter) Stream(dst io.Writer, src io.Reader, k base.Format, docURL st
 		k = StreamKind(head)
 		src = br
 	}
-	res := RewriteResult{File: File{Path: "-", Kind: k}, Read: true}
+	res := Result{File: tree.File{Path: "-", Kind: k}, Read: true}
 	res.Err = r.stream(&res, dst, src, k, docURL, true)
 	if res.Err != nil {
 		res.Changed = false
@@ -321,12 +328,12 @@ func StreamKind(head []byte) base.Format {
 }
 
 // url is the URL the file f was retrieved from.
-func (r *Rewriter) url(f File) (string, error) { return r.mapper().URL(f) }
+func (r *Rewriter) url(f tree.File) (string, error) { return r.mapper().URL(f) }
 
 // mapper is the Rewriter's Mapper; nil is the zero Mapper (file: URLs).
-func (r *Rewriter) mapper() *Mapper {
+func (r *Rewriter) mapper() *tree.Mapper {
 	if r.Mapper == nil {
-		return &Mapper{}
+		return &tree.Mapper{}
 	}
 	return r.Mapper
 }
@@ -338,7 +345,7 @@ func (r *Rewriter) mapper() *Mapper {
 // hold. When one of those is larger, nothing is written unless
 // passThrough (dst is the output itself, not a file to be discarded on
 // failure): then its bytes are copied to dst as written.
-func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k base.Format, docURL string, passThrough bool) error {
+func (r *Rewriter) stream(res *Result, dst io.Writer, src io.Reader, k base.Format, docURL string, passThrough bool) error {
 	var o extract.Options
 	if r.Options != nil {
 		o = r.Options(docURL)
@@ -365,7 +372,7 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k ba
 		if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
 			err = extract.TooLarge(k, limit)
 			if limit == r.MaxSize {
-				err = ErrTooLarge
+				err = tree.ErrTooLarge
 			}
 			if passThrough {
 				// Left as written means the output holds the input.
@@ -399,7 +406,7 @@ func (r *Rewriter) stream(res *RewriteResult, dst io.Writer, src io.Reader, k ba
 // directories below Mirror and follows no link there: a link planted in
 // the mirror cannot send the write elsewhere. A document that cannot be
 // read or rewritten is copied into the mirror as it was.
-func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
+func (r *Rewriter) mirror(res *Result, docURL string) {
 	f := res.File
 	src, err := openSource(f)
 	if err != nil {
@@ -429,7 +436,7 @@ func (r *Rewriter) mirror(res *RewriteResult, docURL string) {
 
 // copyUnchanged copies the document res.File, which could not be read or
 // rewritten, into the mirror as it was.
-func (r *Rewriter) copyUnchanged(res *RewriteResult) {
+func (r *Rewriter) copyUnchanged(res *Result) {
 	if err := r.copy(res.File); err != nil {
 		res.Err = fmt.Errorf("%v; copying it unchanged: %w", res.Err, err)
 		return
@@ -438,11 +445,11 @@ func (r *Rewriter) copyUnchanged(res *RewriteResult) {
 }
 
 // copy copies the file f, as the walk found it, into the mirror.
-func (r *Rewriter) copy(f File) error {
+func (r *Rewriter) copy(f tree.File) error {
 	if err := r.makeMirror(); err != nil {
 		return err
 	}
-	return CopyWalked(r.Writer, r.Mirror, MirrorRel(f), f)
+	return tree.CopyWalked(r.Writer, r.Mirror, MirrorRel(f), f)
 }
 
 // makeMirror makes the directory Mirror, once, and notes whether it is
@@ -476,4 +483,14 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// openSource opens the file f as tree.Open does, for reading from its
+// start: through the descriptor the walk read its head from when it
+// still holds it (no second open), else with tree.Open.
+func openSource(f tree.File) (io.ReadCloser, error) {
+	if r := tree.TakeHeld(f); r != nil {
+		return r, nil
+	}
+	return tree.Open(f)
 }

@@ -1,4 +1,4 @@
-package tree
+package treerewrite
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
+	"github.com/relurl/relurl/tree"
 	"github.com/stretchr/testify/require"
 )
 
@@ -127,7 +128,7 @@ func bounds(flat bool) []bound {
 // mirrorForStrace mirrors dir/in into dir/out as relurl rewrite -o -j 1
 // does (the helper process TestSyscallsPerFile traces).
 func mirrorForStrace(t *testing.T, dir string) {
-	m, err := NewMapper("https://example.org/site/")
+	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
 	r := &Rewriter{
 		Mapper: m,
@@ -139,7 +140,7 @@ func mirrorForStrace(t *testing.T, dir string) {
 		Writer:      safewrite.Writer{NoSync: true, KeepSame: true, Behind: true},
 		OnePerPlace: true, // one walk
 	}
-	for res := range r.All(Walk([]string{filepath.Join(dir, "in")}), 1) {
+	for res := range r.All(tree.Walk([]string{filepath.Join(dir, "in")}), 1) {
 		require.NoError(t, res.Err)
 		require.True(t, res.Changed, res.File.Path)
 	}

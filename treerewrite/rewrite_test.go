@@ -1,4 +1,4 @@
-package tree_test
+package treerewrite_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -42,15 +43,15 @@ func writeTree(t testing.TB, files map[string]string) string {
 
 // rewriteAll rewrites every file walked under paths with r, to dst when
 // not nil, and returns the results by slash-separated Rel (or Path).
-func rewriteAll(t *testing.T, r *tree.Rewriter, dst *bytes.Buffer, paths ...string) map[string]tree.RewriteResult {
-	got := map[string]tree.RewriteResult{}
+func rewriteAll(t *testing.T, r *treerewrite.Rewriter, dst *bytes.Buffer, paths ...string) map[string]treerewrite.Result {
+	got := map[string]treerewrite.Result{}
 	for f, err := range tree.Walk(paths) {
 		require.NoError(t, err)
 		var w *bytes.Buffer
 		if dst != nil {
 			w = dst
 		}
-		var res tree.RewriteResult
+		var res treerewrite.Result
 		if w != nil {
 			res = r.Rewrite(w, f)
 		} else {
@@ -84,7 +85,7 @@ func TestRewriterMirror(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "mirror")
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
-	r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, CopyOthers: true, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}
+	r := &treerewrite.Rewriter{Mapper: m, Options: readers, Mirror: out, CopyOthers: true, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}
 	got := rewriteAll(t, r, nil, src)
 
 	assert.True(t, got["index.html"].Changed && got["index.html"].Read)
@@ -113,7 +114,7 @@ func TestRewriterMirror(t *testing.T) {
 	assert.Equal(t, site["i.png"], string(data))
 
 	// Made again, the mirror's documents are up to date and left alone.
-	again := rewriteAll(t, &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}, nil, src)
+	again := rewriteAll(t, &treerewrite.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}, nil, src)
 	assert.True(t, again["index.html"].UpToDate)
 	assert.False(t, again["index.html"].Changed)
 	assert.True(t, again["i.png"].Skipped, "without CopyOthers other files are skipped")
@@ -129,7 +130,7 @@ func TestRewriterMirrorTwice(t *testing.T) {
 	require.NoError(t, err)
 	for _, one := range []bool{false, true} {
 		out := filepath.Join(t.TempDir(), "mirror")
-		r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, OnePerPlace: one, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}
+		r := &treerewrite.Rewriter{Mapper: m, Options: readers, Mirror: out, OnePerPlace: one, Writer: safewrite.Writer{NoSync: true, KeepSame: true}}
 		first := rewriteAll(t, r, nil, src)
 		second := rewriteAll(t, r, nil, src)
 		assert.True(t, first["index.html"].Changed, "OnePerPlace %v", one)
@@ -145,7 +146,7 @@ func TestRewriterMirrorTwice(t *testing.T) {
 func TestRewriterMirrorCopiesUnrewritable(t *testing.T) {
 	src := writeTree(t, map[string]string{"big.webmanifest": `{"name":"` + strings.Repeat("a", 300) + `"}`})
 	out := t.TempDir()
-	r := &tree.Rewriter{Options: readers, Mirror: out, MaxSize: 10, Writer: safewrite.Writer{NoSync: true}}
+	r := &treerewrite.Rewriter{Options: readers, Mirror: out, MaxSize: 10, Writer: safewrite.Writer{NoSync: true}}
 	got := rewriteAll(t, r, nil, src)["big.webmanifest"]
 	require.ErrorIs(t, got.Err, tree.ErrTooLarge)
 	assert.True(t, got.CopiedUnchanged)
@@ -160,7 +161,7 @@ func TestRewriterInPlaceAndDryRun(t *testing.T) {
 	m, err := tree.NewMapper("https://example.org/")
 	require.NoError(t, err)
 
-	dry := rewriteAll(t, &tree.Rewriter{Mapper: m, Options: readers}, nil, src)
+	dry := rewriteAll(t, &treerewrite.Rewriter{Mapper: m, Options: readers}, nil, src)
 	assert.True(t, dry["index.html"].Changed, "a dry run says what would change")
 	assert.True(t, dry["i.png"].Skipped)
 	data, _ := os.ReadFile(filepath.Join(src, "index.html"))
@@ -168,7 +169,7 @@ func TestRewriterInPlaceAndDryRun(t *testing.T) {
 
 	info, err := os.Stat(filepath.Join(src, "same.html"))
 	require.NoError(t, err)
-	got := rewriteAll(t, &tree.Rewriter{Mapper: m, Options: readers, InPlace: true}, nil, src)
+	got := rewriteAll(t, &treerewrite.Rewriter{Mapper: m, Options: readers, InPlace: true}, nil, src)
 	assert.True(t, got["index.html"].Changed)
 	assert.False(t, got["same.html"].Changed)
 	data, _ = os.ReadFile(filepath.Join(src, "index.html"))
@@ -182,7 +183,7 @@ func TestRewriterToWriter(t *testing.T) {
 	src := writeTree(t, site)
 	m, err := tree.NewMapper("https://example.org/")
 	require.NoError(t, err)
-	r := &tree.Rewriter{Mapper: m, Options: readers}
+	r := &treerewrite.Rewriter{Mapper: m, Options: readers}
 	var out bytes.Buffer
 	for f := range tree.Walk([]string{filepath.Join(src, "index.html"), filepath.Join(src, "i.png")}) {
 		res := r.Rewrite(&out, f)
@@ -204,7 +205,7 @@ func TestRewriterClaim(t *testing.T) {
 	a := writeTree(t, map[string]string{"p.html": "a", "x.png": "x"})
 	b := writeTree(t, map[string]string{"p.html": "b", "x.png": "y"})
 	for _, copyOthers := range []bool{false, true} {
-		r := &tree.Rewriter{Mirror: "/m", CopyOthers: copyOthers}
+		r := &treerewrite.Rewriter{Mirror: "/m", CopyOthers: copyOthers}
 		var errs []string
 		for f, err := range tree.Walk([]string{a, b}) {
 			require.NoError(t, err)
@@ -221,28 +222,28 @@ func TestRewriterClaim(t *testing.T) {
 }
 
 func TestMirrorRel(t *testing.T) {
-	assert.Equal(t, "a/b.html", tree.MirrorRel(tree.File{Path: "/x/a/b.html", Rel: "a/b.html"}))
-	assert.Equal(t, "b.html", tree.MirrorRel(tree.File{Path: "/x/a/b.html"}), "a file named alone goes at its name")
-	assert.Equal(t, filepath.Join("out", "a", "b.html"), tree.MirrorPath("out", tree.File{Path: "/x/a/b.html", Rel: "a/b.html"}))
+	assert.Equal(t, "a/b.html", treerewrite.MirrorRel(tree.File{Path: "/x/a/b.html", Rel: "a/b.html"}))
+	assert.Equal(t, "b.html", treerewrite.MirrorRel(tree.File{Path: "/x/a/b.html"}), "a file named alone goes at its name")
+	assert.Equal(t, filepath.Join("out", "a", "b.html"), treerewrite.MirrorPath("out", tree.File{Path: "/x/a/b.html", Rel: "a/b.html"}))
 }
 
 func TestCheckMirror(t *testing.T) {
 	dir := writeTree(t, map[string]string{"in/p.html": "", "q.html": ""})
 	in := filepath.Join(dir, "in")
-	assert.Error(t, tree.CheckMirror(in, in), "the tree itself")
-	assert.Error(t, tree.CheckMirror(filepath.Join(in, "out"), in), "inside the tree")
-	assert.Error(t, tree.CheckMirror(dir, in), "around the tree")
-	assert.NoError(t, tree.CheckMirror(filepath.Join(dir, "out"), in))
-	assert.EqualError(t, tree.CheckMirror(dir, filepath.Join(dir, "q.html")), "-o "+dir+" would overwrite the input "+filepath.Join(dir, "q.html"))
-	assert.NoError(t, tree.CheckMirror(in, filepath.Join(dir, "q.html")))
+	assert.Error(t, treerewrite.CheckMirror(in, in), "the tree itself")
+	assert.Error(t, treerewrite.CheckMirror(filepath.Join(in, "out"), in), "inside the tree")
+	assert.Error(t, treerewrite.CheckMirror(dir, in), "around the tree")
+	assert.NoError(t, treerewrite.CheckMirror(filepath.Join(dir, "out"), in))
+	assert.EqualError(t, treerewrite.CheckMirror(dir, filepath.Join(dir, "q.html")), "-o "+dir+" would overwrite the input "+filepath.Join(dir, "q.html"))
+	assert.NoError(t, treerewrite.CheckMirror(in, filepath.Join(dir, "q.html")))
 }
 
 func TestRewritable(t *testing.T) {
 	for _, k := range []base.Format{base.HTML, base.MHTML, base.CSS, base.XML, base.Manifest, base.Module} {
-		assert.True(t, tree.Rewritable(k), k.String())
+		assert.True(t, treerewrite.Rewritable(k), k.String())
 	}
-	assert.False(t, tree.Rewritable(base.Other))
-	assert.False(t, tree.Rewritable(base.WARC), "WARC is read by links, not rewritten")
+	assert.False(t, treerewrite.Rewritable(base.Other))
+	assert.False(t, treerewrite.Rewritable(base.WARC), "WARC is read by links, not rewritten")
 }
 
 func TestStreamKind(t *testing.T) {
@@ -254,12 +255,12 @@ func TestStreamKind(t *testing.T) {
 		`<svg xmlns="http://www.w3.org/2000/svg">`: base.XML,
 		"WARC/1.1\r\n": base.HTML, // rewrite reads no WARC: it is taken for a page
 	} {
-		assert.Equal(t, want, tree.StreamKind([]byte(head)), "%q", head)
+		assert.Equal(t, want, treerewrite.StreamKind([]byte(head)), "%q", head)
 	}
 }
 
 func TestRewriterStream(t *testing.T) {
-	r := &tree.Rewriter{Options: readers, MaxSize: 1 << 20}
+	r := &treerewrite.Rewriter{Options: readers, MaxSize: 1 << 20}
 	var out bytes.Buffer
 	res := r.Stream(&out, strings.NewReader(`<base href="https://b.example/d/"><a href=x>`), base.Other, "")
 	require.NoError(t, res.Err)
@@ -303,7 +304,7 @@ func ExampleRewriter_Rewrite() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r := &tree.Rewriter{
+	r := &treerewrite.Rewriter{
 		Mapper: m,
 		Options: func(docURL string) extract.Options {
 			return extract.Options{HTML: htmlrewrite.Options{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}, Spec: resolve.WHATWG}}
@@ -334,7 +335,7 @@ func TestRewriterAll(t *testing.T) {
 	m, err := tree.NewMapper("https://example.org/")
 	require.NoError(t, err)
 	for _, jobs := range []int{1, 3} {
-		r := &tree.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: safewrite.Writer{NoSync: true}}
+		r := &treerewrite.Rewriter{Mapper: m, Options: readers, Mirror: out, Writer: safewrite.Writer{NoSync: true}}
 		var names []string
 		var errs []string
 		for res := range r.All(tree.Walk([]string{a, b, filepath.Join(a, "nothere")}), jobs) {
@@ -371,7 +372,7 @@ func ExampleRewriter_All() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r := &tree.Rewriter{Mapper: m, Options: readers, InPlace: true}
+	r := &treerewrite.Rewriter{Mapper: m, Options: readers, InPlace: true}
 	for res := range r.All(tree.Walk([]string{dir}), 2) {
 		fmt.Println(res.File.Rel, res.Changed, res.Err)
 	}
@@ -386,7 +387,7 @@ func ExampleRewriter_All() {
 // A page from standard input, or any stream: its kind told by its first
 // bytes, written as it is read.
 func ExampleRewriter_Stream() {
-	r := &tree.Rewriter{Options: readers, MaxSize: 1 << 20}
+	r := &treerewrite.Rewriter{Options: readers, MaxSize: 1 << 20}
 	res := r.Stream(os.Stdout, strings.NewReader(`<img src="a.png"> <a href="../up/">up</a>`+"\n"), base.Other, "https://example.org/docs/page.html")
 	fmt.Println(res.File.Kind, res.Changed, res.Rewritten, res.Err)
 	// Output:
@@ -420,7 +421,7 @@ func TestRewriterToWriterLeftAsWritten(t *testing.T) {
 		o.Module.Spec = resolve.WHATWG
 		return o
 	}
-	r := &tree.Rewriter{Mapper: m, Options: opts, MaxSize: 100 << 20}
+	r := &treerewrite.Rewriter{Mapper: m, Options: opts, MaxSize: 100 << 20}
 	for name, data := range files {
 		if name == "big.mjs" {
 			r.MaxSize = 100
