@@ -32,12 +32,23 @@ type File struct {
 	// file it replaces is still this one.
 	info fs.FileInfo
 	// page is set on a page a walk gathering referrals from the run's
-	// passes yielded (Referrals.Gather): see Referrer and Release.
-	page *page
+	// passes yielded (a Gathering): see Referrer and Release.
+	page Page
 	// held is the descriptor the walk read the head through, for Open
 	// to take (see heldFD); nil when the walk holds none.
 	held *heldFD
 }
+
+// Info returns what the walk saw of the file when it described it; nil
+// for a file it could not (one yielded with its error).
+func (f File) Info() fs.FileInfo { return f.info }
+
+// ReadHeld reads the walked file f whole as ReadFile reads its path,
+// through the descriptor the walk holds for it when it still holds one:
+// no second open. Unlike ReadWalked it makes no writer's checks (a link
+// swapped in, a file changed since the walk): it is for a run that only
+// reads, as the checker without --fix does.
+func ReadHeld(f File, max int64) ([]byte, error) { return readWalked(f, max) }
 
 // HeadLen is how many leading bytes Walk reads from each file: enough for
 // FormatOf and for a "saved from url" comment.
@@ -68,7 +79,7 @@ type Walker struct {
 	// Refer, when set, gives the files of a directory walked the kinds
 	// the tree's documents tell (a .js file a page loads as a module, a
 	// manifest.json a page names): see Referrals.
-	Refer *Referrals
+	Refer Referrals
 
 	// Under, when set, makes the paths given parts of one tree rooted at
 	// this directory, as WalkList's lines are: a path under it is walked
@@ -82,7 +93,7 @@ type Walker struct {
 	// yet: they are read when the walk first meets a file they could
 	// concern (needsReferrals), so a tree without one is walked once.
 	referDir string
-	// gather is the directory's when Refer.Gather: the run's passes
+	// gather is the directory's when Refer.Gathers: the run's passes
 	// over its pages tell the referrals.
 	gather *gathering
 
@@ -121,8 +132,10 @@ func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 		for _, p := range paths {
 			w := w
 			switch {
-			case w.Refer != nil && w.Refer.Gather:
-				w.gather = newGathering(w.Refer, p)
+			case w.Refer != nil && w.Refer.Gathers():
+				if g := w.Refer.Gathering(p); g != nil {
+					w.gather = &gathering{g: g}
+				}
 			case w.Refer != nil:
 				w.referDir = p
 			}
@@ -271,14 +284,14 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 					g.hold(f)
 					return nil
 				case f.Kind == base.HTML:
-					f.page = g.add(f)
+					f.page = g.g.Page(f)
 				}
 			}
 			if err == nil && w.referDir != "" && needsReferrals(f) {
 				// The first file the tree's documents could tell
 				// something of: read them now, once, before it is
 				// yielded (the files before it are not concerned).
-				w.kinds = w.Refer.scan(w.referDir)
+				w.kinds = w.Refer.Scan(w.referDir, Walker{unheld: true}.Walk([]string{w.referDir}))
 				w.referDir = ""
 			}
 			f = w.kinds.classify(f)

@@ -355,7 +355,7 @@ func (r *Rewriter) stream(res *Result, dst io.Writer, src io.Reader, k base.Form
 	}
 	if k == base.HTML {
 		// What the page tells of the tree's other files, for the walk
-		// (Referrals.Gather).
+		// (a Gathering: see Referrals).
 		if ref := res.File.Referrer(); ref != nil {
 			o.HTML.Referrer = ref
 		}

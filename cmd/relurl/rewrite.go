@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/linkcheck"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
 	"github.com/relurl/relurl/treerewrite"
@@ -48,7 +49,7 @@ func runRewrite(args []string, s stdio) int {
 	addRewriteFlags(fs, t)
 	relative := fs.Bool("relative", false, "the other direction, wget -k's: make links into the tree DIR relative (the file that serves them, by --host); links outside stay absolute (check --fix does the same in place)")
 	relativeMissing := fs.Bool("relative-missing", false, "with --relative, also make links to files missing from the tree relative (by default they are written absolute, to the site the tree came from, as wget -k does)")
-	hostName := fs.String("host", "nginx", "with --relative, how the server the tree was mirrored from mapped URL paths to files (the default: a directory is served by its index.html, as wget -k assumes): "+strings.Join(tree.HostNames(), ", "))
+	hostName := fs.String("host", "nginx", "with --relative, how the server the tree was mirrored from mapped URL paths to files (the default: a directory is served by its index.html, as wget -k assumes): "+strings.Join(linkcheck.HostNames(), ", "))
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}

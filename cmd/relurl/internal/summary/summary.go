@@ -3,7 +3,7 @@
 // the summary lines on standard error or the --json object (their fields
 // are part of the command's contract, docs/output.md). It is the
 // command's accounting, kept apart from the library, which reports what
-// each file did (treerewrite.Result, tree.FileResult, materialize.Summary)
+// each file did (treerewrite.Result, linkcheck.FileResult, materialize.Summary)
 // and counts nothing across files.
 package summary
 

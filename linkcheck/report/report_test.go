@@ -8,27 +8,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/linkcheck"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/relurl/relurl/tree"
 )
 
 // findings has one finding of every problem, with the characters each
 // format must escape: "%", ":", ",", a newline, a space in the path,
 // and a line of non-ASCII text before the link.
-func findings() []tree.Finding {
-	var fs []tree.Finding
-	for i, p := range tree.Problems() {
-		fs = append(fs, tree.Finding{File: "site/a b/index.html", Line: i + 1, Column: 10, Column16: 8, Link: "team%20b.html,x:y", URL: "https://example.org/site/a%20b/team%20b.html,x:y",
+func findings() []linkcheck.Finding {
+	var fs []linkcheck.Finding
+	for i, p := range linkcheck.Problems() {
+		fs = append(fs, linkcheck.Finding{File: "site/a b/index.html", Line: i + 1, Column: 10, Column16: 8, Link: "team%20b.html,x:y", URL: "https://example.org/site/a%20b/team%20b.html,x:y",
 			Problem: p, Reason: "no file a b/team b.html,x:y in the tree\nsecond line\r", Relative: "", Offset: int64(100 + i)})
 	}
 	fs[0].Relative = "team%20b.html"
 	return fs
 }
 
-func write(t *testing.T, format string, o Options, fs []tree.Finding, files ...string) []byte {
+func write(t *testing.T, format string, o Options, fs []linkcheck.Finding, files ...string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w, err := New(format, &b, o)
@@ -92,10 +91,10 @@ func TestSARIF(t *testing.T) {
 	driver := run["tool"].(map[string]any)["driver"].(map[string]any)
 	assert.Equal(t, "relurl", driver["name"])
 	rules := driver["rules"].([]any)
-	require.Len(t, rules, len(tree.Problems()))
+	require.Len(t, rules, len(linkcheck.Problems()))
 	for i, r := range rules {
 		r := r.(map[string]any)
-		assert.Equal(t, tree.Problems()[i].String(), r["id"])
+		assert.Equal(t, linkcheck.Problems()[i].String(), r["id"])
 		for _, k := range []string{"shortDescription", "fullDescription", "help"} {
 			text := r[k].(map[string]any)["text"].(string)
 			assert.NotEmpty(t, text, "%s of %s", k, r["id"])
@@ -103,11 +102,11 @@ func TestSARIF(t *testing.T) {
 		}
 	}
 	results := run["results"].([]any)
-	require.Len(t, results, len(tree.Problems()))
+	require.Len(t, results, len(linkcheck.Problems()))
 	seen := map[string]bool{}
 	for i, r := range results {
 		r := r.(map[string]any)
-		assert.Equal(t, tree.Problems()[i].String(), r["ruleId"])
+		assert.Equal(t, linkcheck.Problems()[i].String(), r["ruleId"])
 		assert.Equal(t, float64(i), r["ruleIndex"])
 		assert.NotEmpty(t, r["message"].(map[string]any)["text"])
 		loc := r["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
@@ -146,7 +145,7 @@ func TestBaseline(t *testing.T) {
 	assert.Equal(t, 3, b.Len())
 	// The second and third remain, the first is gone, the fourth is new;
 	// the lines moved, which must not matter.
-	now := append([]tree.Finding{}, fs[1:4]...)
+	now := append([]linkcheck.Finding{}, fs[1:4]...)
 	for i := range now {
 		now[i].Line += 10
 	}
@@ -168,7 +167,7 @@ func TestBaseline(t *testing.T) {
 // TestFingerprints: the n-th occurrence of one rule, file and link gets
 // its own fingerprint; the line does not count.
 func TestFingerprints(t *testing.T) {
-	f := tree.Finding{File: "a.html", Link: "x.html", Problem: tree.Missing, Line: 1}
+	f := linkcheck.Finding{File: "a.html", Link: "x.html", Problem: linkcheck.Missing, Line: 1}
 	var p, q Fingerprints
 	a, b := p.Next(f), p.Next(f)
 	assert.NotEqual(t, a, b)

@@ -1,6 +1,7 @@
-package tree
+package linkcheck
 
 import (
+	"github.com/relurl/relurl/tree"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,7 @@ func TestCheckAnchors(t *testing.T) {
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
 	check := func(rel string) []Finding {
 		data := readFile(t, filepath.Join(dir, rel))
-		got, err := c.Check(File{Path: rel, Rel: rel, Kind: base.HTML}, data)
+		got, err := c.Check(tree.File{Path: rel, Rel: rel, Kind: base.HTML}, data)
 		require.NoError(t, err)
 		return got
 	}
@@ -111,7 +112,7 @@ func TestCheckAnchors(t *testing.T) {
 
 	// NoAnchors: nothing about fragments.
 	c2 := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", NoAnchors: true}
-	got, err := c2.Check(File{Path: "a.html", Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
+	got, err := c2.Check(tree.File{Path: "a.html", Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	assert.Empty(t, c2.Finish())
@@ -123,7 +124,7 @@ func TestReaders(t *testing.T) {
 	writeTree(t, dir, map[string]string{"s.css": `x`, "a.html": `<p id=p>`})
 	const other base.Format = 99
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", Readers: map[base.Format]Reader{
-		other: func(f File, u string, data []byte) (Document, error) {
+		other: func(f tree.File, u string, data []byte) (Document, error) {
 			assert.Equal(t, "https://example.org/s.css", u)
 			mk := func(raw string) link.Link {
 				v, err := resolve.Reference(resolve.WHATWG, u, raw)
@@ -133,7 +134,7 @@ func TestReaders(t *testing.T) {
 			return Document{Base: u, Links: []link.Link{mk("gone.png"), mk("a.html#q"), mk("#self")}, Anchors: []string{"self"}, HasAnchors: true}, nil
 		},
 	}}
-	got, err := c.Check(File{Path: "s.css", Rel: "s.css", Kind: other}, []byte("x"))
+	got, err := c.Check(tree.File{Path: "s.css", Rel: "s.css", Kind: other}, []byte("x"))
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, Missing, got[0].Problem)
@@ -288,7 +289,7 @@ func TestFinishUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a.html": `<a href="big.svg#x">x</a>`, "big.svg": `<svg id=y>` + strings.Repeat(" ", 100)})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", MaxSize: 10}
-	got, err := c.Check(File{Path: "a.html", Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
+	got, err := c.Check(tree.File{Path: "a.html", Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	assert.Empty(t, c.Finish())
@@ -305,7 +306,7 @@ func TestCollisions(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a.html": `<a href="sub/x.png">x</a>`, "A.html": "", "sub/x.png": "", "sub/X.PNG": "", "sub/Straße.png": "", "sub/STRASSE.png": "", "sub/Kelvin\u212a.png": "", "sub/kelvink.png": "", "other/b.png": "", "other/B.png": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
-	_, err := c.Check(File{Path: filepath.Join(dir, "a.html"), Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
+	_, err := c.Check(tree.File{Path: filepath.Join(dir, "a.html"), Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
 	require.NoError(t, err)
 	var got []string
 	for _, f := range c.Finish() {

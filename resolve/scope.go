@@ -1,9 +1,7 @@
-package tree
+package resolve
 
 import (
 	"strings"
-
-	"github.com/relurl/relurl/resolve"
 )
 
 // Scope is where a tree stands on the web: the URL of its root, written
@@ -16,8 +14,8 @@ type Scope struct {
 // NewScope returns the scope of the tree whose root URL is root, written
 // as a reference resolved under spec and opts would be. A root the
 // resolver cannot read is kept as given.
-func NewScope(spec resolve.Spec, opts resolve.Options, root string) Scope {
-	if r, err := resolve.NewResolver(spec, root, opts); err == nil {
+func NewScope(spec Spec, opts Options, root string) Scope {
+	if r, err := NewResolver(spec, root, opts); err == nil {
 		if n, err := r.Reference(root); err == nil {
 			root = n
 		}
@@ -45,7 +43,7 @@ func SameOrigin(a, b string) bool {
 
 // origin returns scheme "://" host[:port] of u, or "" when it has none.
 func origin(u string) string {
-	p := resolve.Parse(u)
+	p := Parse(u)
 	if !p.HasScheme || !p.HasNetLoc {
 		return ""
 	}

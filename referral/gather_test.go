@@ -1,4 +1,4 @@
-package tree_test
+package referral_test
 
 import (
 	"fmt"
@@ -17,6 +17,7 @@ import (
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
+	"github.com/relurl/relurl/referral"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
@@ -86,8 +87,8 @@ func referSite() map[string]string {
 
 // referOptions are the readers' options of a walk with refer, as
 // cmd/relurl builds them: a stylesheet's environment encoding and a
-// module's import map from the walk's Referrals.
-func referOptions(refer *tree.Referrals) (func(string) htmlrewrite.Options, func(string) extract.Options) {
+// module's import map from the walk's Reader.
+func referOptions(refer *referral.Reader) (func(string) htmlrewrite.Options, func(string) extract.Options) {
 	html := func(u string) htmlrewrite.Options {
 		return htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: u},
 			SheetEnvironment: refer.SheetEnvironment(u)}
@@ -100,11 +101,11 @@ func referOptions(refer *tree.Referrals) (func(string) htmlrewrite.Options, func
 	}
 }
 
-// newReferrals returns the Referrals of a tree at https://www.example/.
-func newReferrals(t testing.TB, gather bool) (*tree.Referrals, func(string) extract.Options) {
+// newReferrals returns the Reader of a tree at https://www.example/.
+func newReferrals(t testing.TB, gather bool) (*referral.Reader, func(string) extract.Options) {
 	m, err := tree.NewMapper("https://www.example/")
 	require.NoError(t, err)
-	refer := &tree.Referrals{Mapper: m, Gather: gather}
+	refer := &referral.Reader{Mapper: m, Gather: gather}
 	html, opts := referOptions(refer)
 	refer.HTML = html
 	refer.Module = func(u string) jsmodule.Options { return opts(u).Module }
@@ -163,7 +164,7 @@ func rewriteRun(t *testing.T, dir string, gather bool, jobs int) gatherRun {
 }
 
 // TestGatherAgrees: a walk that takes the referrals from the run's own
-// passes (Referrals.Gather) classifies every file as the walk that reads
+// passes (Reader.Gather) classifies every file as the walk that reads
 // the pages first does, gives the stylesheets the same environment
 // encodings and the modules the same import maps: the mirror and the
 // links are byte for byte the same, with one worker and with four. The
@@ -364,4 +365,16 @@ func TestGatherAgreesGenerated(t *testing.T) {
 	for _, k := range []string{"module", "manifest", "env", "keys"} {
 		assert.NotZero(t, told[k], "the generated trees never tell a %s", k)
 	}
+}
+
+// writeTree makes the files (slash-separated names) under a new
+// temporary directory and returns it.
+func writeTree(t testing.TB, files map[string]string) string {
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+	}
+	return dir
 }

@@ -1,8 +1,9 @@
-package tree
+package linkcheck
 
 import (
 	"bytes"
 	"errors"
+	"github.com/relurl/relurl/tree"
 	"io"
 	"os"
 	"path/filepath"
@@ -232,7 +233,7 @@ func TestFix(t *testing.T) {
 	writeTree(t, dir, map[string]string{"index.html": "", "a.html": "", "b.html": "", "a.png": "", "b.png": "", "i.png": "", "js/m.mjs": ""})
 	nginx, _ := HostProfile("nginx")
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/", ToServed: true, Host: nginx}
-	f := File{Path: filepath.Join(dir, "index.html"), Rel: "index.html"}
+	f := tree.File{Path: filepath.Join(dir, "index.html"), Rel: "index.html"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			found, err := c.Check(f, []byte(tt.page))
@@ -259,7 +260,7 @@ func TestFixStale(t *testing.T) {
 		{Problem: Absolute, Link: "https://example.org/site/c.html", Offset: 9},
 		{Problem: Absolute, Link: "x", Relative: "y", Offset: 1 << 40},
 	}
-	got, n, err := c.Fix(File{Rel: "index.html"}, []byte(page), findings)
+	got, n, err := c.Fix(tree.File{Rel: "index.html"}, []byte(page), findings)
 	require.NoError(t, err)
 	assert.Equal(t, 0, n)
 	assert.Equal(t, page, string(got))
@@ -324,7 +325,7 @@ func TestCheckAndFixTree(t *testing.T) {
 			c := &Checker{Spec: spec, Dir: dir, Root: "https://example.org/site/"}
 			urls := func() map[string][]string {
 				m := map[string][]string{}
-				for f, err := range Walk([]string{dir}) {
+				for f, err := range tree.Walk([]string{dir}) {
 					require.NoError(t, err)
 					if f.Kind != base.HTML {
 						continue
@@ -343,7 +344,7 @@ func TestCheckAndFixTree(t *testing.T) {
 			}
 			before := urls()
 			total := 0
-			for f, err := range Walk([]string{dir}) {
+			for f, err := range tree.Walk([]string{dir}) {
 				require.NoError(t, err)
 				if f.Kind != base.HTML {
 					continue
@@ -358,7 +359,7 @@ func TestCheckAndFixTree(t *testing.T) {
 				require.NoError(t, err)
 			}
 			assert.Equal(t, 7, total, "links fixed")
-			for f, err := range Walk([]string{dir}) {
+			for f, err := range tree.Walk([]string{dir}) {
 				require.NoError(t, err)
 				if f.Kind != base.HTML {
 					continue
@@ -407,7 +408,7 @@ func TestCheckTrimsReference(t *testing.T) {
 			}
 			return nil
 		}}
-	f := File{Path: filepath.Join(dir, "index.html"), Rel: "index.html"}
+	f := tree.File{Path: filepath.Join(dir, "index.html"), Rel: "index.html"}
 	found, err := c.Check(f, []byte(`<a href="  /site/a.html ">x</a>`))
 	require.NoError(t, err)
 	require.Len(t, found, 1)
@@ -422,7 +423,7 @@ func TestFixMissing(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a/b/index.html": "", "a/b/here.html": ""})
 	const page = `<a href="/search">s</a> <a href="/a/b/here.html">h</a> <a href="https://example.org/gone.html">g</a>`
-	f := File{Path: filepath.Join(dir, "a/b/index.html"), Rel: "a/b/index.html"}
+	f := tree.File{Path: filepath.Join(dir, "a/b/index.html"), Rel: "a/b/index.html"}
 	for _, fixMissing := range []bool{false, true} {
 		c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", FixMissing: fixMissing}
 		found, err := c.Check(f, []byte(page))
@@ -445,7 +446,7 @@ func TestFixMissingToSite(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a/index.html": "", "a/here.html": ""})
 	const page = `<a href="gone.html#x">g</a> <a href="/search?q=1">s</a> <a href="https://example.org/gone2.html">g2</a> <a href="here.html">h</a>`
-	f := File{Path: filepath.Join(dir, "a/index.html"), Rel: "a/index.html"}
+	f := tree.File{Path: filepath.Join(dir, "a/index.html"), Rel: "a/index.html"}
 	tests := []struct{ root, want string }{
 		{"https://example.org/", `<a href="https://example.org/a/gone.html#x">g</a> <a href="https://example.org/search?q=1">s</a> <a href="https://example.org/gone2.html">g2</a> <a href="here.html">h</a>`},
 		{"file:///srv/site/", page},
@@ -486,7 +487,7 @@ func TestAnalyzeToBefore(t *testing.T) {
 // found none), and a plain one is still found.
 func TestCheckBaseFromOpen(t *testing.T) {
 	c := &Checker{Spec: resolve.WHATWG, Root: "https://example.org/"}
-	got, err := c.Check(File{Rel: "a.html"}, []byte(`<p><BaSe href="https://example.org/x/">`))
+	got, err := c.Check(tree.File{Rel: "a.html"}, []byte(`<p><BaSe href="https://example.org/x/">`))
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, BasePin, got[0].Problem)
@@ -496,7 +497,7 @@ func TestCheckBaseFromOpen(t *testing.T) {
 	for _, c := range []byte(page) {
 		u16 = append(u16, c, 0)
 	}
-	got, err = c.Check(File{Rel: "b.html"}, u16)
+	got, err = c.Check(tree.File{Rel: "b.html"}, u16)
 	require.NoError(t, err)
 	var problems []Problem
 	for _, f := range got {
@@ -530,15 +531,15 @@ func TestCheckOpensOnce(t *testing.T) {
 	writeTree(t, dir, map[string]string{"css/s.css": "", "p.html": "", "\u0418.png": "", "x/\u0418.png": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
 	for _, tc := range []struct {
-		f        File
+		f        tree.File
 		data     string
 		want     open
 		url, fix string
 	}{
-		{File{Rel: "css/s.css", Kind: base.CSS}, "@charset \"koi8-r\"; a{b:url(/\xe9.png)}", open{base.CSS, "koi8-r", ""},
+		{tree.File{Rel: "css/s.css", Kind: base.CSS}, "@charset \"koi8-r\"; a{b:url(/\xe9.png)}", open{base.CSS, "koi8-r", ""},
 			"https://example.org/%D0%98.png", "@charset \"koi8-r\"; a{b:url(../%D0%98.png)}"},
-		{File{Rel: "p.html", Kind: base.HTML}, `<base href="/x/"><img src="/x/a.png">`, open{base.HTML, "utf-8", "/x/"}, "https://example.org/x/a.png", ""},
-		{File{Rel: "p.html", Kind: base.Other}, `<meta charset=koi8-r><img src="/` + "\xe9" + `.png">`, open{base.HTML, "koi8-r", ""},
+		{tree.File{Rel: "p.html", Kind: base.HTML}, `<base href="/x/"><img src="/x/a.png">`, open{base.HTML, "utf-8", "/x/"}, "https://example.org/x/a.png", ""},
+		{tree.File{Rel: "p.html", Kind: base.Other}, `<meta charset=koi8-r><img src="/` + "\xe9" + `.png">`, open{base.HTML, "koi8-r", ""},
 			"https://example.org/%D0%98.png", `<meta charset=koi8-r><img src="%D0%98.png">`},
 	} {
 		opens = nil
@@ -574,7 +575,7 @@ func TestAnchorsOpened(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"i.svg": `<svg xmlns="http://www.w3.org/2000/svg"><g id="x"/></svg>`, "a.html": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
-	found, err := c.Check(File{Rel: "a.html", Kind: base.HTML}, []byte(`<img src="i.svg#x"><img src="i.svg#y">`))
+	found, err := c.Check(tree.File{Rel: "a.html", Kind: base.HTML}, []byte(`<img src="i.svg#x"><img src="i.svg#y">`))
 	require.NoError(t, err)
 	found = append(found, c.Finish()...)
 	require.Len(t, found, 1)

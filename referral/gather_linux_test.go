@@ -1,4 +1,4 @@
-package tree_test
+package referral_test
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/referral"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
@@ -22,7 +24,7 @@ import (
 // TestGatherReadsPagesOnce: every document is opened once. In a
 // tree whose pages tell the kinds of other files (stylesheets in a legacy
 // page's encoding, module scripts importing modules, an import map, a
-// manifest: referSite), a walk with Referrals.Gather opens each page
+// manifest: referSite), a walk with Reader.Gather opens each page
 // once in all (inotify counts every open, whoever makes it) for a
 // rewrite, links or check (the walk hands the descriptor it sniffed the
 // kind through to the pass, one worker or four), twice for check --fix
@@ -40,9 +42,9 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 		}
 	}
 	slices.Sort(pages)
-	runs := map[string]func(refer *tree.Referrals) error{}
+	runs := map[string]func(refer *referral.Reader) error{}
 	for _, jobs := range []int{1, 4} {
-		runs[fmt.Sprintf("rewrite -j %d", jobs)] = func(refer *tree.Referrals) error {
+		runs[fmt.Sprintf("rewrite -j %d", jobs)] = func(refer *referral.Reader) error {
 			_, opts := referOptions(refer)
 			r := &treerewrite.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: safewrite.Writer{NoSync: true}}
 			for res := range r.All((tree.Walker{Refer: refer}).Walk([]string{dir}), jobs) {
@@ -53,7 +55,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 			return nil
 		}
 	}
-	runs["links"] = func(refer *tree.Referrals) error {
+	runs["links"] = func(refer *referral.Reader) error {
 		_, opts := referOptions(refer)
 		hv := &harvest.Reader{Mapper: refer.Mapper, Options: opts, Spec: resolve.WHATWG}
 		var mu sync.Mutex
@@ -95,7 +97,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 		var want []string
 		for _, gather := range []bool{false, true} {
 			d := writeTree(t, site)
-			ck := &tree.Checker{Spec: resolve.WHATWG, Dir: d, Root: "https://www.example/"}
+			ck := &linkcheck.Checker{Spec: resolve.WHATWG, Dir: d, Root: "https://www.example/"}
 			refer := ck.Referrals()
 			require.NotNil(t, refer)
 			refer.Gather = gather
@@ -104,7 +106,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 			var got []string
 			for f, err := range (tree.Walker{Refer: refer}).Walk([]string{d}) {
 				require.NoError(t, err)
-				var res tree.FileResult
+				var res linkcheck.FileResult
 				if fix {
 					res = ck.FixFile(f, safewrite.Writer{NoSync: true})
 				} else {

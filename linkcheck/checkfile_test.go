@@ -1,4 +1,4 @@
-package tree_test
+package linkcheck_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/linkcheck"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
@@ -17,8 +18,8 @@ import (
 
 // checkAll runs fn on every file walked under dir and returns the
 // results by Rel.
-func checkAll(t *testing.T, dir string, fn func(tree.File) tree.FileResult) map[string]tree.FileResult {
-	got := map[string]tree.FileResult{}
+func checkAll(t *testing.T, dir string, fn func(tree.File) linkcheck.FileResult) map[string]linkcheck.FileResult {
+	got := map[string]linkcheck.FileResult{}
 	for f, err := range tree.Walk([]string{dir}) {
 		require.NoError(t, err)
 		got[f.Rel] = fn(f)
@@ -33,15 +34,15 @@ func TestCheckFile(t *testing.T) {
 		"notes.txt":  "https://example.org/site/a.html",
 		"big.html":   `<a href="` + strings.Repeat("x", 200) + `">`,
 	})
-	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/", MaxSize: 150}
+	c := &linkcheck.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/", MaxSize: 150}
 	require.NoError(t, c.Prepare())
 	got := checkAll(t, dir, c.CheckFile)
 
-	var problems []tree.Problem
+	var problems []linkcheck.Problem
 	for _, f := range got["index.html"].Findings {
 		problems = append(problems, f.Problem)
 	}
-	assert.Equal(t, []tree.Problem{tree.Absolute, tree.RootRelative, tree.Missing}, problems)
+	assert.Equal(t, []linkcheck.Problem{linkcheck.Absolute, linkcheck.RootRelative, linkcheck.Missing}, problems)
 	assert.True(t, got["index.html"].Read)
 	assert.NoError(t, got["index.html"].Err)
 	assert.Empty(t, got["a.html"].Findings)
@@ -60,15 +61,15 @@ func TestFixFile(t *testing.T) {
 		"index.html": `<a href="https://example.org/site/a.html">a</a> <a href="/site/a.html">b</a> <a href="gone.html">c</a>`,
 		"a.html":     `<a href="index.html">home</a>`,
 	})
-	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/"}
+	c := &linkcheck.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/"}
 	require.NoError(t, c.Prepare())
 	before, err := os.Stat(filepath.Join(dir, "a.html"))
 	require.NoError(t, err)
-	got := checkAll(t, dir, func(f tree.File) tree.FileResult { return c.FixFile(f, safewrite.Writer{}) })
+	got := checkAll(t, dir, func(f tree.File) linkcheck.FileResult { return c.FixFile(f, safewrite.Writer{}) })
 
 	assert.Equal(t, 2, got["index.html"].Fixed)
 	require.Len(t, got["index.html"].Findings, 1, "what the fix could not mend is left")
-	assert.Equal(t, tree.Missing, got["index.html"].Findings[0].Problem)
+	assert.Equal(t, linkcheck.Missing, got["index.html"].Findings[0].Problem)
 	data, err := os.ReadFile(filepath.Join(dir, "index.html"))
 	require.NoError(t, err)
 	assert.Equal(t, `<a href="a.html">a</a> <a href="a.html">b</a> <a href="gone.html">c</a>`, string(data))
@@ -89,11 +90,11 @@ func ExampleChecker_CheckFile() {
 	os.WriteFile(filepath.Join(dir, "index.html"), []byte(`<a href="https://example.org/site/about.html">About</a> <a href="gone.html">Gone</a>`), 0o644)
 	os.WriteFile(filepath.Join(dir, "about.html"), []byte(`<a href="index.html#nowhere">Home</a>`), 0o644)
 
-	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/"}
+	c := &linkcheck.Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/"}
 	if err := c.Prepare(); err != nil {
 		log.Fatal(err)
 	}
-	var found []tree.Finding
+	var found []linkcheck.Finding
 	for f, err := range tree.Walk([]string{dir}) {
 		if err != nil {
 			log.Fatal(err)
@@ -113,4 +114,16 @@ func ExampleChecker_CheckFile() {
 	// index.html:1: absolute https://example.org/site/about.html
 	// index.html:1: missing gone.html
 	// about.html:1: missing-anchor index.html#nowhere
+}
+
+// writeTree makes the files (slash-separated names) under a new
+// temporary directory and returns it.
+func writeTree(t testing.TB, files map[string]string) string {
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+	}
+	return dir
 }

@@ -1,9 +1,8 @@
-package tree
+package referral
 
 import (
 	"cmp"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/tree"
 )
 
 // referState is what the pages of one tree (the directory dir, whose URL
@@ -21,8 +21,8 @@ import (
 // file, the first page in walk order (and in it the first link) that
 // tells something wins.
 type referState struct {
-	r         *Referrals
-	m         *Mapper
+	r         *Reader
+	m         *tree.Mapper
 	dir, root string
 
 	claims map[string]claim     // path -> the first page's word on its kind
@@ -55,10 +55,10 @@ type firstEnv struct {
 
 // newReferState returns the state of the tree under dir, or nil when its
 // URL is unknown (nothing can be mapped back to it).
-func newReferState(r *Referrals, dir string) *referState {
+func newReferState(r *Reader, dir string) *referState {
 	m := r.Mapper
 	if m == nil {
-		m = &Mapper{}
+		m = &tree.Mapper{}
 	}
 	root, err := m.Root(dir)
 	if err != nil {
@@ -70,7 +70,7 @@ func newReferState(r *Referrals, dir string) *referState {
 
 // path returns the path of the file of the tree the URL u names, or "".
 func (st *referState) path(u string) string {
-	rel, ok := relOf(u, st.root)
+	rel, ok := tree.PathOf(u, st.root)
 	if !ok || !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return ""
 	}
@@ -177,7 +177,7 @@ func (p *pageReport) env() string {
 // page. u is its URL, env its encoding when not UTF-8 (with envKnown;
 // else the page's first bytes tell it); modules says whether the tree
 // has modules or candidates to tell of.
-func (st *referState) readPage(f File, seq int, u, env string, envKnown, modules bool) {
+func (st *referState) readPage(f tree.File, seq int, u, env string, envKnown, modules bool) {
 	if !modules && envKnown && env == "" {
 		return // read for its stylesheets only, and it gives none an encoding
 	}
@@ -192,7 +192,7 @@ func (st *referState) readPage(f File, seq int, u, env string, envKnown, modules
 	}
 	defer src.Close()
 	if !envKnown {
-		head := make([]byte, HeadLen)
+		head := make([]byte, tree.HeadLen)
 		n, _ := io.ReadFull(src, head)
 		env = legacyEncoding(head[:n], opts.ContentType)
 		if !modules && env == "" {
@@ -252,6 +252,11 @@ func (t *treeFiles) add(path string, kind base.Format, cand bool, u urlOf) {
 	}
 }
 
+// empty reports whether t holds no file.
+func (t *treeFiles) empty() bool {
+	return len(t.cands) == 0 && len(t.mods) == 0 && len(t.sheets) == 0
+}
+
 func newTreeFiles() treeFiles {
 	return treeFiles{cands: map[string]bool{}, mods: map[string]bool{}, sheets: map[string]bool{}, modURL: map[string]urlOf{}}
 }
@@ -260,12 +265,12 @@ func newTreeFiles() treeFiles {
 // the candidates, the stylesheets' environment encodings and the
 // modules' import maps, reading the modules transitively for what they
 // import (a module's import is a module, with its importer's import map).
-func (st *referState) finish(t treeFiles) referred {
+func (st *referState) finish(t treeFiles) map[string]base.Format {
 	r := st.r
-	found := referred{}
+	found := map[string]base.Format{}
 	// fileAt is the file of the tree at p, as a module.
-	fileAt := func(p string) File {
-		f := File{Path: p, Root: st.dir, Kind: base.Module}
+	fileAt := func(p string) tree.File {
+		f := tree.File{Path: p, Root: st.dir, Kind: base.Module}
 		if rel, err := filepath.Rel(st.dir, p); err == nil {
 			f.Rel = filepath.ToSlash(rel)
 		}
@@ -281,7 +286,7 @@ func (st *referState) finish(t treeFiles) referred {
 	// A module read for its imports, with its URL when its walked File
 	// gave it.
 	type item struct {
-		f      File
+		f      tree.File
 		u      urlOf
 		walked bool
 	}
@@ -375,11 +380,12 @@ func (st *referState) finish(t treeFiles) referred {
 	return found
 }
 
-// gathering is a walk's state for one tree whose pages the run's own
-// passes read (Referrals.Gather): the pages yielded and not yet done,
-// what the done ones told, and the files held back until then.
+// gathering is what the pages of one tree tell, gathered from the run's
+// own passes (Reader.Gather): the pages yielded and not yet done, what
+// the done ones told, and the files held back until then. It is the
+// walk's tree.Gathering.
 type gathering struct {
-	r  *Referrals
+	r  *Reader
 	st *referState
 
 	mu      sync.Mutex
@@ -387,19 +393,10 @@ type gathering struct {
 	pending int // pages yielded whose pass is not over
 	seq     int // pages yielded
 	unread  []*page
-	held    []heldFile
-	files   treeFiles
+	files   treeFiles // the files held back
 }
 
-// heldFile is a file held back until the tree's pages are done: its name
-// and what the walk saw of it, not its contents (it is described again
-// when yielded).
-type heldFile struct {
-	path, rel string
-	info      fs.FileInfo
-}
-
-func newGathering(r *Referrals, dir string) *gathering {
+func newGathering(r *Reader, dir string) *gathering {
 	st := newReferState(r, dir)
 	if st == nil {
 		return nil
@@ -410,47 +407,44 @@ func newGathering(r *Referrals, dir string) *gathering {
 }
 
 // page is a page a gathering walk yielded: the run's pass over it
-// reports to it (File.Referrer), and File.Release ends it.
+// reports to it (tree.File.Referrer), and tree.File.Release ends it.
 type page struct {
 	g        *gathering
 	seq      int
-	file     File // without its head
+	file     tree.File // what readPage needs of it: no head, no descriptor
 	url      string
 	skip     bool // not read for referrals (over MaxSize, no URL)
 	report   pageReport
 	released bool
 }
 
-// add registers the page f, yielded next, and returns it.
-func (g *gathering) add(f File) *page {
+// Page registers the page f, yielded next, and returns it.
+func (g *gathering) Page(f tree.File) tree.Page {
 	p := &page{g: g, seq: g.seq, report: pageReport{st: g.st}}
 	g.seq++
 	u, err := g.st.m.URL(f)
 	p.url = u
 	p.skip = err != nil || !g.r.small(f)
-	p.file = f
-	p.file.Head, p.file.page = nil, nil
+	p.file = tree.File{Path: f.Path, Rel: f.Rel, Root: f.Root, Kind: f.Kind, Mode: f.Mode, Size: f.Size}
 	g.mu.Lock()
 	g.pending++
 	g.mu.Unlock()
 	return p
 }
 
-// hold holds back the file at path (rel in the tree), of kind kind, until
-// the tree's pages are done.
-func (g *gathering) hold(f File) {
-	f.held.drop() // described again when yielded
-	g.held = append(g.held, heldFile{f.Path, f.Rel, f.info})
+// Hold registers the file f, held back by the walk until the tree's
+// pages are done.
+func (g *gathering) Hold(f tree.File) {
 	var u urlOf
 	if f.Kind == base.Module {
 		u.u, u.err = g.st.m.URL(f)
 	}
-	g.files.add(f.Path, f.Kind, candidate(f), u)
+	g.files.add(f.Path, f.Kind, f.Candidate(), u)
 }
 
-// release ends the page p: what its pass told is recorded, or, when no
+// Release ends the page p: what its pass told is recorded, or, when no
 // pass read it to its end, it is read at the tree's end.
-func (p *page) release() {
+func (p *page) Release() {
 	g := p.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -473,9 +467,9 @@ func (p *page) release() {
 	}
 }
 
-// referrer returns the Referrer of the page's pass, or nil when the page
-// is done or its pass is over.
-func (p *page) referrer() htmlrewrite.Referrer {
+// Listener returns the htmlrewrite.Referrer of the page's pass, or nil
+// when the page is done or its pass is over.
+func (p *page) Listener() tree.Listener {
 	g := p.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -486,17 +480,17 @@ func (p *page) referrer() htmlrewrite.Referrer {
 	return &p.report
 }
 
-// flush waits until every page yielded is done, decides what they tell,
-// and yields the files held back, in walk order, with the kinds the
-// pages tell. It returns false when yield does.
-func (g *gathering) flush(root string, yield func(File, error) bool) bool {
+// Kinds waits until every page yielded is done and decides what they
+// tell of the files held back; the pages no pass read to its end are
+// read now, in walk order.
+func (g *gathering) Kinds() map[string]base.Format {
 	g.mu.Lock()
 	for g.pending > 0 {
 		g.cond.Wait()
 	}
 	g.mu.Unlock()
-	var kinds referred
-	if len(g.held) > 0 {
+	var kinds map[string]base.Format
+	if !g.files.empty() {
 		modules := len(g.files.cands) > 0 || len(g.files.mods) > 0
 		slices.SortFunc(g.unread, func(a, b *page) int { return cmp.Compare(a.seq, b.seq) })
 		for _, p := range g.unread {
@@ -505,42 +499,7 @@ func (g *gathering) flush(root string, yield func(File, error) bool) bool {
 		kinds = g.st.finish(g.files)
 	}
 	g.unread = nil
-	for _, h := range g.held {
-		f, err := describe(h.path, h.rel, root, h.info)
-		if err == nil {
-			f = kinds.classify(f)
-		} else {
-			f = File{Path: h.path, Rel: h.rel, Root: root}
-		}
-		if !yield(f, err) {
-			return false
-		}
-	}
-	return true
-}
-
-// Referrer returns what to set as htmlrewrite.Options.Referrer when the
-// page f is read as HTML, for a walk with Referrals.Gather that yielded f
-// and waits for its pass; nil for any other file (leave the option as it
-// is then). The pass must end with f.Release.
-func (f File) Referrer() htmlrewrite.Referrer {
-	if f.page == nil {
-		return nil
-	}
-	return f.page.referrer()
-}
-
-// Release tells the walk with Referrals.Gather that yielded the page f
-// that its pass is over, whatever its outcome, or that it will not be
-// read: call it once for every page such a walk yields (Rewriter.Rewrite
-// and Claim, Checker.Check, CheckFile and FixFile and harvest's
-// Reader.File do). A page no pass read to its end through its Referrer
-// is read by the walk itself. It does nothing for other files, or when
-// called again.
-func (f File) Release() {
-	if f.page != nil {
-		f.page.release()
-	}
+	return kinds
 }
 
 // legacyEncoding returns the name of the encoding a page whose first

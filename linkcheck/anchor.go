@@ -1,4 +1,4 @@
-package tree
+package linkcheck
 
 import (
 	"cmp"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/relurl/relurl/tree"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
@@ -173,7 +175,7 @@ func (c *Checker) readNames(rel string) anchorSet {
 	if max <= 0 {
 		max = 256 << 20
 	}
-	data, err := ReadFile(filepath.Join(c.Dir, filepath.FromSlash(rel)), max)
+	data, err := tree.ReadFile(filepath.Join(c.Dir, filepath.FromSlash(rel)), max)
 	if err == nil {
 		n := anchorSet{}
 		var o extract.Options
@@ -181,7 +183,7 @@ func (c *Checker) readNames(rel string) anchorSet {
 		// Through the open step as every document Check reads, and as
 		// HTML whatever its kind.
 		var d *extract.Document
-		if d, err = c.open(File{Rel: rel, Kind: base.HTML}, data, o); err == nil {
+		if d, err = c.open(tree.File{Rel: rel, Kind: base.HTML}, data, o); err == nil {
 			_, err = d.Links(func(link.Link) error { return nil })
 			d.Close()
 		}

@@ -1,4 +1,4 @@
-package tree
+package linkcheck
 
 import (
 	"bytes"
@@ -12,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/relurl/relurl/referral"
+	"github.com/relurl/relurl/tree"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -182,7 +185,7 @@ type Checker struct {
 	// index.html).
 	Entries []string
 
-	refer    *Referrals // made by Referrals: the stylesheets' environment encodings
+	refer    *referral.Reader // made by Referrals: the stylesheets' environment encodings
 	once     sync.Once
 	prepErr  error
 	root, to string
@@ -219,7 +222,7 @@ type Document struct {
 }
 
 // A Reader reads the file f, whose URL in the tree is url, for Check.
-type Reader func(f File, url string, data []byte) (Document, error)
+type Reader func(f tree.File, url string, data []byte) (Document, error)
 
 // anywhere is the move Check assumes when Checker.To is empty: another
 // scheme, host and depth, so that any link tied to the current place
@@ -236,7 +239,7 @@ func (c *Checker) Prepare() error {
 
 func (c *Checker) prepare() error {
 	norm := func(u string) (string, error) {
-		u, err := dirURL(u)
+		u, err := tree.DirURL(u)
 		if err != nil {
 			return "", err
 		}
@@ -275,7 +278,7 @@ func (c *Checker) loadRedirects() {
 		return
 	}
 	name := c.host.Redirects
-	data, err := ReadFile(filepath.Join(c.Dir, name), maxRedirectFile)
+	data, err := tree.ReadFile(filepath.Join(c.Dir, name), maxRedirectFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -316,7 +319,7 @@ func (c *Checker) warn(format string, args ...any) {
 // module. A kind that has a Reader in Checker.Readers is read by it, any
 // other as HTML. Fragment links into other files are checked by Finish,
 // once every file has been read.
-func (c *Checker) Check(f File, data []byte) ([]Finding, error) {
+func (c *Checker) Check(f tree.File, data []byte) ([]Finding, error) {
 	defer f.Release()
 	if err := c.Prepare(); err != nil {
 		return nil, err
@@ -369,7 +372,7 @@ var openDocument = extract.Open
 // open opens data, the file f, once, through the open step: its kind (a
 // kind Check reads, else HTML), its encoding and its base decided there,
 // under the options Check reads it with and Fix rewrites it with.
-func (c *Checker) open(f File, data []byte, o extract.Options) (*extract.Document, error) {
+func (c *Checker) open(f tree.File, data []byte, o extract.Options) (*extract.Document, error) {
 	k := f.Kind
 	switch k {
 	case base.CSS, base.XML, base.Manifest, base.Module:
@@ -381,7 +384,7 @@ func (c *Checker) open(f File, data []byte, o extract.Options) (*extract.Documen
 
 // readers are the options of each kind's reader for the file f: the same
 // links, resolved against the same base, in Check and in Fix.
-func (c *Checker) readers(f File) extract.Options {
+func (c *Checker) readers(f tree.File) extract.Options {
 	opts := c.htmlOptions(f)
 	if own := c.ownURL(f); own != opts.Context.Retrieval {
 		opts.Context.Local = &base.Local{URL: own, Path: f.Path}
@@ -398,7 +401,7 @@ func (c *Checker) readers(f File) extract.Options {
 // the <base href> the open step decided, which is a link too), a
 // stylesheet, an SVG or feed (each link against its element's base), a
 // manifest or a module.
-func (c *Checker) read(f File, data []byte) (Document, error) {
+func (c *Checker) read(f tree.File, data []byte) (Document, error) {
 	var doc Document
 	o := c.readers(f)
 	if !c.NoAnchors && f.Kind != base.CSS && f.Kind != base.XML && f.Kind != base.Manifest && f.Kind != base.Module {
@@ -408,7 +411,7 @@ func (c *Checker) read(f File, data []byte) (Document, error) {
 	}
 	if f.Kind == base.HTML {
 		// What the page tells of the tree's other files, for the walk
-		// (Referrals.Gather).
+		// (referral.Reader.Gather).
 		if ref := f.Referrer(); ref != nil {
 			o.HTML.Referrer = ref
 		}
@@ -456,9 +459,9 @@ func column16(data []byte, offset int64, col int) int {
 
 // docURL returns the URL of the file f in the tree at its current place,
 // or with SavedFrom a saved page's live URL.
-func (c *Checker) docURL(f File) string {
+func (c *Checker) docURL(f tree.File) string {
 	if c.SavedFrom {
-		if u, ok := SavedFrom(f.Head); ok {
+		if u, ok := tree.SavedFrom(f.Head); ok {
 			return u
 		}
 	}
@@ -466,11 +469,11 @@ func (c *Checker) docURL(f File) string {
 }
 
 // ownURL returns the URL of the file f in the tree at its current place.
-func (c *Checker) ownURL(f File) string { return c.root + escapePath(f.Rel) }
+func (c *Checker) ownURL(f tree.File) string { return c.root + tree.EscapePath(f.Rel) }
 
 // htmlOptions are the options under which Check reads the file f and Fix
 // rewrites it: the same links, resolved against the same base.
-func (c *Checker) htmlOptions(f File) htmlrewrite.Options { return c.optionsAt(c.docURL(f)) }
+func (c *Checker) htmlOptions(f tree.File) htmlrewrite.Options { return c.optionsAt(c.docURL(f)) }
 
 // optionsAt are the options of a document retrieved from docURL.
 func (c *Checker) optionsAt(docURL string) htmlrewrite.Options {
@@ -480,7 +483,7 @@ func (c *Checker) optionsAt(docURL string) htmlrewrite.Options {
 		ContentType: c.ContentType,
 		Scripting:   c.Scripting,
 		// A stylesheet's environment encoding (CSS Syntax §3.2), when
-		// a walk with Referrals found a page giving one.
+		// a walk with its Referrals found a page giving one.
 		SheetEnvironment: c.refer.SheetEnvironment(docURL),
 	}
 }
@@ -572,14 +575,14 @@ func (c *Checker) analyze(path, rel, docURL, baseURL, ownURL string, links []lin
 		// A link whose case is wrong is fixed to the right case.
 		fixedURL := l.URL
 		if t.caseFix != "" {
-			fixedURL = c.root + escapePath(t.caseFix) + urlTail(l.URL)
+			fixedURL = c.root + tree.EscapePath(t.caseFix) + urlTail(l.URL)
 		}
 		n := len(out)
 		// An absolute link to a file the tree lacks keeps reaching
 		// whatever the old place serves: a move does not change it.
 		present := inTree && (t.ok || t.caseFix != "")
 		if c.ToServed && t.ok && t.caseFix == "" && t.served.file != "" {
-			fixedURL = c.root + escapePath(strings.TrimPrefix(t.served.file, "./")) + urlTail(l.URL)
+			fixedURL = c.root + tree.EscapePath(strings.TrimPrefix(t.served.file, "./")) + urlTail(l.URL)
 		}
 		climbs := c.check(l, fixedURL, inTree, present || inTree && c.FixMissing && c.AbsoluteMissing, mover, relativizer, add)
 		if c.ToServed && fixedURL != l.URL && formOf(l.Raw) == relativeForm && len(out) == n {
@@ -774,7 +777,7 @@ func (c *Checker) follow(p string, hops int) target {
 		if s.ok && !r.force && !c.host.ForcedRedirects {
 			break // a file shadows the rules (Netlify)
 		}
-		to, ok := r.match(c.rootPath + escapePath(p))
+		to, ok := r.match(c.rootPath + tree.EscapePath(p))
 		if !ok {
 			continue
 		}
@@ -941,7 +944,7 @@ func selfReference(target string) string {
 // inTree reports whether u lies in the tree and returns its path there
 // (percent-decoded, "" or ending in "/" for a directory), without query or
 // fragment.
-func (c *Checker) inTree(u string) (string, bool) { return relOf(u, c.root) }
+func (c *Checker) inTree(u string) (string, bool) { return tree.PathOf(u, c.root) }
 
 // move returns where the URL u is after the tree moves: its place in the
 // new tree, or u itself when it is outside the tree.
@@ -996,7 +999,7 @@ func formOf(raw string) refForm {
 // escaped for that place; every other byte stays as it was. A module specifier or import
 // map address gets a "./" where its relative form would be a bare name.
 // A finding whose link is no longer at its offset is left alone.
-func (c *Checker) Fix(f File, data []byte, findings []Finding) ([]byte, int, error) {
+func (c *Checker) Fix(f tree.File, data []byte, findings []Finding) ([]byte, int, error) {
 	if c.Readers[f.Kind] != nil {
 		return data, 0, nil // read by a caller's Reader: not rewritten here
 	}
@@ -1071,4 +1074,26 @@ func moduleSpecifier(l link.Link) bool {
 		return false // <link rel=modulepreload href>, <script src>: plain URLs
 	}
 	return true
+}
+
+// Referrals returns the referral.Reader a walk of the checker's tree uses: the
+// pages and modules read as Check reads them.
+func (c *Checker) Referrals() *referral.Reader {
+	if err := c.Prepare(); err != nil {
+		return nil
+	}
+	m, err := tree.NewMapper(c.root)
+	if err != nil {
+		return nil
+	}
+	c.refer = &referral.Reader{
+		Mapper: m,
+		HTML:   func(u string) htmlrewrite.Options { return c.optionsAt(u) },
+		Module: func(u string) jsmodule.Options {
+			o := c.optionsAt(u)
+			return jsmodule.Options{Spec: o.Spec, Context: o.Context}
+		},
+		MaxSize: c.MaxSize,
+	}
+	return c.refer
 }

@@ -1,10 +1,11 @@
-package tree
+package linkcheck
 
 import (
 	"bytes"
 	"io/fs"
 
 	"github.com/relurl/relurl/safewrite"
+	"github.com/relurl/relurl/tree"
 )
 
 // defaultCheckSize is the largest file CheckFile and FixFile read when
@@ -33,12 +34,12 @@ type FileResult struct {
 // CheckFile checks the walked file f (Check), read whole up to MaxSize,
 // when it is of a kind the checker reads. It is the one call per file of
 // a tree's check; Finish comes after the last.
-func (c *Checker) CheckFile(f File) FileResult {
+func (c *Checker) CheckFile(f tree.File) FileResult {
 	defer f.Release()
 	if !c.Reads(f.Kind) {
 		return FileResult{}
 	}
-	data, err := readWalked(f, c.checkSize())
+	data, err := tree.ReadHeld(f, c.checkSize())
 	if err != nil {
 		return FileResult{Read: true, Err: err}
 	}
@@ -51,7 +52,7 @@ func (c *Checker) CheckFile(f File) FileResult {
 // swapped since the walk or with several names left alone (w.HardLinks).
 // A file with nothing to fix is not written. Its findings are those of
 // the fixed file: what the fix could not mend.
-func (c *Checker) FixFile(f File, w safewrite.Writer) FileResult {
+func (c *Checker) FixFile(f tree.File, w safewrite.Writer) FileResult {
 	defer f.Release()
 	if !c.Reads(f.Kind) {
 		return FileResult{}
@@ -90,7 +91,7 @@ type RelativeTarget struct {
 // puts the result where to says. It is rewrite --relative's one call per
 // file; a second run over its output changes nothing, since a relative
 // link into the tree is no finding Fix acts on.
-func (c *Checker) RelativeFile(f File, to RelativeTarget) FileResult {
+func (c *Checker) RelativeFile(f tree.File, to RelativeTarget) FileResult {
 	if to.Mirror == "" && !to.DryRun {
 		return c.FixFile(f, to.Writer)
 	}
@@ -99,11 +100,11 @@ func (c *Checker) RelativeFile(f File, to RelativeTarget) FileResult {
 		if to.DryRun {
 			return FileResult{}
 		}
-		err := CopyWalked(to.Writer, to.Mirror, f.Rel, f)
+		err := tree.CopyWalked(to.Writer, to.Mirror, f.Rel, f)
 		return FileResult{Copied: err == nil, Err: err}
 	}
 	r := FileResult{Read: true}
-	data, err := readWalked(f, c.checkSize())
+	data, err := tree.ReadHeld(f, c.checkSize())
 	if err != nil {
 		r.Err = err
 		return r
@@ -124,8 +125,8 @@ func (c *Checker) RelativeFile(f File, to RelativeTarget) FileResult {
 		return r
 	}
 	perm := fs.FileMode(0o644)
-	if f.info != nil {
-		perm = f.info.Mode().Perm()
+	if f.Info() != nil {
+		perm = f.Info().Mode().Perm()
 	}
 	kept, err := to.Writer.WriteInKept(to.Mirror, f.Rel, after, perm)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/relurl/relurl/linkcheck"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -51,13 +52,13 @@ func (j *jsonWriter) Finding(f Finding) error {
 	// thing; it is written too for one release (README).
 	if !escaped {
 		return j.enc.Encode(struct {
-			tree.Finding
+			linkcheck.Finding
 			Link  string `json:"link"`
 			State string `json:"baseline_state,omitempty"`
 		}{f.Finding, f.Link, f.BaselineState})
 	}
 	return j.enc.Encode(struct {
-		tree.Finding
+		linkcheck.Finding
 		File         string `json:"file"`
 		FileEncoding string `json:"file_encoding,omitempty"`
 		Link         string `json:"link"`
@@ -75,8 +76,8 @@ func (j *jsonWriter) Close() error { return nil }
 type githubWriter struct {
 	w       io.Writer
 	o       Options
-	counts  map[tree.Problem]int
-	rows    []tree.Finding
+	counts  map[linkcheck.Problem]int
+	rows    []linkcheck.Finding
 	dropped int
 }
 
@@ -89,7 +90,7 @@ func (g *githubWriter) File(string) {}
 func (g *githubWriter) Finding(f Finding) error {
 	if g.o.StepSummary != nil {
 		if g.counts == nil {
-			g.counts = map[tree.Problem]int{}
+			g.counts = map[linkcheck.Problem]int{}
 		}
 		g.counts[f.Problem]++
 		if len(g.rows) < maxSummaryRows {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/linkcheck"
 )
 
 // SARIF 2.1.0 (OASIS Standard, 27 March 2020), the subset GitHub code
@@ -191,7 +191,7 @@ func category(name string) string {
 }
 
 // ruleIndex is p's index in the driver's rules.
-func ruleIndex(p tree.Problem) int {
+func ruleIndex(p linkcheck.Problem) int {
 	for i, q := range problems() {
 		if q == p {
 			return i
@@ -202,7 +202,7 @@ func ruleIndex(p tree.Problem) int {
 
 // ruleName is the rule's name in PascalCase ("MissingAnchor"), as SARIF
 // §3.49.7 suggests.
-func ruleName(p tree.Problem) string {
+func ruleName(p linkcheck.Problem) string {
 	var b strings.Builder
 	for _, w := range strings.Split(p.String(), "-") {
 		if w != "" {
@@ -234,7 +234,7 @@ func artifact(path string) sarifArtifact {
 
 // column is the finding's column in UTF-16 code units (SARIF's default
 // columnKind, and GitHub's), or its byte column when that is unknown.
-func column(f tree.Finding) int {
+func column(f linkcheck.Finding) int {
 	if f.Column16 > 0 {
 		return f.Column16
 	}
@@ -243,7 +243,7 @@ func column(f tree.Finding) int {
 
 // endColumn is the column after the link as written (its decoded form:
 // character references count as their characters).
-func endColumn(f tree.Finding) int {
+func endColumn(f linkcheck.Finding) int {
 	return column(f) + max(1, len(utf16.Encode([]rune(f.Link))))
 }
 

@@ -3,16 +3,16 @@ package report_test
 import (
 	"os"
 
-	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/tree/report"
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/linkcheck/report"
 )
 
 // A finding as a GitHub Actions workflow command: properties and message
 // escaped as actions/toolkit escapes them.
 func ExampleNew() {
 	w, _ := report.New("github", os.Stdout, report.Options{})
-	f := tree.Finding{File: "site/about/index.html", Line: 3, Column: 39, Link: "team%20b.html",
-		Problem: tree.Missing, Reason: "no file about/team b.html in the tree"}
+	f := linkcheck.Finding{File: "site/about/index.html", Line: 3, Column: 39, Link: "team%20b.html",
+		Problem: linkcheck.Missing, Reason: "no file about/team b.html in the tree"}
 	var prints report.Fingerprints
 	w.Finding(report.Finding{Finding: f, Fingerprint: prints.Next(f)})
 	w.Close()

@@ -1,4 +1,4 @@
-// Package report writes the findings of a tree check (package tree's
+// Package report writes the findings of a tree check (package linkcheck's
 // Checker) in the formats continuous integration reads: plain text, JSON
 // Lines, SARIF 2.1.0 as GitHub code scanning accepts it (OASIS "Static
 // Analysis Results Interchange Format Version 2.1.0"; GitHub's "SARIF
@@ -21,7 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/linkcheck"
 )
 
 // A Writer writes findings in one format. File is called for each file
@@ -34,10 +34,10 @@ type Writer interface {
 	Close() error
 }
 
-// A Finding is a tree.Finding with its fingerprint and, against a
+// A Finding is a linkcheck.Finding with its fingerprint and, against a
 // baseline, its state.
 type Finding struct {
-	tree.Finding
+	linkcheck.Finding
 	Fingerprint string
 	// BaselineState is "new" or "unchanged" against a baseline, "" without
 	// one (SARIF baselineState).
@@ -89,7 +89,7 @@ type Fingerprints struct{ seen map[string]int }
 // Next returns the fingerprint of f: the first 16 bytes, in hex, of the
 // SHA-256 of its rule, its file (slash-separated), its link as written and
 // the number of earlier findings with the same three.
-func (p *Fingerprints) Next(f tree.Finding) string {
+func (p *Fingerprints) Next(f linkcheck.Finding) string {
 	if p.seen == nil {
 		p.seen = map[string]int{}
 	}
@@ -107,48 +107,48 @@ type rule struct {
 
 // Rules describes each problem: a one-line description, a full one and
 // how to mend it.
-var rules = map[tree.Problem]rule{
-	tree.Absolute: {"Absolute link into the tree",
+var rules = map[linkcheck.Problem]rule{
+	linkcheck.Absolute: {"Absolute link into the tree",
 		"An absolute URL (or a network-path reference \"//host/...\") points into the checked tree: it keeps pointing at the old place when the tree moves.",
 		"Use the relative form the finding gives (relurl check --fix writes it)."},
-	tree.RootRelative: {"Root-relative link",
+	linkcheck.RootRelative: {"Root-relative link",
 		"A \"/...\" link depends on the path the tree is served under: it breaks when the tree moves under another path or host.",
 		"Use the relative form the finding gives when the target is in the tree (relurl check --fix writes it)."},
-	tree.ClimbsOut: {"Relative link climbs out of the tree",
+	linkcheck.ClimbsOut: {"Relative link climbs out of the tree",
 		"A relative link goes above the root of the tree (\"../..\"): the tree is not self-contained.",
 		"Copy the target into the tree, or link to it with an absolute URL."},
-	tree.Missing: {"Link target missing from the tree",
+	linkcheck.Missing: {"Link target missing from the tree",
 		"A link into the tree names a file that the host (see --host) would not serve: no such file, no index document, or a redirect rule that ends nowhere.",
 		"Create the file, or change the link. relurl check --fix leaves such links as written unless --fix-missing."},
-	tree.BasePin: {"<base href> pins the document",
+	linkcheck.BasePin: {"<base href> pins the document",
 		"A <base href> element makes every relative link of the document resolve against one fixed URL (HTML Standard \"document base URL\").",
 		"Remove the <base> element, or make its href relative."},
-	tree.Invalid: {"URL rejected by the grammar",
+	linkcheck.Invalid: {"URL rejected by the grammar",
 		"The link is not a valid URL under the grammar chosen with --grammar.",
 		"Percent-encode the characters the grammar rejects."},
-	tree.MissingAnchor: {"Fragment names nothing in its target",
+	linkcheck.MissingAnchor: {"Fragment names nothing in its target",
 		"A link with a fragment points into an HTML or SVG file of the tree that has no element with that id and no <a> with that name (HTML Standard \"find a potential indicated element\").",
 		"Add the id to the target, or correct the fragment (an image map's usemap names a <map> by its name or id)."},
-	tree.CaseCollision: {"Two names are one on a case-insensitive file system",
+	linkcheck.CaseCollision: {"Two names are one on a case-insensitive file system",
 		"Two names of one directory differ only in letter case or Unicode normalization: on APFS or NTFS (macOS, Windows) they are one file, and copying the tree there loses one of them.",
 		"Rename one of the two files, and the links to it."},
-	tree.CaseMismatch: {"Link target differs in letter case",
+	linkcheck.CaseMismatch: {"Link target differs in letter case",
 		"The target exists only under another letter case: the link works on case-insensitive file systems (macOS, Windows) and fails on Linux, S3 and static hosts.",
 		"Spell the link as the file is named (relurl check --fix does)."},
-	tree.Orphan: {"Page no page leads to",
+	linkcheck.Orphan: {"Page no page leads to",
 		"No chain of links leads to this page from the tree's index page (or the --entry pages): a reader of the site never reaches it (reported with --orphans).",
 		"Link to it from a page readers reach, or remove it."},
 }
 
 // Describe returns the short and full descriptions of p and how to mend
 // it.
-func Describe(p tree.Problem) (short, full, help string) {
+func Describe(p linkcheck.Problem) (short, full, help string) {
 	r := rules[p]
 	return r.short, r.full, r.help
 }
 
 // message is a finding's one-line message.
-func message(f tree.Finding) string {
+func message(f linkcheck.Finding) string {
 	m := f.Reason
 	if f.Link != "" {
 		m = f.Link + ": " + m // a finding about a file (an orphan) has no link
@@ -160,8 +160,8 @@ func message(f tree.Finding) string {
 }
 
 // problems returns the problems in value order.
-func problems() []tree.Problem {
-	ps := tree.Problems()
+func problems() []linkcheck.Problem {
+	ps := linkcheck.Problems()
 	slices.Sort(ps)
 	return ps
 }

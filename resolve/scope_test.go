@@ -1,9 +1,7 @@
-package tree
+package resolve
 
 import (
 	"testing"
-
-	"github.com/relurl/relurl/resolve"
 )
 
 // TestScope: a tree's root URL is normalized once, by the resolver, so
@@ -11,7 +9,7 @@ import (
 // with the draft's §2.4 parse (computed with resolve, not
 // net/url).
 func TestScope(t *testing.T) {
-	s := NewScope(resolve.WHATWG, resolve.Options{}, "HTTPS://Example.ORG/site/")
+	s := NewScope(WHATWG, Options{}, "HTTPS://Example.ORG/site/")
 	if s.Root() != "https://example.org/site/" {
 		t.Fatalf("root %q", s.Root())
 	}
