@@ -31,10 +31,10 @@ func CopyWalked(w safewrite.Writer, root, rel string, f File) error {
 // Open opens the file f, as a walk found it, for reading: a file found in
 // a tree is reached from f.Root without following any symbolic link and
 // must be the file the walk saw (else safewrite.ErrSymlink or
-// safewrite.ErrChanged), so that a
-// link swapped in since cannot make a run read, and copy or rewrite into
-// its output, a file from outside the tree. A file named alone is opened
-// by its path.
+// safewrite.ErrChanged), so that a link swapped in since cannot make a
+// run read, and copy or rewrite into its output, a file from outside the
+// tree. A file named alone is opened by its path. The walk's own
+// descriptor is taken when it still holds it (no second open).
 func Open(f File) (*os.File, error) {
 	if in := takeFile(f); in != nil {
 		return in, nil // the walk's, opened as below

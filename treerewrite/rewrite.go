@@ -2,8 +2,8 @@
 // (package tree's walks), each through package extract's reader of its
 // kind: to a writer, in place (atomically, through package safewrite),
 // into a mirror directory, or nowhere (a dry run). It is what `relurl
-// rewrite` runs for each input; package tree itself, which walks and maps
-// files to URLs, reads no document.
+// rewrite` runs for each input, kept apart from package tree (which walks
+// and maps files to URLs) so that the file layer needs no reader.
 package treerewrite
 
 import (
