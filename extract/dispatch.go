@@ -111,7 +111,7 @@ func readerOf(k base.Format) reader {
 		rewrite: func(d *Document, dst io.Writer, src io.Reader, o Options) (Stats, error) {
 			if d.html == nil {
 				// htmlrewrite.Rewrite, not Open: a file written into an
-				// output that can be rewound (tree.Writer's) is then read
+				// output that can be rewound (safewrite.Writer's) is then read
 				// once.
 				return htmlStats(htmlrewrite.Rewrite(dst, src, o.HTML))
 			}

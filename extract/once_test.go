@@ -14,7 +14,7 @@ import (
 )
 
 // rewindBuffer is an output that can be taken back (htmlrewrite.Rewinder),
-// as tree.Writer's streamed writes are.
+// as safewrite.Writer's streamed writes are.
 type rewindBuffer struct{ bytes.Buffer }
 
 func (b *rewindBuffer) Rewind() error { b.Reset(); return nil }
@@ -34,7 +34,7 @@ func (c *countingFile) Read(p []byte) (int, error) {
 func (c *countingFile) Seek(off int64, whence int) (int64, error) { return c.r.Seek(off, whence) }
 
 // TestRewriteReadsOnce: an HTML file rewritten into an output that can
-// be rewound (relurl rewrite -i/-o, through tree.Writer) is read once, not
+// be rewound (relurl rewrite -i/-o, through safewrite.Writer) is read once, not
 // once for "<base" and once more for the rewrite: the dispatch must hand
 // it to htmlrewrite.Rewrite, not to htmlrewrite.Open's look-ahead. The
 // bytes are those of the look-ahead.

@@ -38,7 +38,7 @@ type Reader struct {
 	// docURL (package extract picks the one of the document's kind).
 	Options func(docURL string) extract.Options
 	// Spec and Resolve are the resolver a tree's scope is computed with
-	// (tree.NewScope): links walked in a tree are inside it when under
+	// (resolve.NewScope): links walked in a tree are inside it when under
 	// its root URL.
 	Spec    resolve.Spec
 	Resolve resolve.Options
@@ -103,7 +103,7 @@ func (t to) call(k base.Format, l *link.Link) error {
 
 // file is File with its links going to t.
 func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError) error) Result {
-	defer f.Release() // the walk waits for a page's pass (tree.Referrals.Gather)
+	defer f.Release() // the walk waits for a page's pass (referral.Reader.Gather)
 	if r.Kind != base.Other {
 		f.Kind = r.Kind
 	}
@@ -129,7 +129,7 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError
 		if err != nil {
 			return Result{Err: err}
 		}
-		site.Tree = tree.NewScope(r.Spec, r.Resolve, root)
+		site.Tree = resolve.NewScope(r.Spec, r.Resolve, root)
 	}
 	// The walk's descriptor when it still holds it: no second open.
 	in := tree.TakeHeld(f)

@@ -32,7 +32,7 @@ import (
 // (TestRewriteOnceAgrees).
 
 // Rewinder is an output that can take back what was written to it: a
-// temporary file not yet renamed into place (tree.Writer's streamed
+// temporary file not yet renamed into place (safewrite.Writer's streamed
 // writes are one), a buffer. Rewind discards everything written so far;
 // the next Write starts the output again. [Rewrite] into a Rewinder
 // reads a seekable document once. Rewrite may call Rewind, so a writer

@@ -7,10 +7,10 @@
 //
 // The scope of a link — internal or external — is decided one way for
 // every kind of input: a document walked in a tree is inside when its URL
-// is under the tree's root URL ([tree.Scope]); any other document (a file
+// is under the tree's root URL ([resolve.Scope]); any other document (a file
 // given alone, standard input, a part of an MHTML archive, a WARC record)
 // has no tree, and a link is inside when it has the same origin as the
-// document ([tree.SameOrigin]: scheme, host and port).
+// document ([resolve.SameOrigin]: scheme, host and port).
 package linkfilter
 
 import (
@@ -18,7 +18,6 @@ import (
 
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
-	"github.com/relurl/relurl/tree"
 )
 
 // Scope selects links by where they lead.
@@ -54,8 +53,8 @@ type Filter struct {
 // A Site is where the document a link is in stands: the root of its tree,
 // or without one, the document's own URL, whose origin is the site.
 type Site struct {
-	Tree     tree.Scope // the tree's root URL; zero for a document alone
-	Document string     // the document's URL (of a WARC record: its target URI)
+	Tree     resolve.Scope // the tree's root URL; zero for a document alone
+	Document string        // the document's URL (of a WARC record: its target URI)
 }
 
 // Apply returns the URL u of a link of the given kind, in the document at
@@ -128,7 +127,7 @@ func (f *Filter) hasScheme(u string) bool {
 // the tree's root, or for a document alone, of the same origin as the
 // document's URL. Every file: URL without a host is of the one origin of
 // the local files (a saved page without --base links to its neighbours
-// that way), which tree.SameOrigin, having no host to compare, does not
+// that way), which resolve.SameOrigin, having no host to compare, does not
 // say.
 func (s Site) Contains(u string) bool {
 	if u == "" {
@@ -137,7 +136,7 @@ func (s Site) Contains(u string) bool {
 	if root := s.Tree.Root(); root != "" {
 		return under(u, root)
 	}
-	if tree.SameOrigin(u, s.Document) {
+	if resolve.SameOrigin(u, s.Document) {
 		return true
 	}
 	return localFile(u) && localFile(s.Document)
@@ -146,7 +145,7 @@ func (s Site) Contains(u string) bool {
 // under reports whether the URL u is under root: it starts with root, the
 // scheme and authority compared ASCII case-insensitively (RFC 3986
 // §6.2.2.1: "HTTPS://Example.ORG/site/a" is under "https://example.org/site/",
-// which tree.Scope, comparing the resolver's spelling, does not say in the
+// which resolve.Scope, comparing the resolver's spelling, does not say in the
 // RFC modes), the rest exactly.
 func under(u, root string) bool {
 	if u == "" || root == "" {

@@ -6,11 +6,10 @@ import (
 
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
-	"github.com/relurl/relurl/tree"
 )
 
 func TestApply(t *testing.T) {
-	treeSite := Site{Tree: tree.NewScope(resolve.WHATWG, resolve.Options{}, "HTTPS://Example.org/site/")}
+	treeSite := Site{Tree: resolve.NewScope(resolve.WHATWG, resolve.Options{}, "HTTPS://Example.org/site/")}
 	page := Site{Document: "https://example.org/site/page.html"}
 	local := Site{Document: "file:///home/u/saved/page.html"}
 	nav := link.Navigation
@@ -37,17 +36,17 @@ func TestApply(t *testing.T) {
 		{"tree internal", Filter{Scope: Internal}, nav, "https://example.org/site/a.html", treeSite, "https://example.org/site/a.html", true},
 		{"tree: same origin is not inside", Filter{Scope: Internal}, nav, "https://example.org/other/", treeSite, "https://example.org/other/", false},
 		{"tree root normalized too", Filter{Scope: Internal, Normalize: resolve.LowercaseHost | resolve.RemoveDefaultPort},
-			nav, "https://EXAMPLE.org:443/site/a", Site{Tree: tree.NewScope(resolve.RFC3986, resolve.Options{}, "https://Example.ORG:443/site/")}, "https://example.org/site/a", true},
+			nav, "https://EXAMPLE.org:443/site/a", Site{Tree: resolve.NewScope(resolve.RFC3986, resolve.Options{}, "https://Example.ORG:443/site/")}, "https://example.org/site/a", true},
 		{"tree root as given", Filter{Scope: Internal},
-			nav, "https://example.org/site/a", Site{Tree: tree.NewScope(resolve.RFC3986, resolve.Options{}, "https://Example.ORG:443/site/")}, "https://example.org/site/a", false},
+			nav, "https://example.org/site/a", Site{Tree: resolve.NewScope(resolve.RFC3986, resolve.Options{}, "https://Example.ORG:443/site/")}, "https://example.org/site/a", false},
 		{"tree: scheme and host case-insensitive", Filter{Scope: Internal},
-			nav, "HTTPS://EXAMPLE.org/site/a", Site{Tree: tree.NewScope(resolve.RFC3986, resolve.Options{}, "https://Example.ORG/site/")}, "HTTPS://EXAMPLE.org/site/a", true},
+			nav, "HTTPS://EXAMPLE.org/site/a", Site{Tree: resolve.NewScope(resolve.RFC3986, resolve.Options{}, "https://Example.ORG/site/")}, "HTTPS://EXAMPLE.org/site/a", true},
 		{"tree: path case-sensitive", Filter{Scope: Internal},
-			nav, "https://example.org/SITE/a", Site{Tree: tree.NewScope(resolve.RFC3986, resolve.Options{}, "https://example.org/site/")}, "https://example.org/SITE/a", false},
+			nav, "https://example.org/SITE/a", Site{Tree: resolve.NewScope(resolve.RFC3986, resolve.Options{}, "https://example.org/site/")}, "https://example.org/SITE/a", false},
 		{"tree: other host with the root as prefix", Filter{Scope: Internal},
-			nav, "https://example.org.evil/site/", Site{Tree: tree.NewScope(resolve.RFC3986, resolve.Options{}, "https://example.org")}, "https://example.org.evil/site/", false},
+			nav, "https://example.org.evil/site/", Site{Tree: resolve.NewScope(resolve.RFC3986, resolve.Options{}, "https://example.org")}, "https://example.org.evil/site/", false},
 		{"tree: root without a path", Filter{Scope: Internal},
-			nav, "https://Example.org/a", Site{Tree: tree.NewScope(resolve.RFC3986, resolve.Options{}, "https://example.org")}, "https://Example.org/a", true},
+			nav, "https://Example.org/a", Site{Tree: resolve.NewScope(resolve.RFC3986, resolve.Options{}, "https://example.org")}, "https://Example.org/a", true},
 		{"tree external", Filter{Scope: External}, nav, "https://example.org/other/", treeSite, "https://example.org/other/", true},
 		{"failed is external", Filter{Scope: External}, nav, "", treeSite, "", true},
 		{"failed is not internal", Filter{Scope: Internal}, nav, "", page, "", false},

@@ -16,7 +16,7 @@ import (
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/resolve"
-	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/safewrite"
 )
 
 // Options control a materialization.
@@ -513,7 +513,7 @@ func (r *run) put(rel string, data []byte) error {
 	}
 	// The tree can be made again from its inputs: atomic renames without
 	// fsyncs, and files that already hold the bytes are left as they are.
-	return tree.Writer{NoSync: true, KeepSame: true}.WriteIn(r.opts.Dir, rel, data, 0o644)
+	return safewrite.Writer{NoSync: true, KeepSame: true}.WriteIn(r.opts.Dir, rel, data, 0o644)
 }
 
 // putEntry writes the file of e and keeps its digest for urls.jsonl.

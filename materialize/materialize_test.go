@@ -17,6 +17,7 @@ import (
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/linkcheck"
 	"github.com/relurl/relurl/manifest"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -578,7 +579,7 @@ func TestUnrewritable(t *testing.T) {
 	}
 }
 
-// TestCheckTree runs package tree's checker (relurl check) over the
+// TestCheckTree runs package linkcheck's checker (relurl check) over the
 // materialized fixture: an independent reading of the tree must find
 // nothing — no missing file or anchor, no absolute or root-relative link
 // into the tree, no link that climbs out, no letter-case mismatch, no two
@@ -594,7 +595,7 @@ func TestCheckTree(t *testing.T) {
 	must(t, os.Remove(filepath.Join(out, "site.test", "img", "bg.png")))
 	missing := 0
 	for _, f := range checkTree(t, out) {
-		if f.Problem == tree.Missing && strings.HasSuffix(f.Link, "img/bg.png") {
+		if f.Problem == linkcheck.Missing && strings.HasSuffix(f.Link, "img/bg.png") {
 			missing++
 		}
 	}
@@ -603,11 +604,11 @@ func TestCheckTree(t *testing.T) {
 	}
 }
 
-func checkTree(t *testing.T, dir string) []tree.Finding {
+func checkTree(t *testing.T, dir string) []linkcheck.Finding {
 	t.Helper()
-	c := &tree.Checker{Spec: resolve.WHATWG, Dir: dir, Root: (&url.URL{Scheme: "file", Path: dir + "/"}).String()}
+	c := &linkcheck.Checker{Spec: resolve.WHATWG, Dir: dir, Root: (&url.URL{Scheme: "file", Path: dir + "/"}).String()}
 	must(t, c.Prepare())
-	var found []tree.Finding
+	var found []linkcheck.Finding
 	for f, err := range tree.Walk([]string{dir}) {
 		must(t, err)
 		if !c.Reads(f.Kind) {

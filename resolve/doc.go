@@ -20,7 +20,10 @@
 // A [Resolver] holds a base parsed once; [Reference] is the one-off form.
 // [Resolver.Relativize] is the inverse: the shortest reference that
 // resolves to a given target. [Normalize] applies RFC 3986 §6.2.2 and
-// §6.2.3 and opt-in crawler normalizations for de-duplication. Validation
+// §6.2.3 and opt-in crawler normalizations for de-duplication. A [Scope]
+// is a tree's root URL as a resolver writes it, so that the links resolved
+// in its documents compare with it as strings; [SameOrigin] compares the
+// scheme and host of two URLs (the draft's §2.4 parse). Validation
 // against the seed grammars lives in the subpackage grammar.
 //
 // # Where the standards leave room

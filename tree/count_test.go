@@ -12,7 +12,7 @@ import (
 // counting a missing path as Walk's one error.
 func TestCount(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"a.html", "b/c.css", "b/d/e.png", ".git/config", "b/" + tempPrefix + "x.tmp"} {
+	for _, name := range []string{"a.html", "b/c.css", "b/d/e.png", ".git/config", "b/" + ".relurl-x.tmp"} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)

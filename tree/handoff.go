@@ -1,18 +1,16 @@
 package tree
 
 import (
-	"io/fs"
-	"os"
 	"runtime"
 	"sync/atomic"
 )
 
 // A heldFD is the descriptor a walk opened a file with to read its
-// head, kept open for whoever opens the file next (Open, a Rewriter): the
-// walk opened it as Open would (from the tree's root, following no link
-// below it, and its File describes what that descriptor reads), so Open
-// takes it instead of opening, checking and reading the file's start
-// again. A walk holds at most handoffLen of them: an older one not taken
+// head, kept open for whoever opens the file next (Open, TakeHeld: a
+// Rewriter of package treerewrite): the walk opened it as Open would
+// (from the tree's root, following no link below it, and its File
+// describes what that descriptor reads), so Open takes it instead of
+// opening, checking and reading the file's start again. A walk holds at most handoffLen of them: an older one not taken
 // yet is closed (Open then opens the file itself, as before). Those
 // still held when the walk ends (the last files, which workers may be
 // about to take) are closed once their File is unreachable, if no one
@@ -86,16 +84,4 @@ func (h *handoff) end() {
 		}
 	}
 	h.dir.close()
-}
-
-// sameFile reports whether a and b describe the same file (device and
-// inode), as os.SameFile does for what package os returns; a may be a
-// walk's statInfo.
-func sameFile(a, b fs.FileInfo) bool {
-	da, ia, ok1 := fileID(a)
-	db, ib, ok2 := fileID(b)
-	if ok1 && ok2 {
-		return da == db && ia == ib
-	}
-	return os.SameFile(a, b)
 }

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/safedir"
 	"golang.org/x/sys/unix"
 )
 
 func closeFD(fd int) { unix.Close(fd) }
 
 // walkDir is the directory of a tree a walk last opened files in,
-// reached from the tree's root as openTreeDir reaches it (no link below
+// reached from the tree's root as safedir.OpenTree reaches it (no link below
 // the root followed): the files of a directory, walked one after the
 // other, are opened relative to it, one openat each. The descriptor
 // stays the directory's while the walk is in it: a directory moved away
@@ -24,16 +25,16 @@ func closeFD(fd int) { unix.Close(fd) }
 // only once), and one removed has no file left to open.
 type walkDir struct {
 	root, rel string
-	d         *treeDir
+	d         *safedir.Dir
 }
 
 // in returns the directory rel of the tree at root, open.
-func (w *walkDir) in(root, rel string) (*treeDir, error) {
+func (w *walkDir) in(root, rel string) (*safedir.Dir, error) {
 	if w.d != nil && w.root == root && w.rel == rel {
 		return w.d, nil
 	}
 	w.close()
-	d, err := openTreeDir(root, rel, false)
+	d, err := safedir.OpenTree(root, rel, false)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +44,7 @@ func (w *walkDir) in(root, rel string) (*treeDir, error) {
 
 func (w *walkDir) close() {
 	if w.d != nil {
-		w.d.close()
+		w.d.Close()
 		w.d = nil
 	}
 }
@@ -61,7 +62,7 @@ func (h *handoff) describeHeld(path, rel, root string) (File, bool) {
 	if err != nil {
 		return File{}, false
 	}
-	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|readFlags, 0)
+	fd, err := unix.Openat(d.FD(), name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|safedir.ReadFlags, 0)
 	if err != nil {
 		return File{}, false
 	}
@@ -115,7 +116,7 @@ func preadFull(fd int, p []byte, off int64) (int, error) {
 }
 
 // statInfo is the fs.FileInfo of an fstat, as os.Stat would give it
-// (Sys is the *syscall.Stat_t); fileID reads it, sameFile compares it.
+// (Sys is the *syscall.Stat_t); safedir.FileID reads it, safedir.SameFile compares it.
 type statInfo struct {
 	name string
 	st   syscall.Stat_t
@@ -278,5 +279,5 @@ func readWalked(f File, max int64) ([]byte, error) {
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: f.Path, Err: err}
 	}
-	return readSized(r, f.Path, st.Size, max)
+	return safedir.ReadSized(r, f.Path, st.Size, max)
 }

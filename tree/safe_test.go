@@ -1,10 +1,9 @@
 package tree
 
 import (
-	"bytes"
-	"errors"
+	"encoding/hex"
 	"fmt"
-	"io"
+	"hash/fnv"
 	"io/fs"
 	"net/url"
 	"os"
@@ -16,243 +15,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relurl/relurl/safewrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// walkOne returns the file rel of the tree walked at dir, as Walk found it.
-func walkFile(t *testing.T, dir, rel string) File {
-	t.Helper()
-	for f, err := range Walk([]string{dir}) {
-		require.NoError(t, err)
-		if f.Rel == rel {
-			return f
-		}
-	}
-	t.Fatalf("walk of %s found no %s", dir, rel)
-	return File{}
-}
+// tempPrefix, hostID and tempNameOf make the names package safewrite
+// gives its temporary files (see its tempname.go), for the walk's tests.
+const tempPrefix = ".relurl-"
 
-func appendNew(old []byte) ([]byte, error) { return append(old, " new"...), nil }
+var hostID = func() string {
+	name, _ := os.Hostname()
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return hex.EncodeToString(h.Sum(nil))
+}()
 
-// updaters are the two ways of replacing a walked file, each given the
-// same change of its content: Update (read whole) and UpdateStream (the
-// old content read and the new one written in small pieces, interleaved).
-var updaters = []struct {
-	name   string
-	update func(w Writer, f File, fn func([]byte) ([]byte, error)) (bool, error)
-}{
-	{"whole", func(w Writer, f File, fn func([]byte) ([]byte, error)) (bool, error) {
-		return w.Update(f, 1<<20, fn)
-	}},
-	{"stream", func(w Writer, f File, fn func([]byte) ([]byte, error)) (bool, error) {
-		return w.UpdateStream(f, func(dst io.Writer, src io.Reader) error {
-			return streamed(dst, src, fn)
-		})
-	}},
-}
-
-// streamed writes fn(old) to dst while it reads old from src, two bytes
-// at a time: each byte of the new content is written as soon as the old
-// content read so far decides it (fn's output for the prefix read, up to
-// where it stops agreeing with fn's output for the whole).
-func streamed(dst io.Writer, src io.Reader, fn func([]byte) ([]byte, error)) error {
-	var old []byte
-	buf := make([]byte, 2)
-	written := 0
-	for {
-		n, err := src.Read(buf)
-		old = append(old, buf[:n]...)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		// What fn makes of the prefix read so far, as far as it is
-		// a prefix of the old content too, is surely settled.
-		part, ferr := fn(old)
-		if ferr != nil {
-			return ferr
-		}
-		settled := 0
-		for settled < len(part) && settled < len(old) && part[settled] == old[settled] {
-			settled++
-		}
-		if settled > written {
-			if _, err := dst.Write(part[written:settled]); err != nil {
-				return err
-			}
-			written = settled
-		}
-	}
-	all, err := fn(old)
-	if err != nil {
-		return err
-	}
-	if !bytes.HasPrefix(all, old[:written]) {
-		return errors.New("streamed: fn rewrote what was already written")
-	}
-	_, err = dst.Write(all[written:])
-	return err
-}
-
-// TestUpdateSymlinkRace makes a symlink-swap race deterministic: between
-// the walk and the write, the file (or a directory above it) is swapped
-// for a symbolic link to a file outside the tree. The write must not reach
-// that file, and must say why it skipped.
-func TestUpdateSymlinkRace(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		// swap replaces part of the tree at dir with a link to outside.
-		swap func(t *testing.T, dir, outside string)
-		when string // "walk": after the walk; "write": after the read, before the write
-		want error
-	}{
-		{"file before read", swapFile, "walk", ErrSymlink},
-		{"directory before read", swapDir, "walk", ErrSymlink},
-		{"file before write", swapFile, "write", ErrSymlink},
-		{"directory before write", swapDir, "write", nil},
-	} {
-		for _, u := range updaters {
-			t.Run(u.name+"/"+tc.name, func(t *testing.T) {
-				dir, outside := t.TempDir(), t.TempDir()
-				writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
-				writeTree(t, outside, map[string]string{"a.html": "outside", "sub/a.html": "outside"})
-				f := walkFile(t, dir, "sub/a.html")
-				if tc.when == "walk" {
-					tc.swap(t, dir, outside)
-				} else {
-					testHookBeforeWrite = func(File) { tc.swap(t, dir, outside) }
-					t.Cleanup(func() { testHookBeforeWrite = nil })
-				}
-				_, err := u.update(Writer{}, f, appendNew)
-				if tc.want != nil {
-					assert.ErrorIs(t, err, tc.want)
-				}
-				for _, p := range []string{"a.html", "sub/a.html"} {
-					data, err := os.ReadFile(filepath.Join(outside, p))
-					require.NoError(t, err)
-					assert.Equal(t, "outside", string(data), "%s outside the tree is untouched", p)
-				}
-				assertNoTemp(t, dir)
-				assertNoTemp(t, outside)
-			})
-		}
-	}
-}
-
-// swapFile replaces dir/sub/a.html by a link to outside/a.html.
-func swapFile(t *testing.T, dir, outside string) {
-	p := filepath.Join(dir, "sub", "a.html")
-	require.NoError(t, os.Remove(p))
-	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), p))
-}
-
-// swapDir replaces dir/sub by a link to outside/sub.
-func swapDir(t *testing.T, dir, outside string) {
-	p := filepath.Join(dir, "sub")
-	require.NoError(t, os.Rename(p, filepath.Join(dir, "moved")))
-	require.NoError(t, os.Symlink(filepath.Join(outside, "sub"), p))
-}
-
-func assertNoTemp(t *testing.T, dir string) {
-	t.Helper()
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasPrefix(d.Name(), tempPrefix) {
-			t.Errorf("temporary file left: %s", p)
-		}
-		return nil
-	})
-}
-
-// TestUpdateReplacedFile: a different regular file in the walked file's
-// place (a hard link to a file elsewhere, say) is not written.
-func TestUpdateReplacedFile(t *testing.T) {
-	for _, u := range updaters {
-		t.Run(u.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeTree(t, dir, map[string]string{"a.html": "tree", "other": "other"})
-			f := walkFile(t, dir, "a.html")
-			require.NoError(t, os.Rename(filepath.Join(dir, "other"), filepath.Join(dir, "a.html")))
-			_, err := u.update(Writer{}, f, appendNew)
-			assert.ErrorIs(t, err, ErrChanged)
-			data, _ := os.ReadFile(filepath.Join(dir, "a.html"))
-			assert.Equal(t, "other", string(data))
-			assertNoTemp(t, dir)
-		})
-	}
-}
-
-// TestWriteInSymlink: a mirror's writes do not follow a link planted in
-// the mirror, as a directory or as the file.
-func TestWriteInSymlink(t *testing.T) {
-	dir, outside := t.TempDir(), t.TempDir()
-	writeTree(t, outside, map[string]string{"a.html": "outside"})
-	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "d")))
-	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), filepath.Join(dir, "a.html")))
-	assert.ErrorIs(t, Writer{}.WriteIn(dir, "d/a.html", []byte("x"), 0o644), ErrSymlink)
-	assert.ErrorIs(t, Writer{}.WriteIn(dir, "a.html", []byte("x"), 0o644), ErrSymlink)
-	assert.ErrorIs(t, Writer{}.WriteIn(dir, "d/new/b.html", []byte("x"), 0o644), ErrSymlink)
-	assert.Error(t, Writer{}.WriteIn(dir, "../x.html", []byte("x"), 0o644))
-	data, _ := os.ReadFile(filepath.Join(outside, "a.html"))
-	assert.Equal(t, "outside", string(data))
-	assert.Equal(t, []string{"a.html"}, names(t, outside))
-	// New directories are made.
-	require.NoError(t, Writer{}.WriteIn(dir, "x/y/z.html", []byte("z"), 0o640))
-	data, _ = os.ReadFile(filepath.Join(dir, "x", "y", "z.html"))
-	assert.Equal(t, "z", string(data))
-}
-
-func TestUpdateHardLinks(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("hard links are detected on Unix only")
-	}
-	for _, tc := range []struct {
-		mode                HardLinks
-		wantErr             error
-		wantFile, wantOther string
-	}{
-		{SkipHardLinks, ErrHardLink, "old", "old"},
-		{KeepHardLinks, nil, "old new", "old new"},
-		{SplitHardLinks, nil, "old new", "old"},
-	} {
-		for _, u := range updaters {
-			t.Run(u.name+"/"+tc.mode.String(), func(t *testing.T) {
-				dir := t.TempDir()
-				writeTree(t, dir, map[string]string{"a.html": "old"})
-				require.NoError(t, os.Link(filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")))
-				f := walkFile(t, dir, "a.html")
-				before, _ := os.Stat(filepath.Join(dir, "a.html"))
-				changed, err := u.update(Writer{HardLinks: tc.mode}, f, appendNew)
-				if tc.wantErr != nil {
-					assert.ErrorIs(t, err, tc.wantErr)
-					assert.Contains(t, err.Error(), "a.html")
-				} else {
-					require.NoError(t, err)
-					assert.True(t, changed)
-				}
-				a, _ := os.ReadFile(filepath.Join(dir, "a.html"))
-				b, _ := os.ReadFile(filepath.Join(dir, "b.html"))
-				assert.Equal(t, tc.wantFile, string(a))
-				assert.Equal(t, tc.wantOther, string(b))
-				after, _ := os.Stat(filepath.Join(dir, "a.html"))
-				assert.Equal(t, tc.mode != SplitHardLinks, os.SameFile(before, after), "same inode")
-				assertNoTemp(t, dir)
-			})
-		}
-	}
-	for _, u := range updaters {
-		// Shorter new content through the inode: no old bytes remain.
-		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{"a.html": "a long old content"})
-		require.NoError(t, os.Link(filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")))
-		_, err := u.update(Writer{HardLinks: KeepHardLinks}, walkFile(t, dir, "a.html"), func([]byte) ([]byte, error) { return []byte("short"), nil })
-		require.NoError(t, err)
-		b, _ := os.ReadFile(filepath.Join(dir, "b.html"))
-		assert.Equal(t, "short", string(b), u.name)
-		assertNoTemp(t, dir)
-	}
+func tempNameOf(host string, pid int, start time.Time) string {
+	return fmt.Sprintf("%s%s-%d-%s-0a0b0c0d.tmp", tempPrefix, host, pid, strconv.FormatInt(start.UnixNano(), 16))
 }
 
 // TestRemoveStaleTemp: a walk that removes stale temporary files removes
@@ -269,18 +49,15 @@ func TestRemoveStaleTemp(t *testing.T) {
 	deadPID := dead.Process.Pid
 	// A live process of this host: the test's parent.
 	livePID := os.Getppid()
-	old := runStart.Add(-time.Hour)
-	name := func(host string, pid int, start time.Time) string {
-		return fmt.Sprintf("%s%s-%d-%s-0a0b0c0d.tmp", tempPrefix, host, pid, strconv.FormatInt(start.UnixNano(), 16))
-	}
+	old := time.Now().Add(-time.Hour)
+	name := tempNameOf
 	dir := t.TempDir()
 	stale := []string{name(hostID, deadPID, old), "sub/" + name(hostID, deadPID, old)}
 	kept := []string{
-		name(hostID, livePID, old),                     // alive
-		name("00000000", deadPID, old),                 // another host
-		name(hostID, deadPID, runStart.Add(time.Hour)), // started after this run
-		tempPrefix + "123456.tmp",                      // the old naming: unprovable
-		tempName(),                                     // this run's own
+		name(hostID, livePID, old),                       // alive
+		name("00000000", deadPID, old),                   // another host
+		name(hostID, deadPID, time.Now().Add(time.Hour)), // started after this run
+		tempPrefix + "123456.tmp",                        // the old naming: unprovable
 	}
 	files := map[string]string{"sub/a.html": "<p>"}
 	for _, n := range append(append([]string{}, stale...), kept...) {
@@ -320,16 +97,6 @@ func TestRemoveStaleTemp(t *testing.T) {
 	for range Walk([]string{dir}) {
 	}
 	assert.FileExists(t, fresh)
-}
-
-func TestTempNameIdentity(t *testing.T) {
-	w, ok := parseTempName(tempName())
-	require.True(t, ok)
-	assert.Equal(t, tempWriter{host: hostID, pid: os.Getpid(), start: time.Unix(0, runStart.UnixNano())}, w)
-	for _, bad := range []string{".relurl-x.tmp", ".relurl-a-b-c-d.tmp", "a-1-2-3.tmp", ".relurl-a-0-1-d.tmp"} {
-		_, ok := parseTempName(bad)
-		assert.False(t, ok, bad)
-	}
 }
 
 // TestJSONName: any byte string survives the JSON file field: valid
@@ -378,15 +145,15 @@ func TestOpenWalked(t *testing.T) {
 	assert.Equal(t, "tree", string(data))
 	swapFile(t, dir, outside)
 	_, err = ReadWalked(f, 1<<20)
-	assert.ErrorIs(t, err, ErrSymlink)
-	assert.ErrorIs(t, Writer{}.CopyWalked(mirror, "sub/a.html", f), ErrSymlink)
+	assert.ErrorIs(t, err, safewrite.ErrSymlink)
+	assert.ErrorIs(t, CopyWalked(safewrite.Writer{}, mirror, "sub/a.html", f), safewrite.ErrSymlink)
 	assert.NoFileExists(t, filepath.Join(mirror, "sub", "a.html"))
 
 	dir = t.TempDir()
 	writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
 	f = walkFile(t, dir, "sub/a.html")
 	swapDir(t, dir, outside)
-	readSwapped(t, f, ErrSymlink)
+	readSwapped(t, f, safewrite.ErrSymlink)
 
 	// At the top of the tree (opened in one call, O_NOFOLLOW): a link
 	// swapped in for the file is not followed, a dangling one neither;
@@ -396,11 +163,11 @@ func TestOpenWalked(t *testing.T) {
 	f = walkFile(t, dir, "a.html")
 	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), filepath.Join(dir, "a.html")))
-	readSwapped(t, f, ErrSymlink)
+	readSwapped(t, f, safewrite.ErrSymlink)
 	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "none.html"), filepath.Join(dir, "a.html")))
 	_, err = ReadWalked(f, 1<<20)
-	assert.ErrorIs(t, err, ErrSymlink)
+	assert.ErrorIs(t, err, safewrite.ErrSymlink)
 	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
 	_, err = ReadWalked(f, 1<<20)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
@@ -416,7 +183,7 @@ func TestOpenWalked(t *testing.T) {
 	writeTree(t, dir, map[string]string{"a.html": "tree", "b.html": "other"})
 	f = walkFile(t, dir, "a.html")
 	require.NoError(t, os.Rename(filepath.Join(dir, "b.html"), filepath.Join(dir, "a.html")))
-	readSwapped(t, f, ErrChanged)
+	readSwapped(t, f, safewrite.ErrChanged)
 }
 
 // readSwapped reads the walked file f, whose name now leads elsewhere:
@@ -444,8 +211,8 @@ func TestCleanMirror(t *testing.T) {
 	}
 	dead := exec.Command(os.Args[0], "-test.run=^$")
 	require.NoError(t, dead.Run())
-	old := runStart.Add(-time.Hour)
-	name := fmt.Sprintf("%s%s-%d-%s-00000000.tmp", tempPrefix, hostID, dead.Process.Pid, strconv.FormatInt(old.UnixNano(), 16))
+	old := time.Now().Add(-time.Hour)
+	name := tempNameOf(hostID, dead.Process.Pid, old)
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"d/" + name: "partial", "d/a.html": "<p>"})
 	require.NoError(t, os.Chtimes(filepath.Join(dir, "d", name), old, old))
@@ -453,4 +220,29 @@ func TestCleanMirror(t *testing.T) {
 	Walker{RemoveStale: true, Removed: func(p string, err error) { removed = append(removed, p) }}.Clean(dir)
 	assert.Equal(t, []string{filepath.Join(dir, "d", name)}, removed)
 	assert.Equal(t, []string{"a.html"}, names(t, filepath.Join(dir, "d")))
+}
+func walkFile(t *testing.T, dir, rel string) File {
+	t.Helper()
+	for f, err := range Walk([]string{dir}) {
+		require.NoError(t, err)
+		if f.Rel == rel {
+			return f
+		}
+	}
+	t.Fatalf("walk of %s found no %s", dir, rel)
+	return File{}
+}
+
+// swapFile replaces dir/sub/a.html by a link to outside/a.html.
+func swapFile(t *testing.T, dir, outside string) {
+	p := filepath.Join(dir, "sub", "a.html")
+	require.NoError(t, os.Remove(p))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), p))
+}
+
+// swapDir replaces dir/sub by a link to outside/sub.
+func swapDir(t *testing.T, dir, outside string) {
+	p := filepath.Join(dir, "sub")
+	require.NoError(t, os.Rename(p, filepath.Join(dir, "moved")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "sub"), p))
 }

@@ -47,7 +47,7 @@ func (m *Mapper) Root(dir string) (string, error) {
 	if m.root == "" {
 		return fileURL(dir, true)
 	}
-	return dirURL(m.root)
+	return DirURL(m.root)
 }
 
 // URL returns f's retrieval URL. A file named on its own (f.Rel == "")
@@ -64,11 +64,11 @@ func (m *Mapper) URL(f File) (string, error) {
 	if f.Rel == "" {
 		return m.root, nil
 	}
-	root, err := dirURL(m.root)
+	root, err := DirURL(m.root)
 	if err != nil {
 		return "", err
 	}
-	return root + escapePath(f.Rel), nil
+	return root + EscapePath(f.Rel), nil
 }
 
 // Local returns, with SavedFrom, where the file f lies when it belongs to
@@ -114,9 +114,9 @@ func inSavedFolder(path string) bool {
 	}
 }
 
-// dirURL returns root with a final "/" on its path. A root with a query
+// DirURL returns root with a final "/" on its path. A root with a query
 // or fragment cannot be a directory.
-func dirURL(root string) (string, error) {
+func DirURL(root string) (string, error) {
 	if strings.ContainsAny(root, "?#") {
 		return "", fmt.Errorf("base URL %q of a tree has a query or fragment", root)
 	}
@@ -126,11 +126,11 @@ func dirURL(root string) (string, error) {
 	return root, nil
 }
 
-// relOf returns the path of the URL u in the tree whose root URL is root
+// PathOf returns the path of the URL u in the tree whose root URL is root
 // (Mapper.Root's: no query or fragment), percent-decoded, without u's
 // query or fragment ("" or ending in "/" for a directory); false when u
 // is not under root or its path does not decode.
-func relOf(u, root string) (string, bool) {
+func PathOf(u, root string) (string, bool) {
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		u = u[:i]
 	}
@@ -145,9 +145,9 @@ func relOf(u, root string) (string, bool) {
 	return rel, true
 }
 
-// escapePath percent-encodes each segment of the slash-separated path
+// EscapePath percent-encodes each segment of the slash-separated path
 // rel, so that a file named "a b?.html" maps to "a%20b%3F.html".
-func escapePath(rel string) string {
+func EscapePath(rel string) string {
 	segs := strings.Split(rel, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"iter"
 	"os"
@@ -12,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/safedir"
 	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/safewrite"
 )
 
 // File is one input file found by Walk.
@@ -31,12 +32,23 @@ type File struct {
 	// file it replaces is still this one.
 	info fs.FileInfo
 	// page is set on a page a walk gathering referrals from the run's
-	// passes yielded (Referrals.Gather): see Referrer and Release.
-	page *page
+	// passes yielded (a Gathering): see Referrer and Release.
+	page Page
 	// held is the descriptor the walk read the head through, for Open
 	// to take (see heldFD); nil when the walk holds none.
 	held *heldFD
 }
+
+// Info returns what the walk saw of the file when it described it; nil
+// for a file it could not (one yielded with its error).
+func (f File) Info() fs.FileInfo { return f.info }
+
+// ReadHeld reads the walked file f whole as ReadFile reads its path,
+// through the descriptor the walk holds for it when it still holds one:
+// no second open. Unlike ReadWalked it makes no writer's checks (a link
+// swapped in, a file changed since the walk): it is for a run that only
+// reads, as the checker without --fix does.
+func ReadHeld(f File, max int64) ([]byte, error) { return readWalked(f, max) }
 
 // HeadLen is how many leading bytes Walk reads from each file: enough for
 // FormatOf and for a "saved from url" comment.
@@ -67,7 +79,7 @@ type Walker struct {
 	// Refer, when set, gives the files of a directory walked the kinds
 	// the tree's documents tell (a .js file a page loads as a module, a
 	// manifest.json a page names): see Referrals.
-	Refer *Referrals
+	Refer Referrals
 
 	// Under, when set, makes the paths given parts of one tree rooted at
 	// this directory, as WalkList's lines are: a path under it is walked
@@ -81,7 +93,7 @@ type Walker struct {
 	// yet: they are read when the walk first meets a file they could
 	// concern (needsReferrals), so a tree without one is walked once.
 	referDir string
-	// gather is the directory's when Refer.Gather: the run's passes
+	// gather is the directory's when Refer.Gathers: the run's passes
 	// over its pages tell the referrals.
 	gather *gathering
 
@@ -112,7 +124,7 @@ func Count(ctx context.Context, paths []string) (int, error) {
 // Walk is the package's Walk, with w's options.
 func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 	return func(yield func(File, error) bool) {
-		if !w.count && !w.unheld && roomToHold() {
+		if !w.count && !w.unheld && safedir.RoomToHold() {
 			h := &handoff{}
 			defer h.end()
 			w.handoff = h
@@ -120,8 +132,10 @@ func (w Walker) Walk(paths []string) iter.Seq2[File, error] {
 		for _, p := range paths {
 			w := w
 			switch {
-			case w.Refer != nil && w.Refer.Gather:
-				w.gather = newGathering(w.Refer, p)
+			case w.Refer != nil && w.Refer.Gathers():
+				if g := w.Refer.Gathering(p); g != nil {
+					w.gather = &gathering{g: g}
+				}
 			case w.Refer != nil:
 				w.referDir = p
 			}
@@ -232,7 +246,7 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 		if err != nil {
 			return err
 		}
-		if strings.HasPrefix(d.Name(), tempPrefix) {
+		if safewrite.IsTemp(d.Name()) {
 			// A killed run's leftovers: never input.
 			if w.RemoveStale {
 				w.removeStale(p, sub, d)
@@ -270,14 +284,14 @@ func (w Walker) walkOne(p, root, rel string, yield func(File, error) bool) bool 
 					g.hold(f)
 					return nil
 				case f.Kind == base.HTML:
-					f.page = g.add(f)
+					f.page = g.g.Page(f)
 				}
 			}
 			if err == nil && w.referDir != "" && needsReferrals(f) {
 				// The first file the tree's documents could tell
 				// something of: read them now, once, before it is
 				// yielded (the files before it are not concerned).
-				w.kinds = w.Refer.scan(w.referDir)
+				w.kinds = w.Refer.Scan(w.referDir, Walker{unheld: true}.Walk([]string{w.referDir}))
 				w.referDir = ""
 			}
 			f = w.kinds.classify(f)
@@ -303,15 +317,11 @@ var errNotRegular = errors.New("not a regular file")
 // if its writer is provably dead.
 func (w Walker) removeStale(p, sub string, d fs.DirEntry) {
 	info, err := d.Info()
-	if err != nil || !staleTemp(info) {
+	if err != nil {
 		return
 	}
-	dir, name, err := openParent(p, sub, false)
-	if err == nil {
-		err = dir.remove(name)
-		dir.close()
-	}
-	if w.Removed != nil {
+	stale, err := safewrite.RemoveStale(p, sub, info)
+	if stale && w.Removed != nil {
 		w.Removed(filepath.Join(p, sub), err)
 	}
 }
@@ -358,8 +368,10 @@ func described(path, rel, root string, info fs.FileInfo, read func(head []byte) 
 // to classify.
 var describeHook func(path string)
 
-// ErrTooLarge is returned by ReadFile for a file above the size limit.
-var ErrTooLarge = errors.New("file too large")
+// ErrTooLarge is returned by ReadFile for a file above the size limit. It
+// is the writer's (safewrite.ErrTooLarge) too: one error for a file too
+// large to read whole, whether to read it or to update it.
+var ErrTooLarge = safedir.ErrTooLarge
 
 // Incomplete reports whether err is that of a document not processed to
 // its end because it went past a limit: a reader's own
@@ -377,7 +389,7 @@ func Incomplete(err error) bool {
 // buffer is sized from the file's size, so reading a tree makes little
 // garbage.
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|readFlags, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|safedir.ReadFlags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -387,37 +399,7 @@ func ReadFile(path string, max int64) ([]byte, error) {
 
 // readOpen reads the open file f to its end, as ReadFile does.
 func readOpen(f *os.File, max int64) ([]byte, error) {
-	var size int64
-	if info, err := f.Stat(); err == nil {
-		size = info.Size()
-	}
-	return readSized(f, f.Name(), size, max)
-}
-
-// readSized reads f, the file at path, which Stat said holds size bytes,
-// to its end, as ReadFile does.
-func readSized(f io.Reader, path string, size, max int64) ([]byte, error) {
-	if size > max {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
-	}
-	// One byte more than the size, to see the end without growing.
-	buf := make([]byte, size+1)
-	n, err := io.ReadFull(f, buf)
-	switch {
-	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		return buf[:n], nil
-	case err != nil:
-		return nil, err
-	}
-	// The file grew since Stat: read the rest, still bounded.
-	rest, err := io.ReadAll(io.LimitReader(f, max+1-int64(n)))
-	if err != nil {
-		return nil, err
-	}
-	if int64(n+len(rest)) > max {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
-	}
-	return append(buf, rest...), nil
+	return safedir.ReadOpen(f, max)
 }
 
 // Inside reports whether path is dir or lies under it, comparing absolute
@@ -437,7 +419,7 @@ func Inside(path, dir string) bool {
 // reading nothing but the names.
 func (w Walker) Clean(dir string) {
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), tempPrefix) {
+		if err != nil || !d.Type().IsRegular() || !safewrite.IsTemp(d.Name()) {
 			return nil
 		}
 		if sub, err := filepath.Rel(dir, path); err == nil {

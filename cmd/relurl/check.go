@@ -13,9 +13,11 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/linkcheck/report"
 	"github.com/relurl/relurl/resolve/grammar"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/tree/report"
 )
 
 const checkSynopsis = `[--base CURRENT_ROOT_URL] [--to NEW_ROOT_URL] [--host PROFILE] [--fix] [--format FORMAT] DIR
@@ -44,7 +46,7 @@ func runCheck(args []string, s stdio) int {
 	gram := fs.String("grammar", "", "also report URLs this grammar rejects: "+strings.Join(grammar.Names(), ", "))
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", ")+` ("json" is JSON Lines, also named "jsonl" as in relurl links)`)
-	hostName := fs.String("host", "file", "how the server maps URL paths to files: "+strings.Join(tree.HostNames(), ", "))
+	hostName := fs.String("host", "file", "how the server maps URL paths to files: "+strings.Join(linkcheck.HostNames(), ", "))
 	fix := fs.Bool("fix", false, "rewrite absolute and root-relative links into the tree to their relative form, and wrong letter case, in place")
 	fixMissing := fs.Bool("fix-missing", false, "with --fix, also rewrite links whose target is missing from the tree")
 	anchors := fs.Bool("anchors", true, "check fragments against the ids and <a name>s of their targets")
@@ -124,7 +126,7 @@ func runCheck(args []string, s stdio) int {
 	if *all && !to.set {
 		return usageErr("--all goes with --to")
 	}
-	host, err := tree.HostProfile(*hostName)
+	host, err := linkcheck.HostProfile(*hostName)
 	if err != nil {
 		return usageErr("--host: %v", err)
 	}
@@ -142,11 +144,11 @@ func runCheck(args []string, s stdio) int {
 			return exitFailure
 		}
 	}
-	c := &tree.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value,
+	c := &linkcheck.Checker{Spec: *spec, Options: *opts, Dir: dir, Root: rootURL, To: to.value,
 		Host: host, NoAnchors: !*anchors, FixMissing: *fixMissing, MaxSize: *maxSize, ContentType: contentType, Scripting: scripting, SavedFrom: *savedFrom,
 		Orphans: *orphans, Entries: entries}
 	if *gram != "" {
-		if c.Grammar, err = tree.Grammar(*gram); err != nil {
+		if c.Grammar, err = linkcheck.Grammar(*gram); err != nil {
 			return usageErr("%v", err)
 		}
 	}
@@ -167,12 +169,12 @@ func runCheck(args []string, s stdio) int {
 	}
 	warn()
 
-	work := func(w inputs.Item) tree.FileResult {
+	work := func(w inputs.Item) linkcheck.FileResult {
 		switch {
 		case w.Err != nil:
-			return tree.FileResult{Err: w.Err}
+			return linkcheck.FileResult{Err: w.Err}
 		case *fix:
-			return c.FixFile(w.File, tree.Writer{})
+			return c.FixFile(w.File, safewrite.Writer{})
 		}
 		return c.CheckFile(w.File)
 	}
@@ -197,7 +199,7 @@ func runCheck(args []string, s stdio) int {
 	// before the move (with --to, unless --all), findings in the baseline.
 	list := &summary.Listing{Report: w, All: *all, Baseline: baseline, ListKnown: *format == "sarif", Unique: *unique}
 	failed, fixed, files := 0, 0, 0
-	emit := func(wk inputs.Item, r tree.FileResult) error {
+	emit := func(wk inputs.Item, r linkcheck.FileResult) error {
 		bar.Add(1)
 		if r.Err != nil {
 			failed++

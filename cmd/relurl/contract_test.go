@@ -15,7 +15,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/linkcheck"
 )
 
 // documentedFields reads docs/output.md: for each "<!-- object: NAME -->"
@@ -281,7 +281,7 @@ func checkValues(t *testing.T, printed map[string]map[string]bool) {
 	for _, k := range link.Kinds() {
 		kinds = append(kinds, k.String())
 	}
-	for _, p := range tree.Problems() {
+	for _, p := range linkcheck.Problems() {
 		problems = append(problems, p.String())
 	}
 	for _, s := range []base.Source{base.Embedded, base.Header, base.Retrieval, base.Composite, base.Default} {

@@ -8,12 +8,12 @@ import (
 	"sync/atomic"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/cmd/relurl/internal/behind"
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/linkout"
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/behind"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/tree"

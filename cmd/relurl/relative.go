@@ -7,7 +7,10 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 )
 
 // relativeFlags are rewrite's flags that rewrite --relative reads.
@@ -20,7 +23,7 @@ type relativeFlags struct {
 }
 
 // runRewriteRelative is rewrite --relative: the links of the tree DIR into
-// the tree made relative by the library's checker (tree.Checker's fix, the
+// the tree made relative by the library's checker (linkcheck.Checker's fix, the
 // one check --fix runs), written in place, into a mirror or nowhere.
 func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlags) int {
 	usageErr := func(format string, a ...any) int {
@@ -47,7 +50,7 @@ func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlag
 		return usageErr("--relative: %s is not a directory (relative links are between the files of a tree)", dir)
 	}
 	if rf.outDir != "" {
-		if err := tree.CheckMirror(rf.outDir, dir); err != nil {
+		if err := treerewrite.CheckMirror(rf.outDir, dir); err != nil {
 			return usageErr("%v", err)
 		}
 	}
@@ -58,11 +61,11 @@ func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlag
 	if err != nil {
 		return usageErr("--base: %v", err)
 	}
-	host, err := tree.HostProfile(rf.host)
+	host, err := linkcheck.HostProfile(rf.host)
 	if err != nil {
 		return usageErr("--host: %v", err)
 	}
-	c := &tree.Checker{Spec: *t.spec, Options: *t.opts, Dir: dir, Root: rootURL, Host: host, NoAnchors: true,
+	c := &linkcheck.Checker{Spec: *t.spec, Options: *t.opts, Dir: dir, Root: rootURL, Host: host, NoAnchors: true,
 		FixMissing: rf.missing, AbsoluteMissing: rf.missing, MissingToSite: !rf.missing, ToServed: true, MaxSize: t.maxSize, ContentType: t.html.ContentType, Scripting: t.html.Scripting, SavedFrom: t.savedFrom}
 	if err := c.Prepare(); err != nil {
 		return usageErr("%v", err)
@@ -71,9 +74,9 @@ func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlag
 	for _, w := range c.Warnings() {
 		s.errorf("rewrite: warning: %s", w)
 	}
-	to := tree.RelativeTarget{Mirror: rf.outDir, DryRun: rf.dryRun}
+	to := linkcheck.RelativeTarget{Mirror: rf.outDir, DryRun: rf.dryRun}
 	if rf.outDir != "" {
-		to.Writer = tree.Writer{NoSync: true, KeepSame: true}
+		to.Writer = safewrite.Writer{NoSync: true, KeepSame: true}
 		if err := os.MkdirAll(rf.outDir, 0o777); err != nil {
 			s.errorf("rewrite: %v", err)
 			return exitFailure
@@ -85,14 +88,14 @@ func runRewriteRelative(fs *flag.FlagSet, t *treeFlags, s stdio, rf relativeFlag
 	}
 	walker := tree.Walker{RemoveStale: rf.inPlace, Removed: staleReporter(s, "rewrite"), Refer: refer}
 	items := inputs.Seq(walker.Walk([]string{dir}))
-	work := func(w inputs.Item) tree.FileResult {
+	work := func(w inputs.Item) linkcheck.FileResult {
 		if w.Err != nil {
-			return tree.FileResult{Err: w.Err}
+			return linkcheck.FileResult{Err: w.Err}
 		}
 		return c.RelativeFile(w.File, to)
 	}
 	var total summary.Rewrite
-	emit := func(w inputs.Item, r tree.FileResult) error {
+	emit := func(w inputs.Item, r linkcheck.FileResult) error {
 		var c summary.Rewrite
 		switch {
 		case r.Err != nil:

@@ -14,7 +14,10 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 )
 
 const rewriteSynopsis = `[--base URL] [--spec S] [-o DIR | -i | --dry-run] [flags] PATH... | -
@@ -46,7 +49,7 @@ func runRewrite(args []string, s stdio) int {
 	addRewriteFlags(fs, t)
 	relative := fs.Bool("relative", false, "the other direction, wget -k's: make links into the tree DIR relative (the file that serves them, by --host); links outside stay absolute (check --fix does the same in place)")
 	relativeMissing := fs.Bool("relative-missing", false, "with --relative, also make links to files missing from the tree relative (by default they are written absolute, to the site the tree came from, as wget -k does)")
-	hostName := fs.String("host", "nginx", "with --relative, how the server the tree was mirrored from mapped URL paths to files (the default: a directory is served by its index.html, as wget -k assumes): "+strings.Join(tree.HostNames(), ", "))
+	hostName := fs.String("host", "nginx", "with --relative, how the server the tree was mirrored from mapped URL paths to files (the default: a directory is served by its index.html, as wget -k assumes): "+strings.Join(linkcheck.HostNames(), ", "))
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -80,7 +83,7 @@ func runRewrite(args []string, s stdio) int {
 	if *others != "copy" && *others != "skip" {
 		return usageErr(`--others is "copy" or "skip", not %q`, *others)
 	}
-	links, err := tree.ParseHardLinks(*hardLinks)
+	links, err := safewrite.ParseHardLinks(*hardLinks)
 	if err != nil {
 		return usageErr("--hardlinks: %v", err)
 	}
@@ -98,7 +101,7 @@ func runRewrite(args []string, s stdio) int {
 			return usageErr(`"-" (standard input) goes alone`)
 		}
 		if *outDir != "" {
-			if err := tree.CheckMirror(*outDir, a); err != nil {
+			if err := treerewrite.CheckMirror(*outDir, a); err != nil {
 				return usageErr("%v", err)
 			}
 		}
@@ -142,12 +145,12 @@ func runRewrite(args []string, s stdio) int {
 	rw := t.rewriter()
 	rw.InPlace, rw.Mirror, rw.CopyOthers = *inPlace, *outDir, *others == "copy"
 	if *inPlace {
-		rw.Writer = tree.Writer{HardLinks: links, AllowOwnerChange: *allowOwner}
+		rw.Writer = safewrite.Writer{HardLinks: links, AllowOwnerChange: *allowOwner}
 	} else {
 		// A mirror is replaced atomically too, so a killed run leaves
 		// whole files, but durably only on request: its source stays.
 		// Made again, its unchanged documents are left alone.
-		rw.Writer = tree.Writer{NoSync: !*sync, KeepSame: true}
+		rw.Writer = safewrite.Writer{NoSync: !*sync, KeepSame: true}
 	}
 	// With a core to spare (-j 1 on two), each file is written a buffer
 	// behind its rewriting, on a goroutine of its own.
@@ -159,9 +162,9 @@ func runRewrite(args []string, s stdio) int {
 	// list may name a file twice; its places are not claimed (that would
 	// hold every line's place), so its mirror looks for files to keep.
 	rw.OnePerPlace = t.fromList == ""
-	work := func(w inputs.Item, sink *ordered.Sink) tree.RewriteResult {
+	work := func(w inputs.Item, sink *ordered.Sink) treerewrite.Result {
 		if w.Err != nil {
-			return tree.RewriteResult{File: w.File, Err: w.Err}
+			return treerewrite.Result{File: w.File, Err: w.Err}
 		}
 		var dst io.Writer
 		if toStdout {
@@ -170,7 +173,7 @@ func runRewrite(args []string, s stdio) int {
 		return rw.Rewrite(dst, w.File)
 	}
 	var total summary.Rewrite
-	emit := func(w inputs.Item, r tree.RewriteResult) error {
+	emit := func(w inputs.Item, r treerewrite.Result) error {
 		bar.Add(1)
 		c := summary.Of(r)
 		total.Add(c)

@@ -19,8 +19,10 @@ import (
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/manifest"
+	"github.com/relurl/relurl/referral"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
@@ -56,6 +58,9 @@ type treeFlags struct {
 	// walker walks the arguments (rewrite -i removes stale temporary
 	// files with it).
 	walker tree.Walker
+	// refer is the walker's Refer: what the tree's pages tell of its
+	// other files (a sheet's encoding, a module's import map).
+	refer *referral.Reader
 }
 
 // addTreeFlags binds the input flags to fs; HTML links resolve under the
@@ -107,7 +112,8 @@ func (t *treeFlags) check() error {
 	// A .js file a page loads as a module, a manifest.json a page names:
 	// the tree's documents tell their kinds.
 	// The pages' own passes tell it (Gather): each is read once.
-	t.walker.Refer = &tree.Referrals{Mapper: m, HTML: t.htmlOptions, Module: t.moduleOptions, MaxSize: t.maxSize, Gather: true}
+	t.refer = &referral.Reader{Mapper: m, HTML: t.htmlOptions, Module: t.moduleOptions, MaxSize: t.maxSize, Gather: true}
+	t.walker.Refer = t.refer
 	if t.jobs < 1 {
 		return errors.New("-j must be at least 1")
 	}
@@ -156,7 +162,7 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 	o.Context = base.Context{Spec: *t.spec, Options: *t.opts, Retrieval: docURL, Strict: t.strict}
 	// A stylesheet's environment encoding (CSS Syntax §3.2): the encoding
 	// of a page of the tree linking it, when not UTF-8.
-	o.SheetEnvironment = t.walker.Refer.SheetEnvironment(docURL)
+	o.SheetEnvironment = t.refer.SheetEnvironment(docURL)
 	// A stream whose <base> is not settled within the look-ahead waits
 	// in a temporary file, not in memory.
 	o.Spool = true
@@ -207,7 +213,7 @@ func (t *treeFlags) extractOptions(docURL string) extract.Options {
 		// A module's bare specifiers count only where the import map
 		// of the page loading it maps them (HTML §8.1.5.3).
 		Module: jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, MaxSize: o.MaxToken,
-			ImportMap: t.walker.Refer.ImportMap(docURL)},
+			ImportMap: t.refer.ImportMap(docURL)},
 	}
 }
 
@@ -215,8 +221,8 @@ func (t *treeFlags) extractOptions(docURL string) extract.Options {
 // (its mode is rewrite's to set): each file's URL by the mapper, its
 // readers' options by extractOptions and --local, whole-read kinds
 // bounded by --max-size.
-func (t *treeFlags) rewriter() *tree.Rewriter {
-	return &tree.Rewriter{Mapper: t.mapper, MaxSize: t.maxSize, Options: func(docURL string) extract.Options {
+func (t *treeFlags) rewriter() *treerewrite.Rewriter {
+	return &treerewrite.Rewriter{Mapper: t.mapper, MaxSize: t.maxSize, Options: func(docURL string) extract.Options {
 		o := t.extractOptions(docURL)
 		o.MIME.Local = t.local
 		return o

@@ -168,7 +168,7 @@ func Counted(bar *progress.Bar, items iter.Seq[Item], args []string, listed bool
 
 // Claimed makes claim's error the error of each item that had none: for
 // `rewrite -o` with several inputs, a file bound for a place in the
-// mirror that an earlier input already takes (tree.Rewriter.Claim), so
+// mirror that an earlier input already takes (treerewrite.Rewriter.Claim), so
 // that no output silently replaces another.
 func Claimed(items iter.Seq[Item], claim func(tree.File) error) iter.Seq[Item] {
 	return func(yield func(Item) bool) {

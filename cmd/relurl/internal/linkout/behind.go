@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/base"
-	"github.com/relurl/relurl/cmd/relurl/internal/behind"
+	"github.com/relurl/relurl/internal/behind"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 )

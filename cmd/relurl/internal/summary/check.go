@@ -4,19 +4,20 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/linkcheck/report"
 	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/tree/report"
 )
 
 // Check counts what a `relurl check` run found, for the lines on
 // standard error.
 type Check struct {
-	Files  int                  // files checked
-	With   int                  // files with a finding listed
-	Total  int                  // findings listed
-	Counts map[tree.Problem]int // findings listed, by problem
-	Before int                  // links broken before the move, not listed (--to without --all)
-	Known  int                  // findings of the baseline, not listed
+	Files  int                       // files checked
+	With   int                       // files with a finding listed
+	Total  int                       // findings listed
+	Counts map[linkcheck.Problem]int // findings listed, by problem
+	Before int                       // links broken before the move, not listed (--to without --all)
+	Known  int                       // findings of the baseline, not listed
 	// Files that could not be checked, or not to their end; Incomplete
 	// of them went past a limit (tree.Incomplete). Either fails the run.
 	Failed, Incomplete int
@@ -31,9 +32,9 @@ func (m *Check) Fail(err error) {
 }
 
 // Add counts a listed finding of problem p.
-func (m *Check) Add(p tree.Problem) {
+func (m *Check) Add(p linkcheck.Problem) {
 	if m.Counts == nil {
-		m.Counts = map[tree.Problem]int{}
+		m.Counts = map[linkcheck.Problem]int{}
 	}
 	m.Counts[p]++
 	m.Total++
@@ -41,12 +42,12 @@ func (m *Check) Add(p tree.Problem) {
 
 // Lines returns the summary, "check: N findings in K of M files: J
 // missing, ..." (K files of the M checked have a finding listed; problems
-// in the order of tree.Problems), then a line for what
+// in the order of linkcheck.Problems), then a line for what
 // was not listed: the links broken before the move, and with a baseline
 // the findings still in it and those gone.
 func (m *Check) Lines(baseline *report.Baseline) []string {
 	var parts []string
-	for _, p := range tree.Problems() {
+	for _, p := range linkcheck.Problems() {
 		if n := m.Counts[p]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, p))
 		}

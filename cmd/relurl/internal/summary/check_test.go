@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/tree/report"
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/linkcheck/report"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -14,15 +14,15 @@ func TestCheckLines(t *testing.T) {
 	m.Files = 1
 	assert.Equal(t, []string{"check: 0 findings in 1 file"}, m.Lines(nil))
 	m.Files = 3
-	m.Add(tree.Missing)
-	m.Add(tree.RootRelative)
-	m.Add(tree.Missing)
+	m.Add(linkcheck.Missing)
+	m.Add(linkcheck.RootRelative)
+	m.Add(linkcheck.Missing)
 	m.Before = 1
 	m.With = 1
 	assert.Equal(t, []string{
 		"check: 3 findings in 1 of 3 files: 1 root-relative, 2 missing",
 		"check: 1 link broken before the move not listed (--all lists them)",
-	}, m.Lines(nil), "problems in the order of tree.Problems")
+	}, m.Lines(nil), "problems in the order of linkcheck.Problems")
 }
 
 // TestListingCountsFilesWithFindings: six findings in one of six files
@@ -31,9 +31,9 @@ func TestListingCountsFilesWithFindings(t *testing.T) {
 	l := Listing{Report: discard{}}
 	l.Sum.Files = 6
 	for i := range 6 {
-		assert.NoError(t, l.Show(tree.Finding{Problem: tree.Missing, File: "a.html", Line: i + 1}))
+		assert.NoError(t, l.Show(linkcheck.Finding{Problem: linkcheck.Missing, File: "a.html", Line: i + 1}))
 	}
-	assert.NoError(t, l.Show(tree.Finding{Problem: tree.Missing, File: "b.html", Line: 1}))
+	assert.NoError(t, l.Show(linkcheck.Finding{Problem: linkcheck.Missing, File: "b.html", Line: 1}))
 	assert.Equal(t, "check: 7 findings in 2 of 6 files: 7 missing", l.Sum.Lines(nil)[0])
 }
 
@@ -45,10 +45,10 @@ func TestPlural(t *testing.T) {
 
 func TestTargets(t *testing.T) {
 	var ts Targets
-	ts.Add(tree.Finding{Problem: tree.Missing, Target: "a.html", File: "x.html", Line: 1, Column: 2, Reason: "no such file"})
-	ts.Add(tree.Finding{Problem: tree.Missing, Target: "b.html", File: "x.html", Line: 3, Column: 1, Reason: "no such file"})
-	ts.Add(tree.Finding{Problem: tree.Missing, Target: "b.html", File: "y.html", Line: 5, Column: 1, Reason: "no such file"})
-	ts.Add(tree.Finding{Problem: tree.RootRelative, URL: "https://e.example/b.html", Link: "/b.html", File: "y.html", Line: 6, Column: 1, Reason: "root"})
+	ts.Add(linkcheck.Finding{Problem: linkcheck.Missing, Target: "a.html", File: "x.html", Line: 1, Column: 2, Reason: "no such file"})
+	ts.Add(linkcheck.Finding{Problem: linkcheck.Missing, Target: "b.html", File: "x.html", Line: 3, Column: 1, Reason: "no such file"})
+	ts.Add(linkcheck.Finding{Problem: linkcheck.Missing, Target: "b.html", File: "y.html", Line: 5, Column: 1, Reason: "no such file"})
+	ts.Add(linkcheck.Finding{Problem: linkcheck.RootRelative, URL: "https://e.example/b.html", Link: "/b.html", File: "y.html", Line: 6, Column: 1, Reason: "root"})
 	var b strings.Builder
 	assert.NoError(t, ts.Write(&b, "text"))
 	assert.Equal(t, `b.html: missing: 2 referrers (first: x.html:3:1): no such file

@@ -1,8 +1,8 @@
 package summary
 
 import (
-	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/tree/report"
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/linkcheck/report"
 )
 
 // Listing passes the findings of a `relurl check` run on to its report,
@@ -24,7 +24,7 @@ type Listing struct {
 
 // Show lists the finding f, or counts it as not listed; the error is the
 // report's.
-func (l *Listing) Show(f tree.Finding) error {
+func (l *Listing) Show(f linkcheck.Finding) error {
 	if f.Before && !l.All {
 		l.Sum.Before++
 		return nil

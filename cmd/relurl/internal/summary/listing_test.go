@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/tree/report"
+	"github.com/relurl/relurl/linkcheck"
+	"github.com/relurl/relurl/linkcheck/report"
 )
 
 // TestListing: what a check run lists and what it counts as not listed.
 func TestListing(t *testing.T) {
-	a := tree.Finding{File: "a.html", Line: 1, Column: 1, Link: "/x", Problem: tree.RootRelative, Target: "x"}
-	b := tree.Finding{File: "a.html", Line: 2, Column: 1, Link: "y.html", Problem: tree.Missing, Target: "y.html", Before: true}
-	c := tree.Finding{File: "b.html", Line: 3, Column: 1, Link: "/x", Problem: tree.RootRelative, Target: "x"}
+	a := linkcheck.Finding{File: "a.html", Line: 1, Column: 1, Link: "/x", Problem: linkcheck.RootRelative, Target: "x"}
+	b := linkcheck.Finding{File: "a.html", Line: 2, Column: 1, Link: "y.html", Problem: linkcheck.Missing, Target: "y.html", Before: true}
+	c := linkcheck.Finding{File: "b.html", Line: 3, Column: 1, Link: "/x", Problem: linkcheck.RootRelative, Target: "x"}
 
 	var buf bytes.Buffer
 	w, err := report.New("json", &buf, report.Options{})
@@ -21,19 +21,19 @@ func TestListing(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := &Listing{Report: w}
-	for _, f := range []tree.Finding{a, b, c} {
+	for _, f := range []linkcheck.Finding{a, b, c} {
 		if err := l.Show(f); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w.Close()
-	if n := strings.Count(buf.String(), "\n"); n != 2 || l.Sum.Total != 2 || l.Sum.Before != 1 || l.Sum.Counts[tree.RootRelative] != 2 {
+	if n := strings.Count(buf.String(), "\n"); n != 2 || l.Sum.Total != 2 || l.Sum.Before != 1 || l.Sum.Counts[linkcheck.RootRelative] != 2 {
 		t.Errorf("without --all: %d lines, Sum %+v; want 2 listed, 1 before\n%s", n, l.Sum, buf.String())
 	}
 
 	// --all lists the links broken before the move; --unique gathers by target.
 	l = &Listing{Report: w, All: true, Unique: true}
-	for _, f := range []tree.Finding{a, b, c} {
+	for _, f := range []linkcheck.Finding{a, b, c} {
 		l.Show(f)
 	}
 	if l.Sum.Total != 3 || l.Sum.Before != 0 {

@@ -3,7 +3,7 @@
 // the summary lines on standard error or the --json object (their fields
 // are part of the command's contract, docs/output.md). It is the
 // command's accounting, kept apart from the library, which reports what
-// each file did (tree.RewriteResult, tree.FileResult, materialize.Summary)
+// each file did (treerewrite.Result, linkcheck.FileResult, materialize.Summary)
 // and counts nothing across files.
 package summary
 
@@ -13,7 +13,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 )
 
 // Rewrite is the summary of a rewrite run, or of one file of it.
@@ -49,7 +51,7 @@ type Rewrite struct {
 
 // Of returns the counts of one file's result. A failed file counts as
 // failed only: its links are not counted.
-func Of(r tree.RewriteResult) Rewrite {
+func Of(r treerewrite.Result) Rewrite {
 	var c Rewrite
 	if r.Read {
 		c.Files = 1
@@ -63,7 +65,7 @@ func Of(r tree.RewriteResult) Rewrite {
 		return c
 	case r.Err != nil:
 		c.Failed = 1
-		if errors.Is(r.Err, tree.ErrSymlink) || errors.Is(r.Err, tree.ErrChanged) || errors.Is(r.Err, tree.ErrHardLink) || errors.Is(r.Err, tree.ErrOwner) {
+		if errors.Is(r.Err, safewrite.ErrSymlink) || errors.Is(r.Err, safewrite.ErrChanged) || errors.Is(r.Err, safewrite.ErrHardLink) || errors.Is(r.Err, safewrite.ErrOwner) {
 			c.Refused = 1
 		}
 		if tree.Incomplete(r.Err) {

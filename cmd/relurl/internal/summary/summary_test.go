@@ -8,35 +8,37 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/treerewrite"
 	"github.com/stretchr/testify/assert"
 )
 
 func TestOf(t *testing.T) {
-	refused := &fs.PathError{Op: "rename", Path: "p", Err: tree.ErrSymlink}
+	refused := &fs.PathError{Op: "rename", Path: "p", Err: safewrite.ErrSymlink}
 	incomplete := fmt.Errorf("x: %w", link.ErrIncomplete)
 	for _, c := range []struct {
 		name string
-		r    tree.RewriteResult
+		r    treerewrite.Result
 		want Rewrite
 	}{
-		{"changed", tree.RewriteResult{Read: true, Changed: true, Links: 3, Rewritten: 2, Failed: 1, Warnings: []string{"w"}},
+		{"changed", treerewrite.Result{Read: true, Changed: true, Links: 3, Rewritten: 2, Failed: 1, Warnings: []string{"w"}},
 			Rewrite{Files: 1, Changed: 1, Links: 3, Rewritten: 2, FailedLinks: 1, Warnings: 1}},
-		{"unchanged", tree.RewriteResult{Read: true, Links: 1}, Rewrite{Files: 1, Unchanged: 1, Links: 1}},
-		{"up to date", tree.RewriteResult{Read: true, UpToDate: true, Links: 1, Rewritten: 1}, Rewrite{Files: 1, UpToDate: 1, Links: 1}}, // nothing rewritten this run, as a second -i
-		{"copied", tree.RewriteResult{Copied: true}, Rewrite{Copied: 1}},
-		{"skipped", tree.RewriteResult{Skipped: true}, Rewrite{Skipped: 1}},
-		{"walk error", tree.RewriteResult{Err: errors.New("stat")}, Rewrite{Failed: 1}},
-		{"copy refused is no document's refusal", tree.RewriteResult{Err: refused}, Rewrite{Failed: 1}},
-		{"failed: links not counted", tree.RewriteResult{Read: true, Err: errors.New("x"), Links: 4, Warnings: []string{"a", "b"}},
+		{"unchanged", treerewrite.Result{Read: true, Links: 1}, Rewrite{Files: 1, Unchanged: 1, Links: 1}},
+		{"up to date", treerewrite.Result{Read: true, UpToDate: true, Links: 1, Rewritten: 1}, Rewrite{Files: 1, UpToDate: 1, Links: 1}}, // nothing rewritten this run, as a second -i
+		{"copied", treerewrite.Result{Copied: true}, Rewrite{Copied: 1}},
+		{"skipped", treerewrite.Result{Skipped: true}, Rewrite{Skipped: 1}},
+		{"walk error", treerewrite.Result{Err: errors.New("stat")}, Rewrite{Failed: 1}},
+		{"copy refused is no document's refusal", treerewrite.Result{Err: refused}, Rewrite{Failed: 1}},
+		{"failed: links not counted", treerewrite.Result{Read: true, Err: errors.New("x"), Links: 4, Warnings: []string{"a", "b"}},
 			Rewrite{Files: 1, Failed: 1, Warnings: 2}},
-		{"refused", tree.RewriteResult{Read: true, Err: refused}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
-		{"incomplete", tree.RewriteResult{Read: true, Err: incomplete}, Rewrite{Files: 1, Failed: 1, Incomplete: 1}},
+		{"refused", treerewrite.Result{Read: true, Err: refused}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
+		{"incomplete", treerewrite.Result{Read: true, Err: incomplete}, Rewrite{Files: 1, Failed: 1, Incomplete: 1}},
 		// Over --max-size is over a limit: incomplete, as a reader's
 		// limit is (tree.Incomplete, the one rule).
-		{"copied unchanged", tree.RewriteResult{Read: true, Err: tree.ErrTooLarge, CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1, Incomplete: 1}},
-		{"copied unchanged, not over a limit", tree.RewriteResult{Read: true, Err: errors.New("x"), CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1}},
-		{"owner not kept", tree.RewriteResult{Read: true, Err: fmt.Errorf("owned by 0:0: %w", tree.ErrOwner)}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
+		{"copied unchanged", treerewrite.Result{Read: true, Err: tree.ErrTooLarge, CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1, Incomplete: 1}},
+		{"copied unchanged, not over a limit", treerewrite.Result{Read: true, Err: errors.New("x"), CopiedUnchanged: true}, Rewrite{Files: 1, Failed: 1, Unrewritten: 1}},
+		{"owner not kept", treerewrite.Result{Read: true, Err: fmt.Errorf("owned by 0:0: %w", safewrite.ErrOwner)}, Rewrite{Files: 1, Failed: 1, Refused: 1}},
 	} {
 		assert.Equal(t, c.want, Of(c.r), c.name)
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/relurl/relurl/tree"
+	"github.com/relurl/relurl/linkcheck"
 )
 
 // Targets is the list `relurl check --unique` prints: each broken target
@@ -18,18 +18,18 @@ type Targets struct {
 
 // targetKey is one broken target: the problem and what it names.
 type targetKey struct {
-	problem tree.Problem
+	problem linkcheck.Problem
 	target  string
 }
 
 type target struct {
-	first     tree.Finding
+	first     linkcheck.Finding
 	referrers int
 }
 
 // Add counts the finding f as a referrer of its target: f.Target, else
 // its URL, else the link as written.
-func (t *Targets) Add(f tree.Finding) {
+func (t *Targets) Add(f linkcheck.Finding) {
 	k := targetKey{f.Problem, f.Target}
 	if k.target == "" {
 		k.target = f.URL
@@ -61,13 +61,13 @@ func (t *Targets) Write(w io.Writer, format string) error {
 		var err error
 		if format == "json" {
 			err = enc.Encode(struct {
-				Problem   tree.Problem `json:"problem"`
-				Target    string       `json:"target"`
-				Referrers int          `json:"referrers"`
-				File      string       `json:"file"`
-				Line      int          `json:"line"`
-				Column    int          `json:"column"`
-				Reason    string       `json:"reason"`
+				Problem   linkcheck.Problem `json:"problem"`
+				Target    string            `json:"target"`
+				Referrers int               `json:"referrers"`
+				File      string            `json:"file"`
+				Line      int               `json:"line"`
+				Column    int               `json:"column"`
+				Reason    string            `json:"reason"`
 			}{k.problem, k.target, x.referrers, f.File, f.Line, f.Column, f.Reason})
 		} else {
 			_, err = fmt.Fprintf(w, "%s: %s: %s (first: %s:%d:%d): %s\n", k.target, k.problem, Plural(x.referrers, "referrer"), f.File, f.Line, f.Column, f.Reason)

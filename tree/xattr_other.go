@@ -1,9 +1,0 @@
-//go:build !(linux || darwin || freebsd || netbsd)
-
-package tree
-
-import "os"
-
-// copyXattrs does nothing where relurl reads no extended attributes: they
-// are dropped (README says so).
-func copyXattrs(dst, src *os.File) {}
