@@ -27,6 +27,7 @@ import (
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/byref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/jsmodule"
@@ -225,11 +226,17 @@ func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Res
 	return d.Links(fn)
 }
 
-// LinksRef is [Links] with fn given a pointer to each link instead of a
-// copy, as [htmlrewrite.LinksRef]: the Link is fn's to read and change
-// during the call only. A seekable HTML document's links come without a
-// copy; other kinds' are copied once, to be handed over.
-func LinksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
+// htmlLinksRef is htmlrewrite's Links by pointer (package byref).
+var htmlLinksRef = byref.HTMLLinks.(func(io.Reader, htmlrewrite.Options, func(*link.Link) error) (base.Result, error))
+
+func init() { byref.ExtractLinks = linksRef }
+
+// linksRef is [Links] with fn given a pointer to each link instead of a
+// copy, as htmlrewrite's by-pointer path (package byref): the Link is
+// fn's to read and change during the call only. A seekable HTML
+// document's links come without a copy; other kinds' are copied once, to
+// be handed over.
+func linksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
 	o = withCore(o, k)
 	if rd := readerOf(k); rd.seekLinks != nil {
 		if rs, ok := r.(io.ReadSeeker); ok {
@@ -283,12 +290,12 @@ func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error, ref func(*
 	var err error
 	switch {
 	case onBase == nil && ref != nil:
-		final, err = htmlrewrite.LinksRef(rs, o.HTML, ref)
+		final, err = htmlLinksRef(rs, o.HTML, ref)
 	case onBase == nil:
 		final, err = htmlrewrite.Links(rs, o.HTML, fn)
 	default:
 		first := true
-		final, err = htmlrewrite.LinksRef(rs, o.HTML, func(l *link.Link) error {
+		final, err = htmlLinksRef(rs, o.HTML, func(l *link.Link) error {
 			if first {
 				first = false
 				onBase(l.Base)

@@ -52,6 +52,8 @@ import (
 	"golang.org/x/text/encoding"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/byref"
+	"github.com/relurl/relurl/internal/lazyref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/internal/token"
@@ -180,7 +182,7 @@ type Options struct {
 	// the URL of each link of a UTF-8 document resolved against the
 	// document's own resolvers to whoever reads the link last
 	// (lazyurl.Resolve), off the goroutine that reads the document.
-	deferred *lazyurl.Refs
+	deferred *lazyref.Refs
 
 	// identity (tests only) replaces every URL by itself, through the
 	// same splicing as a real change: the output must equal the input.
@@ -254,7 +256,8 @@ const (
 var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-compatible")
 
 func init() {
-	lazyurl.DeferIn = func(opts any, refs *lazyurl.Refs) { opts.(*Options).deferred = refs }
+	lazyurl.DeferIn = func(opts any, refs *lazyref.Refs) { opts.(*Options).deferred = refs }
+	byref.HTMLLinks = linksRef
 }
 
 // Rewrite copies the HTML document src to dst with every URL-bearing
@@ -454,16 +457,16 @@ func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, 
 	return links(src, opts, fn, nil)
 }
 
-// LinksRef is [Links] with fn given a pointer to each link instead of a
+// linksRef is [Links] with fn given a pointer to each link instead of a
 // copy (a Link is some 260 bytes, copied at each call it goes through):
-// the zero-copy path beside the convenient one. The Link is fn's to read
-// and change during the call only; its strings and Rel slice are its
-// own, as Links says, and may be kept.
-func LinksRef(src io.Reader, opts Options, fn func(*link.Link) error) (base.Result, error) {
+// the zero-copy path of relurl's own packages (byref.HTMLLinks). The Link
+// is fn's to read and change during the call only; its strings and Rel
+// slice are its own, as Links says, and may be kept.
+func linksRef(src io.Reader, opts Options, fn func(*link.Link) error) (base.Result, error) {
 	return links(src, opts, nil, fn)
 }
 
-// links is Links with fn, or LinksRef with ref.
+// links is Links with fn, or linksRef with ref.
 func links(src io.Reader, opts Options, fn func(link.Link) error, ref func(*link.Link) error) (base.Result, error) {
 	if rs, ok := src.(io.ReadSeeker); ok {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/htmltree"
+	"github.com/relurl/relurl/internal/lazyref"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/internal/token"
 	"github.com/relurl/relurl/link"
@@ -137,10 +139,13 @@ type scanner struct {
 	edits   []edit
 	scratch []byte
 	linkBuf []byte // a link's strings, made (see emitRef)
-	urls    []byte // the URLs of s.subs (see reference)
-	blocks  blocks // where they are kept
-	rel     []string
-	err     error // from fn
+	// lazy is the URL of the link being emitted when it is left for later
+	// (emitDeferred): link hands it to the Link.
+	lazy   *lazyref.Ref
+	urls   []byte // the URLs of s.subs (see reference)
+	blocks blocks // where they are kept
+	rel    []string
+	err    error // from fn
 	// onBase is called at the first start tag named "base" (the single
 	// passes of Rewrite and Links, once.go, linksonce.go); an error stops
 	// the pass.
@@ -1422,7 +1427,9 @@ func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, 
 // written, raw[t:t+n]: the link's one string is the value.
 func (s *scanner) emitDeferred(at *site, d0 int, raw string, t, n int, res *resolve.Resolver) {
 	s.linkBuf = append(s.linkBuf[:0], raw...)
-	s.emit(at, d0, s.blocks.string(s.linkBuf), "", s.opts.deferred.New(res, t, n))
+	s.lazy = s.opts.deferred.New(res, t, n)
+	s.emit(at, d0, s.blocks.string(s.linkBuf), "", nil)
+	s.lazy = nil
 }
 
 func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
@@ -1432,7 +1439,7 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 	if h := s.hold; h != nil {
 		// Links' single pass: filled in the hold's own slot, or its
 		// own Link once links go directly, and handed on by pointer
-		// where the caller takes one (LinksRef).
+		// where the caller takes one (linksRef).
 		s.link(h.next(), at, d0, raw, u, err)
 		s.err = h.filled()
 		return
@@ -1460,6 +1467,9 @@ func (s *scanner) link(l *link.Link, at *site, d0 int, raw, u string, err error)
 	}
 	l.Raw, l.URL, l.Err, l.Tag, l.Attr, l.Kind = raw, u, err, elementName(at.name), at.attr, at.kind
 	l.Line, l.Column, l.Offset, l.Inert, l.Base = line, col, off, s.inert > 0, s.stats.Base
+	if s.lazy != nil {
+		lazyurl.Defer(l, s.lazy)
+	}
 	if len(s.rel) > 0 {
 		// The rel tokens may alias the token's bytes (str).
 		l.Rel = s.blocks.strings(len(s.rel))

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/lazyref"
 )
 
 // Kind classifies a link by what following it does.
@@ -119,6 +120,11 @@ type Link struct {
 	// WARC-Target-URI.
 	Record int64
 	Target string
+
+	// lazy, when set, is the URL left to be resolved later, by whoever
+	// reads the link last (relurl's command, through its internal package
+	// lazyurl): URL is then "" and Err nil until it is.
+	lazy *lazyref.Ref
 }
 
 // Stats reports what a reader did with one document.
