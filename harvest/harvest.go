@@ -153,7 +153,7 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError
 		o = r.Options(docURL)
 	}
 	if l := m.Local(f); l != nil {
-		if o.HTML.Spec == 0 {
+		if o.HTML.Context.Spec == 0 {
 			o.Document.Context.Local = l // the HTML reader takes the core
 		} else {
 			o.HTML.Context.Local = l

@@ -156,9 +156,6 @@ func (h *hold) drop() {
 // fn was not called.
 // Links go to fn, or to ref when it is set (linksRef).
 func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(link.Link) error, ref func(*link.Link) error) (res base.Result, ok bool, err error) {
-	if opts.Context.Spec == 0 {
-		opts.Context.Spec = opts.Spec
-	}
 	if err := checkSpec(opts); err != nil {
 		return base.Result{}, true, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -140,8 +141,9 @@ func TestMirrorDirSwapped(t *testing.T) {
 }
 
 func whatwgOptions(docURL string) extract.Options {
-	return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG,
-		Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+	return extract.Options{HTML: htmlrewrite.Options{
+		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}},
+	}}
 }
 
 // TestFDReader: the walk's descriptor read as a document's reader does

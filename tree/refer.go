@@ -12,6 +12,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 )
 
 // Referrals makes a walk tell the kinds that only a document referring to
@@ -303,7 +304,7 @@ func (c *Checker) Referrals() *Referrals {
 		HTML:   func(u string) htmlrewrite.Options { return c.optionsAt(u) },
 		Module: func(u string) jsmodule.Options {
 			o := c.optionsAt(u)
-			return jsmodule.Options{Spec: o.Spec, Context: o.Context}
+			return jsmodule.Options{Document: link.Document{Context: o.Context}}
 		},
 		MaxSize: c.MaxSize,
 	}
