@@ -282,10 +282,10 @@ func TestHeader(t *testing.T) {
 // byref).
 var fileRef = byref.HarvestFile.(func(*harvest.Reader, tree.File, func(base.Format, *link.Link) error, func(*archive.RecordError) error) harvest.Result)
 
-// TestFileRef: the by-pointer path reads what File reads, each link handed by
-// pointer: an HTML page's links without a copy on the way (the pass's
-// own, consecutive in its hold), whatever fn does to them.
-func TestFileRef(t *testing.T) {
+// TestFileByPointer: the by-pointer path reads what File reads, each
+// link handed by pointer: an HTML page's links without a copy on the way
+// (the pass's own, consecutive in its hold), whatever fn does to them.
+func TestFileByPointer(t *testing.T) {
 	files := map[string]string{"many.html": strings.Repeat(`<a href="x.html" rel=next>x</a><img src="https://i.example/i.png">`, 50)}
 	for name, data := range site {
 		files[name] = data

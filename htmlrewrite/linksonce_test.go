@@ -275,12 +275,12 @@ func TestHoldSlotZero(t *testing.T) {
 	}
 }
 
-// TestLinksRefNoCopy: linksRef hands fn the pass's own links, not copies:
+// TestLinksByPointerNoCopy: linksRef hands fn the pass's own links, not copies:
 // the links held until the document's end are the consecutive elements
 // of the hold's array, and once links go straight through (over the
 // bound) each is the hold's one Link, filled in place. (Links copies
 // each, some 260 bytes, at every call it goes through.)
-func TestLinksRefNoCopy(t *testing.T) {
+func TestLinksByPointerNoCopy(t *testing.T) {
 	doc := strings.Repeat(`<a href="x.html" rel=next>x</a><img src=i.png>`+"\n", 100)
 	size := reflect.TypeOf(link.Link{}).Size()
 	addrs := func() []uintptr {
