@@ -163,8 +163,7 @@ func BenchmarkWARCGunzipLinks(b *testing.B) {
 			j := bytes.Index(data[i+4:], sep) + i + 8
 			body := data[j : len(data)-4]
 			_, err := htmlrewrite.Links(bytes.NewReader(body), htmlrewrite.Options{
-				Spec:    resolve.WHATWG,
-				Context: base.Context{Spec: resolve.WHATWG, Retrieval: string(target)},
+				Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: string(target)}},
 			}, func(link.Link) error {
 				n++
 				return nil
@@ -221,8 +220,7 @@ func BenchmarkMHTMLRewriteHTML(b *testing.B) {
 	for b.Loop() {
 		for _, p := range pages {
 			_, err := htmlrewrite.Rewrite(io.Discard, bytes.NewReader(p.Data), htmlrewrite.Options{
-				Spec:    resolve.WHATWG,
-				Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://corpus.example/" + p.Name + "/index.html"},
+				Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://corpus.example/" + p.Name + "/index.html"}},
 			})
 			if err != nil {
 				b.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/archive"
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/link"
@@ -21,5 +22,5 @@ func init() {
 
 // options are extract's options for an archive read with o.
 func options(o archive.Options) extract.Options {
-	return extract.Options{MIME: o, HTML: htmlrewrite.Options{Spec: o.Spec}}
+	return extract.Options{MIME: o, HTML: htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: o.Spec}}}}
 }

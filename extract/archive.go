@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -124,15 +125,16 @@ func documentError(err error) error {
 // that belongs to a file of its own (a saved page's local files, the
 // links left for later, a tree's referrals).
 func archived(d *archive.Document, o Options) Options {
-	spec := o.MIME.Spec
 	h := o.HTML
-	h.Spec, h.Context, h.ContentType, h.Map = spec, d.Context, d.ContentType, d.Map
+	core := link.Document{Context: d.Context, Absolute: h.Absolute, Fragments: h.Fragments, Map: d.Map}
+	core.Context.Spec = cmp.Or(core.Context.Spec, o.MIME.Spec)
+	h.Context, h.ContentType, h.Map = core.Context, d.ContentType, d.Map
 	h.Referrer, h.SheetEnvironment = nil, ""
 	h = undeferred(h)
 	return Options{
 		HTML:     h,
-		XML:      xmlrewrite.Options{Spec: spec, Context: d.Context, Absolute: h.Absolute, Fragments: h.Fragments, Map: d.Map},
-		Manifest: manifest.Options{Spec: spec, Context: d.Context, Absolute: h.Absolute, Fragments: h.Fragments, Map: d.Map},
-		Module:   jsmodule.Options{Spec: spec, Context: d.Context, Absolute: h.Absolute, Map: d.Map},
+		XML:      xmlrewrite.Options{Document: core},
+		Manifest: manifest.Options{Document: core},
+		Module:   jsmodule.Options{Document: core},
 	}
 }

@@ -16,7 +16,7 @@ import (
 // benchOptions are the options of corpus page name, as htmlrewrite's
 // benchmarks give them.
 func benchOptions(name string) extract.Options {
-	return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://corpus.example/" + name + "/index.html"}}}
+	return extract.Options{HTML: htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://corpus.example/" + name + "/index.html"}}}}
 }
 
 // BenchmarkLinks reads every link of every corpus page through the

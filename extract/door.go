@@ -134,11 +134,10 @@ func hasScheme(s string) bool {
 // that is set (its spec and base layers), else with WHATWG's spec when no
 // reader names one.
 func defaults(o Options) Options {
-	if o.Document.Context.Spec == 0 && o.HTML.Spec != 0 {
-		o.Document.Context, o.Document.Context.Spec = o.HTML.Context, o.HTML.Spec
-		o.HTML.Spec, o.HTML.Context = 0, base.Context{}
+	if o.Document.Context.Spec == 0 && o.HTML.Context.Spec != 0 {
+		o.Document.Context, o.HTML.Context = o.HTML.Context, base.Context{}
 	}
-	for _, s := range []resolve.Spec{o.HTML.Context.Spec, o.XML.Spec, o.Manifest.Spec, o.Module.Spec, o.MIME.Spec, resolve.WHATWG} {
+	for _, s := range []resolve.Spec{o.HTML.Context.Spec, o.XML.Context.Spec, o.Manifest.Context.Spec, o.Module.Context.Spec, o.MIME.Spec, resolve.WHATWG} {
 		if o.Document.Context.Spec == 0 {
 			o.Document.Context.Spec = s
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/byref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/jsmodule"
@@ -37,11 +38,12 @@ import (
 
 // Options say how to read one document. Its link.Document, filled once,
 // says what every kind's reader needs (the spec in Context.Spec, the base
-// layers, the content type, Map, the limits): each reader whose own
-// options below leave Spec zero takes it, so that a document of any kind
-// gets resolved URLs. The per-kind options add what is each reader's own
-// (HTML's Base mode or Srcdoc, a module's ImportMap, ...); a reader given
-// a Spec of its own is read with its own options alone.
+// layers, the content type, Map, the limits): each reader's options embed
+// the same link.Document, and each whose own leaves Context.Spec zero
+// takes this one, so that a document of any kind gets resolved URLs. The
+// per-kind options add what is each reader's own (HTML's Base mode or
+// Srcdoc, a module's ImportMap, ...); a reader whose own link.Document
+// names a spec is read with its own options alone.
 type Options struct {
 	link.Document
 
@@ -225,11 +227,17 @@ func Links(r io.Reader, k base.Format, o Options, fn func(link.Link) error) (Res
 	return d.Links(fn)
 }
 
-// LinksRef is [Links] with fn given a pointer to each link instead of a
-// copy, as [htmlrewrite.LinksRef]: the Link is fn's to read and change
-// during the call only. A seekable HTML document's links come without a
-// copy; other kinds' are copied once, to be handed over.
-func LinksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
+// htmlLinksRef is htmlrewrite's Links by pointer (package byref).
+var htmlLinksRef = byref.HTMLLinks.(func(io.Reader, htmlrewrite.Options, func(*link.Link) error) (base.Result, error))
+
+func init() { byref.ExtractLinks = linksRef }
+
+// linksRef is [Links] with fn given a pointer to each link instead of a
+// copy, as htmlrewrite's by-pointer path (package byref): the Link is
+// fn's to read and change during the call only. A seekable HTML
+// document's links come without a copy; other kinds' are copied once, to
+// be handed over.
+func linksRef(r io.Reader, k base.Format, o Options, fn func(*link.Link) error) (Result, error) {
 	o = withCore(o, k)
 	if rd := readerOf(k); rd.seekLinks != nil {
 		if rs, ok := r.(io.ReadSeeker); ok {
@@ -283,12 +291,12 @@ func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error, ref func(*
 	var err error
 	switch {
 	case onBase == nil && ref != nil:
-		final, err = htmlrewrite.LinksRef(rs, o.HTML, ref)
+		final, err = htmlLinksRef(rs, o.HTML, ref)
 	case onBase == nil:
 		final, err = htmlrewrite.Links(rs, o.HTML, fn)
 	default:
 		first := true
-		final, err = htmlrewrite.LinksRef(rs, o.HTML, func(l *link.Link) error {
+		final, err = htmlLinksRef(rs, o.HTML, func(l *link.Link) error {
 			if first {
 				first = false
 				onBase(l.Base)
@@ -308,9 +316,6 @@ func htmlLinks(rs io.ReadSeeker, o Options, fn func(link.Link) error, ref func(*
 // own reads a document whose links all resolve against its own URL.
 func own(o Options, c base.Context, read func(func(link.Link) error) (base.Result, error), fn func(link.Link) error) (Result, error) {
 	if o.Base != nil {
-		if c.Spec == 0 {
-			c.Spec = o.HTML.Spec
-		}
 		o.Base(c.Fallback())
 	}
 	final, err := read(fn)
@@ -514,56 +519,39 @@ func keepLocalMap(c base.Context, then func(link.Link) (string, bool)) func(link
 	}
 }
 
-// withCore gives each kind's reader whose options leave Spec zero what
-// o.Document says of the document: the one place the core reaches the
-// readers.
+// withCore gives each kind's reader whose options leave Context.Spec
+// zero what o.Document says of the document (fill): the one place the
+// core reaches the readers.
 func withCore(o Options, k base.Format) Options {
-	d := &o.Document
-	spec := d.Context.Spec
-	if spec == 0 {
+	core := &o.Document
+	if core.Context.Spec == 0 {
 		return o
 	}
-	if h := &o.HTML; h.Spec == 0 {
-		h.Spec, h.Context = spec, d.Context
-		h.ContentType = cmp.Or(h.ContentType, d.ContentType)
-		h.Absolute, h.Fragments = h.Absolute || d.Absolute, h.Fragments || d.Fragments
-		if h.Map == nil {
-			h.Map = d.Map
+	for _, d := range [...]*link.Document{&o.HTML.Document, &o.XML.Document, &o.Manifest.Document, &o.Module.Document} {
+		if d.Context.Spec == 0 {
+			fill(d, core)
 		}
-		h.MaxToken = cmp.Or(h.MaxToken, d.MaxSize)
-	}
-	if x := &o.XML; x.Spec == 0 {
-		x.Spec, x.Context = spec, d.Context
-		x.ContentType = cmp.Or(x.ContentType, d.ContentType)
-		x.Absolute, x.Fragments = x.Absolute || d.Absolute, x.Fragments || d.Fragments
-		if x.Map == nil {
-			x.Map = d.Map
-		}
-		x.MaxSize = cmp.Or(x.MaxSize, d.MaxSize)
-	}
-	if m := &o.Manifest; m.Spec == 0 {
-		m.Spec, m.Context = spec, d.Context
-		m.Absolute, m.Fragments = m.Absolute || d.Absolute, m.Fragments || d.Fragments
-		if m.Map == nil {
-			m.Map = d.Map
-		}
-		m.MaxSize = cmp.Or(m.MaxSize, d.MaxSize)
-	}
-	if m := &o.Module; m.Spec == 0 {
-		m.Spec, m.Context = spec, d.Context
-		m.Absolute = m.Absolute || d.Absolute
-		if m.Map == nil {
-			m.Map = d.Map
-		}
-		m.MaxSize = cmp.Or(m.MaxSize, d.MaxSize)
 	}
 	if m := &o.MIME; m.Spec == 0 {
-		m.Spec, m.Strict = spec, d.Context.Strict
+		m.Spec, m.Strict = core.Context.Spec, core.Context.Strict
 		if k == base.MHTML {
-			m.Retrieval = cmp.Or(m.Retrieval, d.Context.Retrieval)
+			m.Retrieval = cmp.Or(m.Retrieval, core.Context.Retrieval)
 		}
 	}
 	return o
+}
+
+// fill gives a reader's d, which names no spec, the core's context, and
+// the core's value of every other field d leaves zero.
+func fill(d, core *link.Document) {
+	d.Context = core.Context
+	d.ContentType = cmp.Or(d.ContentType, core.ContentType)
+	d.Absolute = d.Absolute || core.Absolute
+	d.Fragments = d.Fragments || core.Fragments
+	if d.Map == nil {
+		d.Map = core.Map
+	}
+	d.MaxSize = cmp.Or(d.MaxSize, core.MaxSize)
 }
 
 // undeferred returns h with its links resolved at once. It takes and

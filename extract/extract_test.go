@@ -19,11 +19,11 @@ import (
 func options(u string) Options {
 	c := base.Context{Spec: resolve.WHATWG, Retrieval: u}
 	return Options{
-		HTML:     htmlrewrite.Options{Spec: resolve.WHATWG, Context: c},
+		HTML:     htmlrewrite.Options{Document: link.Document{Context: c}},
 		MIME:     archive.Options{Spec: resolve.WHATWG},
-		XML:      xmlrewrite.Options{Spec: resolve.WHATWG, Context: c},
-		Manifest: manifest.Options{Spec: resolve.WHATWG, Context: c},
-		Module:   jsmodule.Options{Spec: resolve.WHATWG, Context: c},
+		XML:      xmlrewrite.Options{Document: link.Document{Context: c}},
+		Manifest: manifest.Options{Document: link.Document{Context: c}},
+		Module:   jsmodule.Options{Document: link.Document{Context: c}},
 	}
 }
 

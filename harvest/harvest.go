@@ -21,6 +21,7 @@ import (
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/internal/byref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
@@ -81,10 +82,16 @@ func (r *Reader) File(f tree.File, fn func(base.Format, link.Link) error, onReco
 	return r.file(f, to{fn: fn}, onRecordError)
 }
 
-// FileRef is [Reader.File] with fn given a pointer to each link instead of
-// a copy, as [extract.LinksRef]: the Link is fn's to read and change
-// during the call only.
-func (r *Reader) FileRef(f tree.File, fn func(base.Format, *link.Link) error, onRecordError func(*archive.RecordError) error) Result {
+// extractLinksRef is extract's Links by pointer (package byref).
+var extractLinksRef = byref.ExtractLinks.(func(io.Reader, base.Format, extract.Options, func(*link.Link) error) (extract.Result, error))
+
+func init() { byref.HarvestFile = (*Reader).fileRef }
+
+// fileRef is [Reader.File] with fn given a pointer to each link instead of
+// a copy, as extract's by-pointer path (package byref): the Link is fn's
+// to read and change during the call only; relurl links reaches it
+// through byref.HarvestFile.
+func (r *Reader) fileRef(f tree.File, fn func(base.Format, *link.Link) error, onRecordError func(*archive.RecordError) error) Result {
 	return r.file(f, to{ref: fn}, onRecordError)
 }
 
@@ -146,7 +153,7 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError
 		o = r.Options(docURL)
 	}
 	if l := m.Local(f); l != nil {
-		if o.HTML.Spec == 0 {
+		if o.HTML.Context.Spec == 0 {
 			o.Document.Context.Local = l // the HTML reader takes the core
 		} else {
 			o.HTML.Context.Local = l
@@ -244,7 +251,7 @@ func (r *Reader) links(src io.Reader, k base.Format, o extract.Options, site lin
 		}
 	}
 	all := passesAll(&r.Filter)
-	res, err := extract.LinksRef(src, k, o, func(l *link.Link) error {
+	res, err := extractLinksRef(src, k, o, func(l *link.Link) error {
 		if !all {
 			lazyurl.Resolve(l) // the filter reads the URL
 		}

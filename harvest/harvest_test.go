@@ -14,6 +14,8 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/byref"
+	"github.com/relurl/relurl/internal/lazyref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
@@ -276,10 +278,14 @@ func TestHeader(t *testing.T) {
 	}, got, "against the response URL; the CDN is another origin")
 }
 
-// TestFileRef: FileRef reads what File reads, each link handed by
-// pointer: an HTML page's links without a copy on the way (the pass's
-// own, consecutive in its hold), whatever fn does to them.
-func TestFileRef(t *testing.T) {
+// fileRef is Reader.File by pointer, as relurl links reads it (package
+// byref).
+var fileRef = byref.HarvestFile.(func(*harvest.Reader, tree.File, func(base.Format, *link.Link) error, func(*archive.RecordError) error) harvest.Result)
+
+// TestFileByPointer: the by-pointer path reads what File reads, each
+// link handed by pointer: an HTML page's links without a copy on the way
+// (the pass's own, consecutive in its hold), whatever fn does to them.
+func TestFileByPointer(t *testing.T) {
 	files := map[string]string{"many.html": strings.Repeat(`<a href="x.html" rel=next>x</a><img src="https://i.example/i.png">`, 50)}
 	for name, data := range site {
 		files[name] = data
@@ -307,7 +313,7 @@ func TestFileRef(t *testing.T) {
 	for f, err := range tree.Walk([]string{dir}) {
 		require.NoError(t, err)
 		g := &got{}
-		g.res = r.FileRef(f, func(k base.Format, l *link.Link) error {
+		g.res = fileRef(r, f, func(k base.Format, l *link.Link) error {
 			g.links, g.kinds = append(g.links, *l), append(g.kinds, k)
 			addrs[f.Rel] = append(addrs[f.Rel], reflect.ValueOf(l).Pointer())
 			*l = link.Link{URL: "scribbled", Rel: []string{"x"}}
@@ -330,7 +336,7 @@ func TestFileRef(t *testing.T) {
 }
 
 // TestFileDeferred: links whose URLs the pass left for later
-// (htmlrewrite.Options.Defer) are resolved before a filter that reads
+// (lazyurl.DeferIn) are resolved before a filter that reads
 // them, and go on as they are when the filter keeps every link; resolved
 // by lazyurl.Resolve, they are what File gives without Defer.
 func TestFileDeferred(t *testing.T) {
@@ -338,7 +344,7 @@ func TestFileDeferred(t *testing.T) {
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
 	for _, filter := range []linkfilter.Filter{{}, {Scope: linkfilter.Internal}, {Schemes: []string{"https"}}, {StripFragment: true}} {
-		read := func(refs *lazyurl.Refs) (map[string][]link.Link, int) {
+		read := func(refs *lazyref.Refs) (map[string][]link.Link, int) {
 			r := &harvest.Reader{Mapper: m, Spec: resolve.WHATWG, Filter: filter, Options: func(u string) extract.Options {
 				o := readers(u)
 				lazyurl.DeferIn(&o.HTML, refs)
@@ -347,7 +353,7 @@ func TestFileDeferred(t *testing.T) {
 			got, deferred := map[string][]link.Link{}, 0
 			for f, err := range tree.Walk([]string{dir}) {
 				require.NoError(t, err)
-				r.FileRef(f, func(k base.Format, l *link.Link) error {
+				fileRef(r, f, func(k base.Format, l *link.Link) error {
 					if lazyurl.Deferred(l) {
 						deferred++
 					}
@@ -359,7 +365,7 @@ func TestFileDeferred(t *testing.T) {
 			return got, deferred
 		}
 		want, _ := read(nil)
-		got, deferred := read(new(lazyurl.Refs))
+		got, deferred := read(new(lazyref.Refs))
 		assert.Equal(t, want, got, "%+v", filter)
 		if all := filter.Scope == linkfilter.Anywhere && filter.Schemes == nil && !filter.StripFragment; all != (deferred > 0) {
 			t.Errorf("%+v: %d links deferred past the filter", filter, deferred)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
@@ -26,7 +27,7 @@ func TestAnchor(t *testing.T) {
 	want := []string{"intro", "old&name", "svgid", "c1", "m", "a%20b", "café"}
 	for _, srcdoc := range []bool{false, true} {
 		var got []string
-		opts := Options{Spec: resolve.WHATWG, Srcdoc: srcdoc, Anchor: func(n string) { got = append(got, n) }}
+		opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG}}, Srcdoc: srcdoc, Anchor: func(n string) { got = append(got, n) }}
 		links := 0
 		_, err := Links(strings.NewReader(doc), opts, func(link.Link) error { links++; return nil })
 		require.NoError(t, err)
@@ -48,7 +49,7 @@ func FuzzAnchor(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, doc string) {
 		var fromLinks, fromRewrite []string
-		opts := Options{Spec: resolve.WHATWG, Srcdoc: true}
+		opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG}}, Srcdoc: true}
 		opts.Anchor = func(n string) { fromLinks = append(fromLinks, n) }
 		if _, err := Links(strings.NewReader(doc), opts, func(link.Link) error { return nil }); err != nil {
 			return

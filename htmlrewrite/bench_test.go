@@ -17,7 +17,7 @@ import (
 // benchOptions gives each corpus page the made-up retrieval URL
 // testkit.RefsA gives it.
 func benchOptions(name string) Options {
-	return Options{Spec: resolve.RFC3986, Context: base.Context{Retrieval: "https://corpus.example/" + name + "/index.html"}}
+	return Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986, Retrieval: "https://corpus.example/" + name + "/index.html"}}}
 }
 
 // BenchmarkTokenize is the baseline the issue names: a plain x/net
@@ -64,7 +64,7 @@ func BenchmarkRewriteWHATWG(b *testing.B) {
 	for b.Loop() {
 		for _, p := range pages {
 			opts := benchOptions(p.Name)
-			opts.Spec = resolve.WHATWG
+			opts.Context.Spec = resolve.WHATWG
 			if _, err := Rewrite(io.Discard, bytes.NewReader(p.Data), opts); err != nil {
 				b.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func BenchmarkLinksWHATWG(b *testing.B) {
 	for b.Loop() {
 		for _, p := range pages {
 			opts := benchOptions(p.Name)
-			opts.Spec = resolve.WHATWG
+			opts.Context.Spec = resolve.WHATWG
 			if _, err := Links(bytes.NewReader(p.Data), opts, func(link.Link) error { return nil }); err != nil {
 				b.Fatal(err)
 			}

@@ -57,9 +57,7 @@ func legacyDocument(t *testing.T, name, s string) string {
 func TestQueryEncodingUnencodable(t *testing.T) {
 	const page = "https://example.com/dir/page.html"
 	opts := Options{
-		Spec:        resolve.WHATWG,
-		ContentType: "text/html; charset=windows-1252",
-		Context:     base.Context{Spec: resolve.WHATWG, Retrieval: page},
+		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: page}, ContentType: "text/html; charset=windows-1252"},
 	}
 	cases := []struct{ name, href, want string }{
 		{"the issue: 中 in the query", "?q=中", "https://example.com/dir/page.html?q=%26%2320013%3B"},
@@ -126,7 +124,7 @@ func TestWPTPercentEncodingThroughHTML(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%+q", name, c.Input), func(t *testing.T) {
 				v := legacyDocument(t, name, c.Input)
 				doc := "<!doctype html>\n<a href=\"https://doesnotmatter.invalid/?" + v + "#" + v + "\">test</a>\n"
-				links, _ := collect(t, doc, Options{Spec: resolve.WHATWG, ContentType: "text/html;charset=" + name})
+				links, _ := collect(t, doc, Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG}, ContentType: "text/html;charset=" + name}})
 				require.Len(t, links, 1)
 				require.NoError(t, links[0].Err)
 				u, err := resolve.ParseWebURL(links[0].URL, nil, resolve.Options{})
@@ -168,7 +166,7 @@ func TestObjectDataIgnoresCodebase(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.spec.String()+" "+c.doc, func(t *testing.T) {
-			opts := Options{Spec: c.spec, Context: base.Context{Retrieval: "http://ex.com/dir/page.html"}}
+			opts := Options{Document: link.Document{Context: base.Context{Spec: c.spec, Retrieval: "http://ex.com/dir/page.html"}}}
 			links, _ := collect(t, c.doc, opts)
 			got := map[string]string{}
 			for _, l := range links {
@@ -395,7 +393,7 @@ func TestWhereChromiumDeparts(t *testing.T) {
 			if w.Base != nil {
 				page = *w.Base
 			}
-			opts := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: page}}
+			opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: page}}}
 			doc := `<a href="` + strings.NewReplacer("&", "&amp;", `"`, "&quot;").Replace(c.input) + `">x</a>`
 			links, _ := collect(t, doc, opts)
 			require.Len(t, links, 1)
@@ -415,7 +413,7 @@ func TestWhereChromiumDeparts(t *testing.T) {
 	// is failure) makes the frozen base URL the fallback base URL, the
 	// document's URL, where Chromium departs from the Standard.
 	require.True(t, byInput["http://a b/"].Failure)
-	links, b := collect(t, `<base href="http://a b/"><a href="x.html">x</a>`, Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "http://example.org/dir/page.html"}})
+	links, b := collect(t, `<base href="http://a b/"><a href="x.html">x</a>`, Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://example.org/dir/page.html"}}})
 	assert.Equal(t, "http://example.org/dir/page.html", b.URL)
 	assert.Equal(t, base.Retrieval, b.Source)
 	assert.Contains(t, strings.Join(b.Warnings, "\n"), "<base href> at line 1 ignored")
@@ -441,7 +439,7 @@ func TestTemplateInert(t *testing.T) {
 		`<template shadowrootmode="bogus"><a href="bogus.html"></a></template>` +
 		`<svg><template><a href="svg.html"/></template></svg>` +
 		`<a href="after.html">a</a><base href="/b/">`
-	opts := Options{Spec: resolve.WHATWG, Srcdoc: true, Context: base.Context{Retrieval: "http://ex.com/dir/page.html"}}
+	opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://ex.com/dir/page.html"}}, Srcdoc: true}
 	links, b := collect(t, doc, opts)
 	assert.Equal(t, "http://ex.com/b/", b.URL, "the <base> in the template does not count")
 	got := map[string]bool{}
@@ -487,7 +485,7 @@ func TestRefreshBeforeBase(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			opts := Options{Spec: c.spec, Context: base.Context{Retrieval: "http://ex.com/dir/page.html"}}
+			opts := Options{Document: link.Document{Context: base.Context{Spec: c.spec, Retrieval: "http://ex.com/dir/page.html"}}}
 			doc := c.doc + `<a href="a.html">a</a>`
 			links, b := collect(t, doc, opts)
 			require.Len(t, links, 2)
@@ -530,7 +528,7 @@ func TestNoscriptOneReading(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			opts := Options{Spec: resolve.WHATWG, Scripting: c.scripting, Context: base.Context{Retrieval: page}}
+			opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: page}}, Scripting: c.scripting}
 			links, b := collect(t, c.doc, opts)
 			assert.Equal(t, c.base, b.URL)
 			var urls []string

@@ -15,7 +15,7 @@ import (
 )
 
 func budgetOpts() Options {
-	return Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://h.example/d/"}}
+	return Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://h.example/d/"}}}
 }
 
 // incomplete runs Rewrite and Links on doc and returns their errors as
@@ -94,12 +94,12 @@ func TestMaxRewrites(t *testing.T) {
 	}
 }
 
-// Rewrite names the line of a tag over MaxToken as Links does (it
+// Rewrite names the line of a tag over MaxSize as Links does (it
 // counted no lines: "line 1"), and a <style> sheet that cannot be cut is
 // "a <style> element", not a tag.
 func TestIncompleteNames(t *testing.T) {
 	o := budgetOpts()
-	o.MaxToken = 1 << 10
+	o.MaxSize = 1 << 10
 	doc := "<p>\n<p>\n<p>\n<div title=\"" + strings.Repeat("x", 2<<10) + "\">"
 	var b bytes.Buffer
 	_, err := Rewrite(&b, strings.NewReader(doc), o)

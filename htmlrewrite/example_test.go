@@ -17,8 +17,7 @@ func ExampleRewrite() {
 <base href="/site/"><a href="#top">top</a> <a href="mailto:me@example.com">mail</a>
 `
 	opts := htmlrewrite.Options{
-		Spec:    resolve.WHATWG,
-		Context: base.Context{Retrieval: "https://example.com/dir/page.html"},
+		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.com/dir/page.html"}},
 	}
 	st, err := htmlrewrite.Rewrite(os.Stdout, strings.NewReader(page), opts)
 	if err != nil {
@@ -38,8 +37,7 @@ func ExampleLinks() {
 <a href="/about" rel="nofollow">about</a>
 <div style="background: url('bg.png')"></div>`
 	opts := htmlrewrite.Options{
-		Spec:    resolve.WHATWG,
-		Context: base.Context{Retrieval: "https://example.com/dir/"},
+		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.com/dir/"}},
 	}
 	_, err := htmlrewrite.Links(strings.NewReader(page), opts, func(l link.Link) error {
 		fmt.Println(l.Line, l.Column, l.Tag, l.Attr, l.Kind, l.Rel, l.URL)
@@ -64,12 +62,10 @@ func ExampleRewrite_map() {
 		"https://example.com/img/photo.jpg": "files/photo.jpg",
 	}
 	opts := htmlrewrite.Options{
-		Spec:    resolve.WHATWG,
-		Context: base.Context{Retrieval: "https://example.com/"},
-		Map: func(l link.Link) (string, bool) {
+		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.com/"}, Map: func(l link.Link) (string, bool) {
 			local, ok := saved[l.URL]
 			return local, ok
-		},
+		}},
 	}
 	if _, err := htmlrewrite.Rewrite(os.Stdout, strings.NewReader(page), opts); err != nil {
 		fmt.Println(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
@@ -36,7 +37,7 @@ func FuzzRewrite(f *testing.F) {
 		keep := testOptions()
 		keep.Srcdoc, keep.LazyLoad, keep.Param = true, true, true
 		keep.Map = func(l link.Link) (string, bool) { return l.Raw, true }
-		for _, opts := range []Options{{Spec: resolve.RFC3986}, {Spec: resolve.RFC3986, identity: true}, keep} {
+		for _, opts := range []Options{{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}}, {Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}, identity: true}, keep} {
 			var out bytes.Buffer
 			_, err := Rewrite(&out, strings.NewReader(doc), opts)
 			if errors.Is(err, ErrEncoding) {
@@ -152,7 +153,7 @@ func FuzzSheet(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, sheet string) {
 		var out bytes.Buffer
-		_, err := RewriteCSS(&out, strings.NewReader(sheet), Options{Spec: resolve.RFC3986})
+		_, err := RewriteCSS(&out, strings.NewReader(sheet), Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}})
 		if errors.Is(err, ErrEncoding) {
 			return
 		}

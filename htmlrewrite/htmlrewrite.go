@@ -52,26 +52,38 @@ import (
 	"golang.org/x/text/encoding"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/byref"
+	"github.com/relurl/relurl/internal/lazyref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/internal/token"
 	"github.com/relurl/relurl/link"
-	"github.com/relurl/relurl/resolve"
 )
 
-// Options control a rewrite or an extraction. The zero value of every
-// field but Spec is the documented default.
+// Options control a rewrite or an extraction: the link.Document every
+// reader takes, and what is HTML's and CSS's own. Context.Spec, the
+// resolution rules, must be set (its zero value is an error); the zero
+// value of every other field is the documented default. Of the Document,
+// for HTML and CSS:
+//
+//   - Context gives the layers below the document's own <base>
+//     (§3.2–3.4).
+//   - ContentType's charset parameter decides the document's encoding
+//     (after a BOM and before a <meta> declaration, as
+//     charset.DetermineEncoding does); "" takes the Content-Type of
+//     Context.Header, as base.Open does.
+//   - Fragments never changes a CSS url(#g): CSS Values 4 §4.5.1 makes it
+//     local whatever the base.
+//   - Map's text is escaped for its place (attribute, CSS string or
+//     url()); Links ignores Map.
+//   - MaxSize bounds what is held of one token: a tag with its
+//     attributes, a <style> sheet, an inline module script or import map
+//     (read whole), a doctype or CDATA section (text, scripts and
+//     comments pass in pieces of constant size, whatever their length).
+//     When a token exceeds it, the rest of the document is copied
+//     unchanged and an *link.IncompleteError is returned (see [Rewrite]).
 type Options struct {
-	Spec resolve.Spec // resolution rules; the zero value is an error
-	// Context gives the layers below the document's own <base> (§3.2–3.4).
-	// Its Spec defaults to Spec.
-	Context base.Context
-
-	// ContentType is the document's Content-Type header, if any; its
-	// charset parameter decides the document's encoding (after a BOM and
-	// before a <meta> declaration, as charset.DetermineEncoding does).
-	// "" takes the Content-Type of Context.Header, as base.Open does.
-	ContentType string
+	link.Document
 
 	// SheetEnvironment is, for RewriteCSS and CSSLinks, the encoding
 	// label of the document that refers to the stylesheet: CSS Syntax
@@ -96,15 +108,6 @@ type Options struct {
 	// relative to the document, so that it moves with the tree.
 	BaseHref string
 
-	// Absolute also resolves references that already carry a scheme
-	// (normalizing them as the mode does). By default they are left as
-	// written: javascript:, mailto:, data: and the like must not change.
-	Absolute bool
-	// Fragments makes fragment-only references ("#top") absolute. By
-	// default they are left alone: absolutized, a saved page's in-page
-	// links would navigate to the live site. CSS url(#g) is never changed:
-	// CSS Values 4 §4.5.1 makes it local whatever the base.
-	Fragments bool
 	// Srcdoc rewrites the document inside <iframe srcdoc> recursively,
 	// against the container's base (its fallback base per the HTML
 	// Standard). By default srcdoc is left as written.
@@ -126,17 +129,6 @@ type Options struct {
 	// and whose <base href> counts. One switch decides both, so the links
 	// and the base always come from the same reading.
 	Scripting bool
-
-	// Map, when set, decides what Rewrite writes for each link: it gets
-	// the link as Links reports it (resolved, with its position) and
-	// returns the reference to write and true, or false for the default
-	// (the absolute URL, or the value as written for the references left
-	// alone). It is called for every value that resolves, including the
-	// ones the defaults leave alone, so it can point any link elsewhere
-	// (package archive points links at the parts of an archive). The text it
-	// returns is escaped for its place (attribute, CSS string or url());
-	// returning Link.Raw leaves the value as written. Links ignores Map.
-	Map func(link.Link) (string, bool)
 
 	// Anchor, when set, is called with the name of every place in the
 	// document a fragment can indicate (HTML Standard "find a potential
@@ -180,20 +172,11 @@ type Options struct {
 	// the URL of each link of a UTF-8 document resolved against the
 	// document's own resolvers to whoever reads the link last
 	// (lazyurl.Resolve), off the goroutine that reads the document.
-	deferred *lazyurl.Refs
+	deferred *lazyref.Refs
 
 	// identity (tests only) replaces every URL by itself, through the
 	// same splicing as a real change: the output must equal the input.
 	identity bool
-
-	// MaxToken bounds what is held of one token: a tag with its
-	// attributes, a <style> sheet, an inline module script or import map
-	// (read whole), a doctype or CDATA section (text,
-	// scripts and comments pass in pieces of constant size, whatever
-	// their length); the zero value is DefaultMaxToken. When a token
-	// exceeds it, the rest of the document is copied unchanged and an
-	// *link.IncompleteError is returned (see [Rewrite]).
-	MaxToken int
 }
 
 // A Referrer learns, from the one pass that rewrites a document or
@@ -215,7 +198,7 @@ type Referrer interface {
 	// with Options.Srcdoc come too, Inert when the iframe is.
 	Load(link.Link)
 	// End is called once the pass has read the document to its end, or
-	// to a token over MaxToken (where Links stops too), with the bare
+	// to a token over MaxSize (where Links stops too), with the bare
 	// specifier keys of its import maps ([Document.ImportMap]) and the
 	// name of the encoding it was read in ([Document.Charset]: a
 	// stylesheet it links takes it as its environment encoding). A pass
@@ -254,7 +237,8 @@ const (
 var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-compatible")
 
 func init() {
-	lazyurl.DeferIn = func(opts any, refs *lazyurl.Refs) { opts.(*Options).deferred = refs }
+	lazyurl.DeferIn = func(opts any, refs *lazyref.Refs) { opts.(*Options).deferred = refs }
+	byref.HTMLLinks = linksRef
 }
 
 // Rewrite copies the HTML document src to dst with every URL-bearing
@@ -277,9 +261,9 @@ func init() {
 //
 // References that cannot be resolved are left as written and counted in
 // Stats.Failed; they never stop the rewrite. A tag longer than
-// Options.MaxToken stops the rewriting: the rest of the document is copied
+// Options.MaxSize stops the rewriting: the rest of the document is copied
 // unchanged and an *link.IncompleteError is returned (Links stops there). Errors are those of src and
-// dst, a refused encoding (ErrEncoding) or an unusable Options.Spec.
+// dst, a refused encoding (ErrEncoding) or an unusable Options.Context.Spec.
 func Rewrite(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	if rw, ok := rewinder(dst); ok {
 		if rs, ok := src.(io.ReadSeeker); ok {
@@ -415,7 +399,7 @@ func pooledWriter(dst io.Writer) (*bufio.Writer, func()) {
 }
 
 // The bounds of what one tag may make the reader hold or do, whatever
-// Options.MaxToken allows: past them the document is not read further
+// Options.MaxSize allows: past them the document is not read further
 // (an *link.IncompleteError).
 const (
 	// MaxAttrs bounds the attributes of one tag (also in XML).
@@ -454,16 +438,16 @@ func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, 
 	return links(src, opts, fn, nil)
 }
 
-// LinksRef is [Links] with fn given a pointer to each link instead of a
+// linksRef is [Links] with fn given a pointer to each link instead of a
 // copy (a Link is some 260 bytes, copied at each call it goes through):
-// the zero-copy path beside the convenient one. The Link is fn's to read
-// and change during the call only; its strings and Rel slice are its
-// own, as Links says, and may be kept.
-func LinksRef(src io.Reader, opts Options, fn func(*link.Link) error) (base.Result, error) {
+// the zero-copy path of relurl's own packages (byref.HTMLLinks). The Link
+// is fn's to read and change during the call only; its strings and Rel
+// slice are its own, as Links says, and may be kept.
+func linksRef(src io.Reader, opts Options, fn func(*link.Link) error) (base.Result, error) {
 	return links(src, opts, nil, fn)
 }
 
-// links is Links with fn, or LinksRef with ref.
+// links is Links with fn, or linksRef with ref.
 func links(src io.Reader, opts Options, fn func(link.Link) error, ref func(*link.Link) error) (base.Result, error) {
 	if rs, ok := src.(io.ReadSeeker); ok {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -75,10 +76,10 @@ func html5libInputs(t testing.TB) map[string]string {
 func TestIdentityHTML5lib(t *testing.T) {
 	inputs := html5libInputs(t)
 	require.Greater(t, len(inputs), 6000)
-	noBase := Options{Spec: resolve.RFC3986}
+	noBase := Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}}
 	for name, in := range inputs {
 		for _, doc := range []string{in, `<a href="x"><img srcset="a 1x">` + in + `<a href=y>`} {
-			for _, opts := range []Options{noBase, {Spec: resolve.RFC3986, identity: true}} {
+			for _, opts := range []Options{noBase, {Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}, identity: true}} {
 				var out bytes.Buffer
 				_, err := Rewrite(&out, strings.NewReader(doc), opts)
 				require.NoError(t, err, name)
@@ -103,13 +104,13 @@ func TestIdentityHTML5lib(t *testing.T) {
 func TestIdentityCorpus(t *testing.T) {
 	for _, p := range testkit.PagesA(t) {
 		var out bytes.Buffer
-		st, err := Rewrite(&out, bytes.NewReader(p.Data), Options{Spec: resolve.RFC3986})
+		st, err := Rewrite(&out, bytes.NewReader(p.Data), Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}})
 		require.NoError(t, err, p.Name)
 		if st.Base.Source != base.Embedded {
 			assert.True(t, bytes.Equal(p.Data, out.Bytes()), "%s: not identical", p.Name)
 		}
 		out.Reset()
-		st, err = Rewrite(&out, bytes.NewReader(p.Data), Options{Spec: resolve.RFC3986, identity: true})
+		st, err = Rewrite(&out, bytes.NewReader(p.Data), Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}, identity: true})
 		require.NoError(t, err, p.Name)
 		if !assert.True(t, bytes.Equal(p.Data, out.Bytes()), "%s: identity mode", p.Name) {
 			continue

@@ -88,7 +88,7 @@ func TestLinks(t *testing.T) {
 // TestLinksError: a link that fails to resolve is reported with its error.
 func TestLinksError(t *testing.T) {
 	opts := testOptions()
-	opts.Spec = resolve.WHATWG
+	opts.Context.Spec = resolve.WHATWG
 	links, _ := collect(t, `<a href="http://[bad/">x</a><a href="ok">`, opts)
 	require.Len(t, links, 2)
 	var e *resolve.Error
@@ -175,8 +175,7 @@ func TestLinkPositionsAfterReferences(t *testing.T) {
 	doc := "<img srcset=\"x&amp;a.png 1x, b.png 2x\">\n<a href=\"&#x2F;p\r\nq\">"
 	var links []link.Link
 	_, err := Links(strings.NewReader(doc), Options{
-		Spec:    resolve.RFC3986,
-		Context: base.Context{Spec: resolve.RFC3986, Retrieval: "http://h/"},
+		Document: link.Document{Context: base.Context{Spec: resolve.RFC3986, Retrieval: "http://h/"}},
 	}, func(l link.Link) error { links = append(links, l); return nil })
 	require.NoError(t, err)
 	require.Len(t, links, 3)

@@ -38,7 +38,7 @@ var holds = spare.New[[]link.Link](spareBuffers)
 
 // hold is the fn of a single pass: it keeps links until full says they
 // can go, then passes them and every later one to fn (or ref: see
-// LinksRef).
+// linksRef).
 type hold struct {
 	fn     func(link.Link) error
 	ref    func(*link.Link) error // when set, called instead of fn
@@ -154,11 +154,8 @@ func (h *hold) drop() {
 // above). ok is false when the document is to go the look-ahead's way
 // after all (UTF-16, decoded as a stream): rs is then back at start and
 // fn was not called.
-// Links go to fn, or to ref when it is set (LinksRef).
+// Links go to fn, or to ref when it is set (linksRef).
 func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(link.Link) error, ref func(*link.Link) error) (res base.Result, ok bool, err error) {
-	if opts.Context.Spec == 0 {
-		opts.Context.Spec = opts.Spec
-	}
 	if err := checkSpec(opts); err != nil {
 		return base.Result{}, true, err
 	}

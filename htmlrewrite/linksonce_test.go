@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/lazyref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/link"
@@ -56,14 +57,14 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 	var got []link.Link
 	res, err := Links(r, o, collectUntil(&got, stop))
 	agree(t, name, got, res, err, want, wantRes, wantErr)
-	// LinksRef gives the same, whatever fn does to the links it is
+	// linksRef gives the same, whatever fn does to the links it is
 	// handed (harvest changes URL): they are the pass's own.
 	var byRef []link.Link
 	r = bytes.NewReader([]byte(doc))
 	if !readerAt {
 		r = seekOnly{r.(io.ReadSeeker)}
 	}
-	res, err = LinksRef(r, o, func(l *link.Link) error {
+	res, err = linksRef(r, o, func(l *link.Link) error {
 		byRef = append(byRef, *l)
 		*l = link.Link{URL: "scribbled", Rel: []string{"x"}, Line: -1, Part: "p", Record: 9}
 		if len(byRef) == stop {
@@ -71,14 +72,14 @@ func sameLinks(t *testing.T, name, doc string, o Options, readerAt bool, stop in
 		}
 		return nil
 	})
-	agree(t, name+": LinksRef", byRef, res, err, want, wantRes, wantErr)
-	// With Options.Defer, the links resolved later (lazyurl.Resolve, by
+	agree(t, name+": linksRef", byRef, res, err, want, wantRes, wantErr)
+	// With lazyurl.DeferIn, the links resolved later (lazyurl.Resolve, by
 	// whoever reads them last) are the same.
 	var deferred []link.Link
 	r = bytes.NewReader([]byte(doc))
 	od := o
-	od.deferred = new(lazyurl.Refs)
-	res, err = LinksRef(r, od, func(l *link.Link) error {
+	od.deferred = new(lazyref.Refs)
+	res, err = linksRef(r, od, func(l *link.Link) error {
 		c := *l
 		lazyurl.Resolve(&c)
 		deferred = append(deferred, c)
@@ -274,22 +275,22 @@ func TestHoldSlotZero(t *testing.T) {
 	}
 }
 
-// TestLinksRefNoCopy: LinksRef hands fn the pass's own links, not copies:
+// TestLinksByPointerNoCopy: linksRef hands fn the pass's own links, not copies:
 // the links held until the document's end are the consecutive elements
 // of the hold's array, and once links go straight through (over the
 // bound) each is the hold's one Link, filled in place. (Links copies
 // each, some 260 bytes, at every call it goes through.)
-func TestLinksRefNoCopy(t *testing.T) {
+func TestLinksByPointerNoCopy(t *testing.T) {
 	doc := strings.Repeat(`<a href="x.html" rel=next>x</a><img src=i.png>`+"\n", 100)
 	size := reflect.TypeOf(link.Link{}).Size()
 	addrs := func() []uintptr {
 		var got []uintptr
-		_, err := LinksRef(strings.NewReader(doc), testOptions(), func(l *link.Link) error {
+		_, err := linksRef(strings.NewReader(doc), testOptions(), func(l *link.Link) error {
 			got = append(got, reflect.ValueOf(l).Pointer())
 			return nil
 		})
 		if err != nil || len(got) != 200 {
-			t.Fatalf("LinksRef: %d links, %v", len(got), err)
+			t.Fatalf("linksRef: %d links, %v", len(got), err)
 		}
 		return got
 	}
@@ -309,7 +310,7 @@ func TestLinksRefNoCopy(t *testing.T) {
 	})
 }
 
-// TestDeferLeavesURLs: with Options.Defer the pass resolves no URL of a
+// TestDeferLeavesURLs: with lazyurl.DeferIn the pass resolves no URL of a
 // UTF-8 document's links: each comes with an empty URL and what
 // lazyurl.Resolve needs, which gives the URL (and error) the pass gives
 // without it. A reference that is not a part of the value as written (a
@@ -332,12 +333,12 @@ func TestDeferLeavesURLs(t *testing.T) {
 		if _, err := Links(strings.NewReader(c.doc), o, func(l link.Link) error { want = append(want, l); return nil }); err != nil {
 			t.Fatal(err)
 		}
-		o.deferred = new(lazyurl.Refs)
+		o.deferred = new(lazyref.Refs)
 		var got []link.Link
 		n := 0
-		_, err := LinksRef(strings.NewReader(c.doc), o, func(l *link.Link) error {
+		_, err := linksRef(strings.NewReader(c.doc), o, func(l *link.Link) error {
 			tab := strings.Contains(l.Raw, "\t")
-			if lazyurl.Deferred(l) != (c.deferred && !tab) || lazyurl.Deferred(l) && l.URL != "" {
+			if lazyurl.Deferred(l) != (c.deferred && !tab) || lazyurl.Deferred(l) && (l.URL != "" || l.Err != nil) {
 				t.Errorf("%s: %+v: deferred %v, want %v", c.name, *l, lazyurl.Deferred(l), c.deferred)
 			}
 			if lazyurl.Deferred(l) {

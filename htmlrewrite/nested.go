@@ -71,7 +71,7 @@ func (s *scanner) srcdoc(v string, at *site) {
 		return
 	}
 	opts := s.opts
-	opts.Context = base.Context{Spec: s.opts.Spec, Retrieval: s.stats.Base.URL}
+	opts.Context = base.Context{Spec: s.opts.Context.Spec, Retrieval: s.stats.Base.URL}
 	opts.ContentType = "text/html; charset=utf-8"
 	opts.Base = BaseKeep
 	opts.Anchor = nil // another document's

@@ -67,9 +67,6 @@ func rewinder(dst io.Writer) (Rewinder, bool) {
 // the look-ahead's way after all (UTF-16, which is decoded as a stream):
 // rs is then back at start and nothing is written.
 func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st link.Stats, ok bool, err error) {
-	if opts.Context.Spec == 0 {
-		opts.Context.Spec = opts.Spec
-	}
 	if err := checkSpec(opts); err != nil {
 		return link.Stats{}, true, err
 	}

@@ -119,8 +119,10 @@ func onceOptions() []Options {
 	for _, spec := range []resolve.Spec{resolve.WHATWG, resolve.RFC3986} {
 		for _, mode := range []BaseMode{BaseKeep, BaseRemove, BaseAbsolute} {
 			for _, strict := range []bool{false, true} {
-				o := Options{Spec: spec, Base: mode, Srcdoc: true,
-					Context: base.Context{Retrieval: "https://www.example.com/dir/page.html", Strict: strict}}
+				o := Options{
+					Document: link.Document{Context: base.Context{Spec: spec, Retrieval: "https://www.example.com/dir/page.html", Strict: strict}},
+					Base:     mode, Srcdoc: true,
+				}
 				all = append(all, o)
 			}
 		}
@@ -129,10 +131,10 @@ func onceOptions() []Options {
 	noscript.Scripting = true
 	mapped := all[1]
 	mapped.Map = func(l link.Link) (string, bool) { return l.URL + "?m", true }
-	// A tag longer than MaxToken: the rest is copied unchanged, read
+	// A tag longer than MaxSize: the rest is copied unchanged, read
 	// through the watch all the same (link.IncompleteError).
 	short := all[2]
-	short.MaxToken = 90
+	short.MaxSize = 90
 	return append(all, noscript, mapped, short)
 }
 
@@ -172,10 +174,10 @@ func sameRewrite(t *testing.T, name, doc string, o Options, readerAt bool) (read
 		for i < len(got) && i < len(want) && got[i] == want[i] {
 			i++
 		}
-		t.Errorf("%s (spec %v, base %v, strict %v): output differs at byte %d:\n once %.80q\nahead %.80q", name, o.Spec, o.Base, o.Context.Strict, i, got[i:], want[i:])
+		t.Errorf("%s (spec %v, base %v, strict %v): output differs at byte %d:\n once %.80q\nahead %.80q", name, o.Context.Spec, o.Base, o.Context.Strict, i, got[i:], want[i:])
 	}
 	if !reflect.DeepEqual(gst, wst) {
-		t.Errorf("%s (spec %v, base %v, strict %v): stats\n once %+v\nahead %+v", name, o.Spec, o.Base, o.Context.Strict, gst, wst)
+		t.Errorf("%s (spec %v, base %v, strict %v): stats\n once %+v\nahead %+v", name, o.Context.Spec, o.Base, o.Context.Strict, gst, wst)
 	}
 	// The look-ahead over a file decides as over a stream (held, or
 	// spooled when longer than the look-ahead).
@@ -184,7 +186,7 @@ func sameRewrite(t *testing.T, name, doc string, o Options, readerAt bool) (read
 	so.Spool = true
 	sst, serr := Rewrite(&stream, onlyReader{strings.NewReader(doc)}, so)
 	if stream.String() != want || fmt.Sprint(serr) != fmt.Sprint(werr) || !reflect.DeepEqual(sst, wst) {
-		t.Errorf("%s (spec %v, base %v, strict %v): the stream's rewrite differs from the file's:\n%+v\n%+v", name, o.Spec, o.Base, o.Context.Strict, sst, wst)
+		t.Errorf("%s (spec %v, base %v, strict %v): the stream's rewrite differs from the file's:\n%+v\n%+v", name, o.Context.Spec, o.Base, o.Context.Strict, sst, wst)
 	}
 	return read, rewinds
 }
@@ -213,7 +215,7 @@ func TestRewriteOnceAgrees(t *testing.T) {
 // for a deciding <base> after links.
 func TestRewriteOnceReads(t *testing.T) {
 	docs := onceDocs()
-	o := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://www.example.com/dir/page.html"}}
+	o := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://www.example.com/dir/page.html"}}}
 	for _, c := range []struct {
 		name    string
 		most    func(n int64) int64 // the most bytes read of a document of n
@@ -311,7 +313,7 @@ func FuzzRewriteOnce(f *testing.F) {
 // back: 7 seeks per file where 2 do).
 func TestLookaheadReadsHeadOnce(t *testing.T) {
 	docs := onceDocs()
-	o := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://www.example.com/dir/page.html"}}
+	o := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://www.example.com/dir/page.html"}}}
 	for _, name := range []string{"none", "empty", "short", "early"} {
 		doc := docs[name]
 		n := int64(len(doc))

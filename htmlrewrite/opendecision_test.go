@@ -67,9 +67,9 @@ func TestOpenDecisionAgrees(t *testing.T) {
 				if err != nil {
 					t.Fatalf("base.Open: %v", err)
 				}
-				hctx := ctx
+				hctx := withSpec(ctx)
 				hctx.Header = bctx.Header
-				d, err := Open(src(), Options{Spec: resolve.RFC3986, ContentType: ct, Context: hctx})
+				d, err := Open(src(), Options{Document: link.Document{Context: hctx, ContentType: ct}})
 				if err != nil {
 					t.Fatalf("Open: %v", err)
 				}
@@ -91,7 +91,7 @@ func TestOpenDecisionAgrees(t *testing.T) {
 func TestOpenDecisionPolicies(t *testing.T) {
 	ctx := base.Context{Spec: resolve.RFC3986, Retrieval: "http://r.example/dir/page.html"}
 	late := strings.Repeat("<p>filler</p>\n", 400) + `<base href="/late/"><a href=x>`
-	opts := Options{Spec: resolve.RFC3986, Context: ctx}
+	opts := Options{Document: link.Document{Context: ctx}}
 
 	t.Run("WarnScanErrors", func(t *testing.T) {
 		// A read error past the first bytes, in the scan: fatal for
@@ -191,7 +191,7 @@ func utf16le(s string) string {
 // links took the fallback base).
 func TestUTF16FileScannedWhole(t *testing.T) {
 	doc := utf16le("\ufeff" + strings.Repeat("<p>filler</p>\n", 100) + `<a href=x></a><base href="/late/">`)
-	o := Options{Spec: resolve.RFC3986, ScanLimit: 200, Context: base.Context{Retrieval: "http://r.example/d/p"}}
+	o := Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986, Retrieval: "http://r.example/d/p"}}, ScanLimit: 200}
 	var got []string
 	res, err := Links(bytes.NewReader([]byte(doc)), o, func(l link.Link) error { got = append(got, l.URL); return nil })
 	if err != nil || res.URL != "http://r.example/late/" || len(got) != 1 || got[0] != "http://r.example/late/x" {

@@ -57,7 +57,7 @@ func TestReferrer(t *testing.T) {
 			`<template><iframe srcdoc="<script type=module src=inert.js></script>"></iframe></template>`,
 	}
 	for i, doc := range docs {
-		opts := Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.org/d/p.html"}, Srcdoc: true}
+		opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.org/d/p.html"}}, Srcdoc: true}
 		var want []string
 		var log referLog
 		o := opts

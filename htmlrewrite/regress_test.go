@@ -119,7 +119,7 @@ func TestLegacyStyleSheet(t *testing.T) {
 	body, err := enc.String(`<meta charset="shift_jis"><style>a{b:url(表.png)} c{d:url(../表.png)}</style>`)
 	require.NoError(t, err)
 	opts := testOptions()
-	opts.Spec = resolve.WHATWG
+	opts.Context.Spec = resolve.WHATWG
 	got, _ := rewrite(t, body, opts)
 	want, err := enc.String(`<meta charset="shift_jis"><style>a{b:url(http://ex.com/dir/%E8%A1%A8.png)} c{d:url(http://ex.com/%E8%A1%A8.png)}</style>`)
 	require.NoError(t, err)

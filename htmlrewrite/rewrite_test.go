@@ -17,7 +17,7 @@ import (
 const testBase = "http://ex.com/dir/page.html?q#f"
 
 func testOptions() Options {
-	return Options{Spec: resolve.RFC3986, Context: base.Context{Retrieval: testBase}}
+	return Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986, Retrieval: testBase}}}
 }
 
 func rewrite(t *testing.T, doc string, opts Options) (string, link.Stats) {
@@ -205,7 +205,7 @@ script:x">j2</a><img src="data:image/png;base64,AAAA"><a href="c:\x">c</a><a hre
 // written and does not stop the document (notes §4 "malformed URLs abort
 // the whole job").
 func TestFailures(t *testing.T) {
-	opts := Options{Spec: resolve.RFC3986} // no base at all: §3.4
+	opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}} // no base at all: §3.4
 	in := `<a href="rel.html">r</a><a href="http://abs/">a</a><img src="i.png">`
 	got, st := rewrite(t, in, opts)
 	assert.Equal(t, in, got)
@@ -274,11 +274,11 @@ func TestStreamScanLimit(t *testing.T) {
 }
 
 // TestMaxToken: text, scripts and comments of any length pass in pieces;
-// a tag beyond MaxToken stops the rewrite: the rest is copied unchanged
+// a tag beyond MaxSize stops the rewrite: the rest is copied unchanged
 // and the document is reported incomplete (nothing silent).
 func TestMaxToken(t *testing.T) {
 	opts := testOptions()
-	opts.MaxToken = 1000
+	opts.MaxSize = 1000
 	long := `<a href="x">x</a><p>` + strings.Repeat("t", 5000) + `</p><script>` + strings.Repeat("a<b;", 5000) +
 		`</script><!--` + strings.Repeat("c", 5000) + `--><a href="y">y</a>`
 	var out bytes.Buffer
@@ -375,7 +375,7 @@ func TestMapKeepsURL(t *testing.T) {
 	for _, spec := range []resolve.Spec{resolve.RFC3986, resolve.WHATWG} {
 		var got []string
 		opts := testOptions()
-		opts.Spec = spec
+		opts.Context.Spec = spec
 		opts.Absolute = true
 		opts.Map = func(l link.Link) (string, bool) {
 			got = append(got, l.URL)

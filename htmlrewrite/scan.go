@@ -15,6 +15,8 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/internal/htmltree"
+	"github.com/relurl/relurl/internal/lazyref"
+	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/internal/token"
 	"github.com/relurl/relurl/link"
@@ -137,10 +139,13 @@ type scanner struct {
 	edits   []edit
 	scratch []byte
 	linkBuf []byte // a link's strings, made (see emitRef)
-	urls    []byte // the URLs of s.subs (see reference)
-	blocks  blocks // where they are kept
-	rel     []string
-	err     error // from fn
+	// lazy is the URL of the link being emitted when it is left for later
+	// (emitDeferred): link hands it to the Link.
+	lazy   *lazyref.Ref
+	urls   []byte // the URLs of s.subs (see reference)
+	blocks blocks // where they are kept
+	rel    []string
+	err    error // from fn
 	// onBase is called at the first start tag named "base" (the single
 	// passes of Rewrite and Links, once.go, linksonce.go); an error stops
 	// the pass.
@@ -167,9 +172,6 @@ type scanner struct {
 }
 
 func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, io.Reader, error) {
-	if opts.Context.Spec == 0 {
-		opts.Context.Spec = opts.Spec
-	}
 	if err := checkSpec(opts); err != nil {
 		return nil, nil, err
 	}
@@ -195,13 +197,13 @@ func (s *scanner) flush(w *bufio.Writer) error {
 }
 
 func checkSpec(opts Options) error {
-	switch opts.Spec {
+	switch opts.Context.Spec {
 	case resolve.RFC1808, resolve.RFC2396, resolve.RFC3986, resolve.WHATWG:
 		// The modes NewResolver knows: no Resolver made (twice per
 		// document) to learn it.
 		return nil
 	}
-	if _, err := resolve.NewResolver(opts.Spec, "", resolve.Options{}); err != nil {
+	if _, err := resolve.NewResolver(opts.Context.Spec, "", resolve.Options{}); err != nil {
 		return fmt.Errorf("htmlrewrite: %w", err)
 	}
 	return nil
@@ -326,11 +328,11 @@ func keep[T any](b []T) []T {
 // resolver returns a Resolver for base, or one with no base (§3.4) when
 // base cannot serve: its relative references then fail one by one.
 func (s *scanner) resolver(b string) *resolve.Resolver {
-	r, err := resolve.NewResolver(s.opts.Spec, b, s.ropts)
+	r, err := resolve.NewResolver(s.opts.Context.Spec, b, s.ropts)
 	if err != nil {
 		s.stats.Base.Warnings = append(s.stats.Base.Warnings,
 			fmt.Sprintf("base %q unusable: %v", b, err))
-		r, _ = resolve.NewResolver(s.opts.Spec, "", s.ropts)
+		r, _ = resolve.NewResolver(s.opts.Context.Spec, "", s.ropts)
 	}
 	return r
 }
@@ -422,7 +424,7 @@ func (s *scanner) run(r io.Reader) (err error) {
 	}
 	// After the deferred Flush below: the last run is written.
 	defer func() { freeReadBuffer(z.ReadBuffer()) }()
-	maxTok := s.opts.MaxToken
+	maxTok := s.opts.MaxSize
 	if maxTok <= 0 {
 		maxTok = link.DefaultMaxToken
 	}
@@ -777,7 +779,7 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 			s.styleNext = true
 		case tagScript:
 			// A module script's or an import map's text is read whole,
-			// bounded by MaxToken as a <style> sheet is.
+			// bounded by MaxSize as a <style> sheet is.
 			if s.scriptNext = s.scriptType(); s.scriptNext != scriptOther {
 				s.z.HoldRawText()
 			}
@@ -834,7 +836,7 @@ func (s *scanner) startTag(raw []byte, selfClosing bool) error {
 			if !s.paramURL(raw) {
 				continue
 			}
-		case r.codebase && !(a.id == attrData && s.opts.Spec == resolve.WHATWG):
+		case r.codebase && !(a.id == attrData && s.opts.Context.Spec == resolve.WHATWG):
 			// HTML 4.01 §13.3 resolves data, classid and archive against
 			// codebase. The HTML Standard resolves <object data> against
 			// the node document (§4.8.7) and makes codebase obsolete
@@ -988,7 +990,7 @@ func (s *scanner) is(raw []byte, a *attr, v string) bool {
 // a <base> is never moved before an earlier one.) The RFC modes keep one
 // base for the whole document, as the draft does.
 func (s *scanner) beforeBase() bool {
-	return s.opts.Spec == resolve.WHATWG && s.p.elem.Found &&
+	return s.opts.Context.Spec == resolve.WHATWG && s.p.elem.Found &&
 		s.stats.Base.Source == base.Embedded && s.off < s.p.elem.Offset
 }
 
@@ -1028,7 +1030,7 @@ func (s *scanner) codebase(raw []byte, a *attr) *resolve.Resolver {
 	if err != nil {
 		return s.res
 	}
-	r, err := resolve.NewResolver(s.opts.Spec, u, s.ropts)
+	r, err := resolve.NewResolver(s.opts.Context.Spec, u, s.ropts)
 	if err != nil {
 		return s.res
 	}
@@ -1422,7 +1424,9 @@ func (s *scanner) emitRef(at *site, d0 int, raw, ref string, inRaw bool, t int, 
 // written, raw[t:t+n]: the link's one string is the value.
 func (s *scanner) emitDeferred(at *site, d0 int, raw string, t, n int, res *resolve.Resolver) {
 	s.linkBuf = append(s.linkBuf[:0], raw...)
-	s.emit(at, d0, s.blocks.string(s.linkBuf), "", s.opts.deferred.New(res, t, n))
+	s.lazy = s.opts.deferred.New(res, t, n)
+	s.emit(at, d0, s.blocks.string(s.linkBuf), "", nil)
+	s.lazy = nil
 }
 
 func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
@@ -1432,7 +1436,7 @@ func (s *scanner) emit(at *site, d0 int, raw, u string, err error) {
 	if h := s.hold; h != nil {
 		// Links' single pass: filled in the hold's own slot, or its
 		// own Link once links go directly, and handed on by pointer
-		// where the caller takes one (LinksRef).
+		// where the caller takes one (linksRef).
 		s.link(h.next(), at, d0, raw, u, err)
 		s.err = h.filled()
 		return
@@ -1460,6 +1464,9 @@ func (s *scanner) link(l *link.Link, at *site, d0 int, raw, u string, err error)
 	}
 	l.Raw, l.URL, l.Err, l.Tag, l.Attr, l.Kind = raw, u, err, elementName(at.name), at.attr, at.kind
 	l.Line, l.Column, l.Offset, l.Inert, l.Base = line, col, off, s.inert > 0, s.stats.Base
+	if s.lazy != nil {
+		lazyurl.Defer(l, s.lazy)
+	}
 	if len(s.rel) > 0 {
 		// The rel tokens may alias the token's bytes (str).
 		l.Rel = s.blocks.strings(len(s.rel))

@@ -20,7 +20,7 @@ import (
 const pageURL = "https://www.example/app/page.html"
 
 func pageOptions() Options {
-	return Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: pageURL}}
+	return Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: pageURL}}}
 }
 
 // scriptLinks returns the links of doc as "attr kind url|error raw" lines,
@@ -223,7 +223,7 @@ func TestScriptBase(t *testing.T) {
 		"script import import https://cdn.example/x/n.js",
 	}, got)
 	opts := pageOptions()
-	opts.Spec = resolve.RFC3986
+	opts.Context.Spec = resolve.RFC3986
 	got, _ = scriptLinks(t, doc, opts)
 	assert.Equal(t, []string{
 		"script importmap:address import https://cdn.example/x/a.js",
@@ -288,16 +288,16 @@ func TestScriptIdentity(t *testing.T) {
 	long := strings.Repeat("const a = 1; // padding\n", 4000) // > 64 KiB
 	doc := `<script type=importmap>{"imports":{"a":"./a.js","b":"\u002e/b.js"}}</script><script type=module>` + long +
 		`import "./far.js"; import '\x2e/esc.js'</script>`
-	out, _ := rewrite(t, doc, Options{Spec: resolve.RFC3986, identity: true})
+	out, _ := rewrite(t, doc, Options{Document: link.Document{Context: base.Context{Spec: resolve.RFC3986}}, identity: true})
 	assert.Equal(t, doc, out)
 	got, _ := scriptLinks(t, doc, pageOptions())
 	assert.Contains(t, got, "script import import https://www.example/app/far.js")
 	assert.Contains(t, got, "script import import https://www.example/app/esc.js")
 
-	// Over MaxToken: the rest is copied as it is, with an link.IncompleteError.
+	// Over MaxSize: the rest is copied as it is, with an link.IncompleteError.
 	var b bytes.Buffer
 	opts := pageOptions()
-	opts.MaxToken = 1 << 16
+	opts.MaxSize = 1 << 16
 	_, err := Rewrite(&b, strings.NewReader(doc), opts)
 	var inc *link.IncompleteError
 	assert.ErrorAs(t, err, &inc)

@@ -20,9 +20,9 @@ import (
 // an @charset rule, Options.SheetEnvironment, else UTF-8); bytes are kept
 // as in Rewrite. A UTF-8 (or ASCII) sheet streams: it is read in pieces
 // cut after a ";", "{" or "}" at its top level, so that only a rule or
-// declaration is held, up to Options.MaxToken bytes (past it, an
+// declaration is held, up to Options.MaxSize bytes (past it, an
 // *link.IncompleteError and the rest copied as written). A sheet in another
-// encoding is held whole, up to Options.MaxToken bytes; a larger one is
+// encoding is held whole, up to Options.MaxSize bytes; a larger one is
 // copied unchanged with a *link.TooLargeError.
 func RewriteCSS(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	w := newWriter(dst)
@@ -57,10 +57,7 @@ const sheetHead = chunkSize
 
 // newSheet reads the sheet's head and makes its scanner.
 func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, []byte, error) {
-	if opts.Context.Spec == 0 {
-		opts.Context.Spec = opts.Spec
-	}
-	maxTok := opts.MaxToken
+	maxTok := opts.MaxSize
 	if maxTok <= 0 {
 		maxTok = link.DefaultMaxToken
 	}
@@ -97,7 +94,7 @@ func sheetEncoding(head []byte, opts *Options) (encoding.Encoding, string) {
 
 // sheetRun rewrites or reads the sheet that starts with head, then src.
 func (s *scanner) sheetRun(head []byte, src io.Reader) error {
-	maxTok := s.opts.MaxToken
+	maxTok := s.opts.MaxSize
 	if maxTok <= 0 {
 		maxTok = link.DefaultMaxToken
 	}

@@ -55,7 +55,7 @@ func TestRewriteCSSCharset(t *testing.T) {
 
 func TestRewriteCSSTooLarge(t *testing.T) {
 	opts := testOptions()
-	opts.MaxToken = 10
+	opts.MaxSize = 10
 	in := "a{b:url(x.png)} c{d:url(y.png)}"
 	var out bytes.Buffer
 	_, err := RewriteCSS(&out, strings.NewReader(in), opts)
@@ -64,9 +64,9 @@ func TestRewriteCSSTooLarge(t *testing.T) {
 	assert.Equal(t, "a CSS rule", e.What)
 	assert.Equal(t, in, out.String())
 
-	// A sheet longer than MaxToken streams, one rule at a time; so do
+	// A sheet longer than MaxSize streams, one rule at a time; so do
 	// its links.
-	opts.MaxToken = 64
+	opts.MaxSize = 64
 	in = strings.Repeat("a{b:url(x.png)}\n", 10000)
 	out.Reset()
 	st, err := RewriteCSS(&out, strings.NewReader(in), opts)
@@ -79,7 +79,7 @@ func TestRewriteCSSTooLarge(t *testing.T) {
 	require.Len(t, lines, 10000)
 	assert.Equal(t, 10000, lines[9999])
 
-	// In a legacy encoding the sheet is held whole: over MaxToken it is
+	// In a legacy encoding the sheet is held whole: over MaxSize it is
 	// refused by name, copied as written.
 	opts.ContentType = "text/css; charset=windows-1252"
 	out.Reset()
@@ -136,7 +136,7 @@ func TestCSSLinksIssue15(t *testing.T) {
 	sheet := `a{b:u\72 l(x.png)} c{d:url(/*x*/a.png)} e{b:\75 rl(y.png)} f{fill:url(#g)} g{c:url()} @namespace s url(http://www.w3.org/2000/svg);` +
 		`h{background:-webkit-image-set("a.avif" type("image/avif") 1x, url(b.png) 2x)} @font-face{src:local("F"),url(f.woff2) format("woff2")}`
 	var got []string
-	_, err := CSSLinks(strings.NewReader(sheet), Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://cdn.example/assets/css/site.css"}}, func(l link.Link) error {
+	_, err := CSSLinks(strings.NewReader(sheet), Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://cdn.example/assets/css/site.css"}}}, func(l link.Link) error {
 		got = append(got, l.URL)
 		return nil
 	})
@@ -154,7 +154,7 @@ func TestCSSLinksIssue15(t *testing.T) {
 func BenchmarkRewriteCSS(b *testing.B) {
 	chunk := "@import url(\"reset.css\");\n.a { background: url(../img/bg.png) no-repeat; color: #fff }\n/* url(c.png) */\n.b { background-image: image-set(\"a.avif\" type(\"image/avif\") 1x, url(b.png) 2x) }\n@font-face { font-family: F; src: local(\"F\"), url(f.woff2) format(\"woff2\") }\n.c { fill: url(#g); margin: 0 auto; padding: 1px 2px 3px 4px }\n"
 	sheet := strings.Repeat(chunk, 3000)
-	opts := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://cdn.example/assets/css/site.css"}}
+	opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://cdn.example/assets/css/site.css"}}}
 	b.SetBytes(int64(len(sheet)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -16,13 +16,13 @@ import (
 
 // TestStyleStreams: a <style> sheet of any size passes in
 // pieces, cut between rules and declarations, so only a piece is held: a
-// 200 KB sheet goes through with MaxToken 1000 (it was held whole, and
-// so incomplete past MaxToken), every url() rewritten and reported at
+// 200 KB sheet goes through with MaxSize 1000 (it was held whole, and
+// so incomplete past MaxSize), every url() rewritten and reported at
 // its place. Only a stretch with no ";", "{" or "}" to cut after (here
-// one declaration) longer than MaxToken is still incomplete.
+// one declaration) longer than MaxSize is still incomplete.
 func TestStyleStreams(t *testing.T) {
 	opts := testOptions()
-	opts.MaxToken = 1000
+	opts.MaxSize = 1000
 	var sheet strings.Builder
 	for i := 0; sheet.Len() < 200_000; i++ {
 		fmt.Fprintf(&sheet, ".c%d { color: red; background: url(img/%d.png) }\n", i, i)
@@ -91,7 +91,7 @@ var styleFragments = []string{
 }
 
 // TestStyleStreamAgrees: on sheets built from styleFragments, cut into
-// small pieces (MaxToken 400), the rewrite and the links are those of
+// small pieces (MaxSize 400), the rewrite and the links are those of
 // the sheet held whole.
 func TestStyleStreamAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 1))
@@ -118,7 +118,7 @@ func checkStyleStream(t *testing.T, doc, name string) {
 		streamStyle = stream
 		defer func() { streamStyle = true }()
 		opts := testOptions()
-		opts.MaxToken = maxTok
+		opts.MaxSize = maxTok
 		var out bytes.Buffer
 		_, rerr := Rewrite(&out, strings.NewReader(doc), opts)
 		var links []link.Link
@@ -213,7 +213,7 @@ func TestStyleStreamUTF16(t *testing.T) {
 		streamStyle = stream
 		defer func() { streamStyle = true }()
 		opts := testOptions()
-		opts.MaxToken = maxTok
+		opts.MaxSize = maxTok
 		var out bytes.Buffer
 		_, err := Rewrite(&out, bytes.NewReader(doc), opts)
 		require.NoError(t, err)

@@ -39,7 +39,7 @@ func checkBaseReading(t testing.TB, name, doc string, scripting bool) bool {
 	opts.Scripting = scripting
 	wantBase := testBase
 	if found {
-		r, err := resolve.NewResolver(opts.Spec, testBase, resolve.Options{})
+		r, err := resolve.NewResolver(opts.Context.Spec, testBase, resolve.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 
 func whatwgOptions() Options {
 	opts := testOptions()
-	opts.Spec = resolve.WHATWG
+	opts.Context.Spec = resolve.WHATWG
 	return opts
 }
 
@@ -56,8 +56,7 @@ func TestBaseHrefInDocumentEncoding(t *testing.T) {
 	doc := "<meta charset=windows-1252><base href=\"/caf\xe9/\"><a href=\"x\">x</a><a href=\"/caf\xe9/y\">y</a>"
 	var links []link.Link
 	b, err := Links(strings.NewReader(doc), Options{
-		Spec:    resolve.WHATWG,
-		Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.com/dir/page.html"},
+		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.com/dir/page.html"}},
 	}, func(l link.Link) error { links = append(links, l); return nil })
 	require.NoError(t, err)
 	assert.Equal(t, "https://example.com/caf%C3%A9/", b.URL)

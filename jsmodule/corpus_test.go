@@ -37,12 +37,12 @@ func TestCorpus(t *testing.T) {
 		}
 		n++
 		u := "https://cdn.example/pkg/" + filepath.ToSlash(path[len(dir):])
-		opts := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: u}}
+		opts := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: u}}}
 		if _, err := Links(bytes.NewReader(data), opts, func(link.Link) error { links++; return nil }); err != nil {
 			t.Errorf("%s: %v", path, err)
 		}
 		var out, again, none bytes.Buffer
-		if _, err := Rewrite(&none, bytes.NewReader(data), Options{Spec: resolve.WHATWG}); err != nil || !bytes.Equal(none.Bytes(), data) {
+		if _, err := Rewrite(&none, bytes.NewReader(data), Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG}}}); err != nil || !bytes.Equal(none.Bytes(), data) {
 			t.Errorf("%s: without a base: changed or %v", path, err)
 		}
 		if _, err := Rewrite(&out, bytes.NewReader(data), opts); err != nil {

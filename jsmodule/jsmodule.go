@@ -37,17 +37,19 @@ import (
 // import map, not a URL.
 var ErrBare = modspec.ErrBare
 
-// Options control a rewrite or an extraction.
+// Options control a rewrite or an extraction: the link.Document every
+// reader takes, and the import maps in force. Of the Document, for a
+// module: Context holds the module's URL (§3.3); Absolute also rewrites
+// specifiers that are absolute URLs; ContentType and Fragments are not
+// read (a module is UTF-8, and a specifier is no fragment); MaxSize
+// bounds the module held in memory.
 type Options struct {
-	Spec    resolve.Spec
-	Context base.Context // the module's URL (§3.3); its Spec defaults to Spec
+	link.Document
+
 	// ImportMap holds the specifier keys of the import maps in force: a
 	// bare specifier is reported only when one of them matches it
 	// (exactly, or as a prefix ending in "/").
 	ImportMap []string
-	Absolute  bool // also rewrite specifiers that are absolute URLs
-	Map       func(link.Link) (string, bool)
-	MaxSize   int // bound on the module held in memory; 0 is link.DefaultMaxToken
 }
 
 // ref is one specifier or URL found in the source.
@@ -142,9 +144,6 @@ func resolver(opts Options, u string) (*resolve.Resolver, error) {
 }
 
 func read(src io.Reader, opts *Options) ([]byte, []ref, base.Result, error) {
-	if opts.Context.Spec == 0 {
-		opts.Context.Spec = opts.Spec
-	}
 	b := opts.Context.Decide(base.Element{})
 	data, err := linkref.ReadDocument(src, opts.MaxSize)
 	if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {

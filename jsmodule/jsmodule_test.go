@@ -13,7 +13,7 @@ import (
 const moduleURL = "https://www.example/app/js/main.mjs"
 
 func opts() Options {
-	return Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: moduleURL}, ImportMap: []string{"lodash", "lib/"}}
+	return Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: moduleURL}}, ImportMap: []string{"lodash", "lib/"}}
 }
 
 // TestLinks: docs/formats.md §6.2 and checklist #14 (HTML "resolve a module

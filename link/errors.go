@@ -21,7 +21,7 @@ type IncompleteError struct {
 	What   string // what went past the limit: "a tag", "a <style> element", "<g>"; "" is "a tag"
 	Line   int    // the line where it starts
 	Offset int64  // its byte offset
-	Limit  int    // the limit: a reader's MaxToken, MaxAttrs, ...
+	Limit  int    // the limit: a reader's MaxSize, MaxAttrs, ...
 	Unit   string // of Limit: "bytes" (when ""), "attributes", "srcset candidates", "levels"
 }
 

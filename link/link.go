@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/lazyref"
 )
 
 // Kind classifies a link by what following it does.
@@ -119,6 +120,11 @@ type Link struct {
 	// WARC-Target-URI.
 	Record int64
 	Target string
+
+	// lazy, when set, is the URL left to be resolved later, by whoever
+	// reads the link last (relurl's command, through its internal package
+	// lazyurl): URL is then "" and Err nil until it is.
+	lazy *lazyref.Ref
 }
 
 // Stats reports what a reader did with one document.
@@ -180,19 +186,36 @@ type Limits struct {
 }
 
 // Document is what every reader needs to know of a document, whatever
-// its kind: filled once, it serves each kind's reader (package extract).
+// its kind: each reader's Options embeds it (htmlrewrite, xmlrewrite,
+// manifest, jsmodule) and adds only what is its own. Filled once, in
+// package extract's Options, it serves each kind's reader.
 type Document struct {
 	// Context holds the resolution rules (Context.Spec, the one spec of
-	// every reader) and the layers below the document's own base
-	// (§3.2–§3.4: its retrieval URL, its headers, ...).
+	// every reader: its zero value is an error, as in package resolve, so
+	// that no rule is applied by accident) and the layers below the
+	// document's own base (§3.2–§3.4: its retrieval URL, its headers,
+	// ...).
 	Context base.Context
 	// ContentType is the document's declared media type with its
 	// parameters (its charset outranks what the document declares).
 	ContentType string
-	Absolute    bool // also rewrite references that carry a scheme
-	Fragments   bool // also rewrite fragment-only references
-	// Map decides what a rewrite writes for a link: its string, and true,
-	// replaces the resolved URL; false leaves the reader's choice.
+	// Absolute also rewrites references that already carry a scheme
+	// (normalizing them as the mode does). By default they are left as
+	// written: javascript:, mailto:, data: and the like must not change.
+	Absolute bool
+	// Fragments also rewrites fragment-only references ("#top"). By
+	// default they are left alone: absolutized, a saved page's in-page
+	// links would navigate to the live site.
+	Fragments bool
+	// Map, when set, decides what a rewrite writes for each link: it gets
+	// the link as the reader's Links reports it (resolved, with its
+	// position) and returns the reference to write and true, or false for
+	// the default (the absolute URL, or the value as written for the
+	// references left alone). It is called for every value that resolves,
+	// including the ones the defaults leave alone, so it can point any
+	// link elsewhere (package archive points links at the parts of an
+	// archive). The text it returns is escaped for its place; returning
+	// Link.Raw leaves the value as written.
 	Map func(Link) (string, bool)
 	Limits
 }

@@ -179,7 +179,7 @@ func (c *Checker) readNames(rel string) anchorSet {
 	if err == nil {
 		n := anchorSet{}
 		var o extract.Options
-		o.HTML = htmlrewrite.Options{Spec: c.Spec, ContentType: c.ContentType, Anchor: func(s string) { n[s] = struct{}{} }}
+		o.HTML = htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: c.Spec}, ContentType: c.ContentType}, Anchor: func(s string) { n[s] = struct{}{} }}
 		// Through the open step as every document Check reads, and as
 		// HTML whatever its kind.
 		var d *extract.Document

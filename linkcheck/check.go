@@ -391,9 +391,9 @@ func (c *Checker) readers(f tree.File) extract.Options {
 	}
 	return extract.Options{
 		HTML:     opts,
-		XML:      xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
-		Manifest: manifest.Options{Spec: opts.Spec, Context: opts.Context},
-		Module:   jsmodule.Options{Spec: opts.Spec, Context: opts.Context, ImportMap: c.refer.ImportMap(opts.Context.Retrieval)},
+		XML:      xmlrewrite.Options{Document: link.Document{Context: opts.Context}},
+		Manifest: manifest.Options{Document: link.Document{Context: opts.Context}},
+		Module:   jsmodule.Options{Document: link.Document{Context: opts.Context}, ImportMap: c.refer.ImportMap(opts.Context.Retrieval)},
 	}
 }
 
@@ -478,10 +478,8 @@ func (c *Checker) htmlOptions(f tree.File) htmlrewrite.Options { return c.option
 // optionsAt are the options of a document retrieved from docURL.
 func (c *Checker) optionsAt(docURL string) htmlrewrite.Options {
 	return htmlrewrite.Options{
-		Spec:        c.Spec,
-		Context:     base.Context{Spec: c.Spec, Options: c.Options, Retrieval: docURL},
-		ContentType: c.ContentType,
-		Scripting:   c.Scripting,
+		Document:  link.Document{Context: base.Context{Spec: c.Spec, Options: c.Options, Retrieval: docURL}, ContentType: c.ContentType},
+		Scripting: c.Scripting,
 		// A stylesheet's environment encoding (CSS Syntax §3.2), when
 		// a walk with its Referrals found a page giving one.
 		SheetEnvironment: c.refer.SheetEnvironment(docURL),
@@ -1091,7 +1089,7 @@ func (c *Checker) Referrals() *referral.Reader {
 		HTML:   func(u string) htmlrewrite.Options { return c.optionsAt(u) },
 		Module: func(u string) jsmodule.Options {
 			o := c.optionsAt(u)
-			return jsmodule.Options{Spec: o.Spec, Context: o.Context}
+			return jsmodule.Options{Document: link.Document{Context: o.Context}}
 		},
 		MaxSize: c.MaxSize,
 	}

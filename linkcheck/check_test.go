@@ -333,7 +333,7 @@ func TestCheckAndFixTree(t *testing.T) {
 					data, err := os.ReadFile(f.Path)
 					require.NoError(t, err)
 					var links []string
-					_, err = htmlrewrite.Links(bytes.NewReader(data), htmlrewrite.Options{Spec: spec, Context: base.Context{Spec: spec, Retrieval: "https://example.org/site/" + f.Rel}}, func(l link.Link) error {
+					_, err = htmlrewrite.Links(bytes.NewReader(data), htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: spec, Retrieval: "https://example.org/site/" + f.Rel}}}, func(l link.Link) error {
 						links = append(links, l.URL)
 						return nil
 					})

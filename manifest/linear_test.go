@@ -14,7 +14,7 @@ import (
 // A manifest's reading takes time linear in its size: many members, long
 // escaped strings, nesting up to the cap and past it.
 func TestLinearTime(t *testing.T) {
-	o := Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://app.example/m.webmanifest"}}
+	o := Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://app.example/m.webmanifest"}}}
 	cases := []struct {
 		name string
 		n    int

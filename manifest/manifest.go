@@ -34,14 +34,13 @@ import (
 	"github.com/relurl/relurl/resolve"
 )
 
-// Options control a rewrite or an extraction.
+// Options control a rewrite or an extraction: the link.Document every
+// reader takes, which is all a manifest needs. Of the Document, for a
+// manifest: Context holds the manifest's URL (§3.3) and headers;
+// ContentType is not read (a manifest is UTF-8 JSON); MaxSize bounds the
+// manifest held in memory.
 type Options struct {
-	Spec      resolve.Spec // resolution rules; the zero value is an error
-	Context   base.Context // the manifest's URL (§3.3) and headers; its Spec defaults to Spec
-	Absolute  bool         // also rewrite values that carry a scheme
-	Fragments bool         // also rewrite fragment-only values
-	Map       func(link.Link) (string, bool)
-	MaxSize   int // bound on the manifest held in memory; 0 is link.DefaultMaxToken
+	link.Document
 }
 
 // members are the URL members, by path ("[]" for any array element).
@@ -133,9 +132,6 @@ func newLink(v value, u string, err error, lines *linkref.Lines, b base.Result) 
 }
 
 func read(src io.Reader, opts *Options) ([]byte, []value, base.Result, error) {
-	if opts.Context.Spec == 0 {
-		opts.Context.Spec = opts.Spec
-	}
 	b := opts.Context.Decide(base.Element{})
 	data, err := linkref.ReadDocument(src, opts.MaxSize)
 	if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {

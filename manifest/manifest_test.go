@@ -14,7 +14,7 @@ import (
 const manifestURL = "https://app.example/pwa/manifest.webmanifest"
 
 func opts() Options {
-	return Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: manifestURL}}
+	return Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: manifestURL}}}
 }
 
 // TestLinks: docs/formats.md §5 and checklist #12 — every URL member against
@@ -104,7 +104,7 @@ func FuzzRewrite(f *testing.F) {
 // as "not a JSON object".
 func TestTooDeep(t *testing.T) {
 	doc := `{"icons":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`
-	_, err := Links(strings.NewReader(doc), Options{Spec: resolve.WHATWG}, func(link.Link) error { return nil })
+	_, err := Links(strings.NewReader(doc), Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG}}}, func(link.Link) error { return nil })
 	var e *link.IncompleteError
 	if !errors.As(err, &e) || !strings.Contains(err.Error(), "nested deeper than 512 levels") || errors.Is(err, ErrSyntax) {
 		t.Errorf("err = %v", err)

@@ -120,7 +120,7 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 			return err
 		}
 		fileURL := (&url.URL{Scheme: "file", Path: p}).String()
-		opts := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: fileURL}}
+		opts := htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: fileURL}}}
 		check := func(l link.Link) error {
 			if l.Err != nil {
 				t.Errorf("%s: %q does not resolve: %v", p, l.Raw, l.Err)
@@ -159,10 +159,10 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 			_, err = htmlrewrite.CSSLinks(bytes.NewReader(data), opts, check)
 		case ".svg", ".atom", ".xml":
 			// Feeds honour xml:base, as feed readers do.
-			_, err = xmlrewrite.Links(bytes.NewReader(data), xmlrewrite.Options{Spec: opts.Spec, Context: opts.Context},
+			_, err = xmlrewrite.Links(bytes.NewReader(data), xmlrewrite.Options{Document: link.Document{Context: opts.Context}},
 				func(l link.Link) error { return check(l) })
 		case ".webmanifest":
-			_, err = manifest.Links(bytes.NewReader(data), manifest.Options{Spec: opts.Spec, Context: opts.Context},
+			_, err = manifest.Links(bytes.NewReader(data), manifest.Options{Document: link.Document{Context: opts.Context}},
 				func(l link.Link) error {
 					if l.Attr == "id" { // an identity, written absolute as captured
 						return nil
@@ -170,7 +170,7 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 					return check(l)
 				})
 		case ".js", ".mjs":
-			_, err = jsmodule.Links(bytes.NewReader(data), jsmodule.Options{Spec: opts.Spec, Context: opts.Context},
+			_, err = jsmodule.Links(bytes.NewReader(data), jsmodule.Options{Document: link.Document{Context: opts.Context}},
 				func(l link.Link) error {
 					// A specifier that is not URL-like is bare: a name for
 					// the import map, which a relative path must never become.
@@ -196,19 +196,19 @@ func checkLinks(t *testing.T, dir string) (local, web int) {
 func neutral(t *testing.T, data []byte, ext string) string {
 	t.Helper()
 	var out bytes.Buffer
-	o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://x.test/"},
-		Base: htmlrewrite.BaseRemove, LazyLoad: true, Srcdoc: true, Fragments: true, Absolute: true,
-		Map: func(link.Link) (string, bool) { return "X", true }}
+	o := htmlrewrite.Options{
+		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "http://x.test/"}, Absolute: true, Fragments: true, Map: func(link.Link) (string, bool) { return "X", true }},
+		Base:     htmlrewrite.BaseRemove, LazyLoad: true, Srcdoc: true}
 	var err error
 	switch ext {
 	case ".css":
 		_, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(data), o)
 	case ".svg", ".atom", ".xml":
-		_, err = xmlrewrite.Rewrite(&out, bytes.NewReader(data), xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map, EmptyXMLBase: true})
+		_, err = xmlrewrite.Rewrite(&out, bytes.NewReader(data), xmlrewrite.Options{Document: link.Document{Context: o.Context, Absolute: true, Fragments: true, Map: o.Map}, EmptyXMLBase: true})
 	case ".webmanifest":
-		_, err = manifest.Rewrite(&out, bytes.NewReader(data), manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Fragments: true, Map: o.Map})
+		_, err = manifest.Rewrite(&out, bytes.NewReader(data), manifest.Options{Document: link.Document{Context: o.Context, Absolute: true, Fragments: true, Map: o.Map}})
 	case ".js", ".mjs":
-		_, err = jsmodule.Rewrite(&out, bytes.NewReader(data), jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Map: o.Map})
+		_, err = jsmodule.Rewrite(&out, bytes.NewReader(data), jsmodule.Options{Document: link.Document{Context: o.Context, Absolute: true, Map: o.Map}})
 	default:
 		_, err = htmlrewrite.Rewrite(&out, bytes.NewReader(data), o)
 	}

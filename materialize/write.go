@@ -136,7 +136,8 @@ func (r *run) writeMHTML(si int, parts map[string][]*entry) {
 		// The part's base layers and type, as the archive decided them
 		// (readMHTML reads the message under WHATWG's rules).
 		c, ct := m.PartContext(p)
-		o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: c, ContentType: ct}
+		c.Spec = cmp.Or(c.Spec, resolve.WHATWG)
+		o := htmlrewrite.Options{Document: link.Document{Context: c, ContentType: ct}}
 		for _, e := range es {
 			r.writeEntry(e, body, s.String(), "part "+path, &o, local)
 		}
@@ -163,19 +164,17 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			// from its <base> and its URL only (base.Context.HTTP), so
 			// the captured URL is the base below the page's own.
 			o = htmlrewrite.Options{
-				Spec: resolve.WHATWG,
-				Context: base.Context{
+				Document: link.Document{Context: base.Context{
 					Spec:            resolve.WHATWG,
 					Retrieval:       e.c.url,
 					RetrievalDetail: "WARC-Target-URI",
-				},
-				ContentType: strictType(e.c.ctype),
+				}, ContentType: strictType(e.c.ctype)},
 			}
 		}
 		o.Base = htmlrewrite.BaseRemove
 		o.LazyLoad, o.Srcdoc = true, true
 		if r.opts.MaxToken > 0 {
-			o.MaxToken = r.opts.MaxToken
+			o.MaxSize = r.opts.MaxToken
 		}
 		o.Map = r.linkMap(e, local)
 		// One open step (extract.Open) decides what the document's
@@ -241,33 +240,30 @@ func rewriteEntry(out *bytes.Buffer, payload []byte, kind string, o htmlrewrite.
 		// the relative references written resolve against the feed's
 		// own file.
 		k = base.XML
-		eo.XML = xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: maxSize, EmptyXMLBase: true}
+		eo.XML = xmlrewrite.Options{Document: link.Document{Context: o.Context, Map: o.Map, Limits: link.Limits{MaxSize: maxSize}}, EmptyXMLBase: true}
 	case "svg":
 		// Browsers ignore xml:base in SVG (xmlrewrite's default
 		// follows them), so a relative reference written here
 		// resolves against the file, as it must.
 		k = base.XML
-		eo.XML = xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Map: o.Map, MaxSize: maxSize}
+		eo.XML = xmlrewrite.Options{Document: link.Document{Context: o.Context, Map: o.Map, Limits: link.Limits{MaxSize: maxSize}}}
 	case "manifest":
 		// The id member is the app's identity, resolved against
 		// start_url's origin, which a file: URL lacks: it is written
 		// absolute, as captured, never as a path.
 		k = base.Manifest
 		m := o.Map
-		eo.Manifest = manifest.Options{
-			Spec: o.Spec, Context: o.Context, MaxSize: maxSize,
-			Map: func(l link.Link) (string, bool) {
-				if l.Attr == "id" {
-					return l.URL, l.URL != ""
-				}
-				return m(l)
-			},
-		}
+		eo.Manifest = manifest.Options{Document: link.Document{Context: o.Context, Map: func(l link.Link) (string, bool) {
+			if l.Attr == "id" {
+				return l.URL, l.URL != ""
+			}
+			return m(l)
+		}, Limits: link.Limits{MaxSize: maxSize}}}
 	case "js":
 		// Absolute: a specifier naming a captured URL in full is
 		// pointed at the tree too; bare specifiers are left alone.
 		k = base.Module
-		eo.Module = jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: true, Map: o.Map, MaxSize: maxSize}
+		eo.Module = jsmodule.Options{Document: link.Document{Context: o.Context, Absolute: true, Map: o.Map, Limits: link.Limits{MaxSize: maxSize}}}
 	default:
 		k = base.HTML
 	}

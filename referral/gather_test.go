@@ -90,14 +90,15 @@ func referSite() map[string]string {
 // module's import map from the walk's Reader.
 func referOptions(refer *referral.Reader) (func(string) htmlrewrite.Options, func(string) extract.Options) {
 	html := func(u string) htmlrewrite.Options {
-		return htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Spec: resolve.WHATWG, Retrieval: u},
+		return htmlrewrite.Options{
+			Document:         link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: u}},
 			SheetEnvironment: refer.SheetEnvironment(u)}
 	}
 	return html, func(u string) extract.Options {
 		h := html(u)
 		return extract.Options{HTML: h,
-			Module:   jsmodule.Options{Spec: h.Spec, Context: h.Context, ImportMap: refer.ImportMap(u)},
-			Manifest: manifest.Options{Spec: h.Spec, Context: h.Context}}
+			Module:   jsmodule.Options{Document: link.Document{Context: h.Context}, ImportMap: refer.ImportMap(u)},
+			Manifest: manifest.Options{Document: link.Document{Context: h.Context}}}
 	}
 }
 

@@ -55,8 +55,10 @@ func TestReferrals(t *testing.T) {
 	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
 	refer := &Reader{
 		Mapper: m,
-		HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
-		Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+		HTML: func(u string) htmlrewrite.Options {
+			return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
+		},
+		Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
 	}
 	want := map[string]base.Format{
 		"index.html": base.HTML, "js/a.js": base.Module, "js/b.js": base.Module, "js/c.js": base.Module, "js/pre.js": base.Module,
@@ -108,8 +110,10 @@ func TestSheetEnvironment(t *testing.T) {
 	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
 	refer := &Reader{
 		Mapper: m,
-		HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
-		Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+		HTML: func(u string) htmlrewrite.Options {
+			return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
+		},
+		Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
 	}
 	got := map[string]string{}
 	for f, err := range (tree.Walker{Refer: refer}).Walk([]string{dir}) {
@@ -119,7 +123,7 @@ func TestSheetEnvironment(t *testing.T) {
 		u, _ := m.URL(f)
 		env := refer.SheetEnvironment(u)
 		data, _ := os.ReadFile(f.Path)
-		htmlrewrite.CSSLinks(bytes.NewReader(data), htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u), SheetEnvironment: env},
+		htmlrewrite.CSSLinks(bytes.NewReader(data), htmlrewrite.Options{Document: link.Document{Context: ctx(u)}, SheetEnvironment: env},
 			func(l link.Link) error { got[f.Rel] = env + " " + l.URL; return nil })
 	}
 	want := map[string]string{
@@ -166,8 +170,10 @@ func TestReferralsCost(t *testing.T) {
 		ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
 		refer := &Reader{
 			Mapper: m,
-			HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
-			Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+			HTML: func(u string) htmlrewrite.Options {
+				return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
+			},
+			Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
 		}
 		for _, err := range (tree.Walker{Refer: refer}).Walk([]string{dir}) {
 			if err != nil {
@@ -220,8 +226,10 @@ func TestReferralsImportMap(t *testing.T) {
 	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
 	refer := &Reader{
 		Mapper: m,
-		HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
-		Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+		HTML: func(u string) htmlrewrite.Options {
+			return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
+		},
+		Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
 	}
 	for _, err := range (tree.Walker{Refer: refer}).Walk([]string{dir}) {
 		if err != nil {

@@ -61,7 +61,7 @@ func Example_crawl() {
 		}
 		seen[doc.URL] = true // the base: the URL after redirects
 		fmt.Println("visit", strings.TrimPrefix(doc.URL, srv.URL))
-		opts := htmlrewrite.Options{Spec: resolve.WHATWG, Context: *doc.Context}
+		opts := htmlrewrite.Options{Document: link.Document{Context: *doc.Context}}
 		_, err = htmlrewrite.Links(bytes.NewReader(doc.Body), opts, func(l link.Link) error {
 			if l.Kind == link.Navigation && strings.HasPrefix(l.URL, srv.URL+"/") && !seen[l.URL] {
 				seen[l.URL] = true
@@ -99,13 +99,11 @@ func Example_netHTTP() {
 	defer resp.Body.Close()
 	var out strings.Builder
 	_, err = htmlrewrite.Rewrite(&out, resp.Body, htmlrewrite.Options{
-		Spec:        resolve.WHATWG,
-		ContentType: resp.Header.Get("Content-Type"),
-		Context: base.Context{
+		Document: link.Document{Context: base.Context{
 			Spec:      resolve.WHATWG,
 			Header:    textproto.MIMEHeader(resp.Header),
 			Retrieval: resp.Request.URL.String(),
-		},
+		}, ContentType: resp.Header.Get("Content-Type")},
 	})
 	if err != nil {
 		log.Fatal(err)

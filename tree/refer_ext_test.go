@@ -9,6 +9,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/jsmodule"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/referral"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/tree"
@@ -52,8 +53,10 @@ func TestReferralsOneWalk(t *testing.T) {
 		ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
 		refer := &referral.Reader{
 			Mapper: m,
-			HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
-			Module: func(u string) jsmodule.Options { return jsmodule.Options{Spec: resolve.WHATWG, Context: ctx(u)} },
+			HTML: func(u string) htmlrewrite.Options {
+				return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
+			},
+			Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
 		}
 		got := map[string]base.Format{}
 		for f, err := range (tree.Walker{Refer: refer}).Walk([]string{dir}) {

@@ -9,6 +9,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
@@ -25,8 +26,7 @@ func openFDs(t *testing.T) int {
 }
 
 func whatwgOptions(docURL string) extract.Options {
-	return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG,
-		Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+	return extract.Options{HTML: htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}}
 }
 
 // TestMirrorHoldsFewDirectories: a mirror of many directories holds at

@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
@@ -25,8 +26,9 @@ import (
 // readers returns the readers' options of a document retrieved from
 // docURL, links resolving under the WHATWG URL Standard.
 func readers(docURL string) extract.Options {
-	return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG,
-		Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+	return extract.Options{HTML: htmlrewrite.Options{
+		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}},
+	}}
 }
 
 // writeTree makes the files (slash-separated names) under a new
@@ -307,7 +309,7 @@ func ExampleRewriter_Rewrite() {
 	r := &treerewrite.Rewriter{
 		Mapper: m,
 		Options: func(docURL string) extract.Options {
-			return extract.Options{HTML: htmlrewrite.Options{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}, Spec: resolve.WHATWG}}
+			return extract.Options{HTML: htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}}
 		},
 		Mirror:     out,
 		CopyOthers: true,
@@ -418,7 +420,7 @@ func TestRewriterToWriterLeftAsWritten(t *testing.T) {
 	opts := func(docURL string) extract.Options {
 		o := readers(docURL)
 		o.MIME = archive.Options{Spec: resolve.WHATWG, Retrieval: docURL}
-		o.Module.Spec = resolve.WHATWG
+		o.Module.Context.Spec = resolve.WHATWG
 		return o
 	}
 	r := &treerewrite.Rewriter{Mapper: m, Options: opts, MaxSize: 100 << 20}

@@ -13,6 +13,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
@@ -133,8 +134,9 @@ func mirrorForStrace(t *testing.T, dir string) {
 	r := &Rewriter{
 		Mapper: m,
 		Options: func(docURL string) extract.Options {
-			return extract.Options{HTML: htmlrewrite.Options{Spec: resolve.WHATWG,
-				Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
+			return extract.Options{HTML: htmlrewrite.Options{
+				Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}},
+			}}
 		},
 		Mirror:      filepath.Join(dir, "out"),
 		Writer:      safewrite.Writer{NoSync: true, KeepSame: true, Behind: true},

@@ -42,7 +42,7 @@ func TestCorpus(t *testing.T) {
 		var st, st2 link.Stats
 		if ext == ".css" {
 			nCSS++
-			o := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: u}}
+			o := htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: u}}}
 			st, err = htmlrewrite.RewriteCSS(&out, bytes.NewReader(data), o)
 			if err == nil {
 				st2, err = htmlrewrite.RewriteCSS(&again, bytes.NewReader(out.Bytes()), o)

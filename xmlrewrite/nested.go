@@ -57,12 +57,8 @@ func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
 	// is the document itself for an XHTML tag).
 	text := unsafe.String(unsafe.SliceData(d.text), len(d.text))
 	opts := htmlrewrite.Options{
-		Spec: s.opts.Context.Spec,
-		Context: base.Context{Spec: s.opts.Context.Spec, Options: s.opts.Context.Options,
-			Retrieval: f.base.URL, RetrievalDetail: f.base.Provenance()},
-		ContentType: "text/html; charset=utf-8",
-		Absolute:    s.opts.Absolute,
-		Fragments:   s.opts.Fragments,
+		Document: link.Document{Context: base.Context{Spec: s.opts.Context.Spec, Options: s.opts.Context.Options,
+			Retrieval: f.base.URL, RetrievalDetail: f.base.Provenance()}, ContentType: "text/html; charset=utf-8", Absolute: s.opts.Absolute, Fragments: s.opts.Fragments},
 	}
 	if css {
 		opts.ContentType = "text/css; charset=utf-8"

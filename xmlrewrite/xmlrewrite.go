@@ -69,16 +69,20 @@ const (
 	XMLBaseIgnore
 )
 
-// Options control a rewrite or an extraction.
+// Options control a rewrite or an extraction: the link.Document every
+// reader takes, and what is XML's own. Of the Document, for XML:
+// Context holds the layers below the document (§3.2–§3.4), each
+// element's xml:base deciding anew above them; ContentType's charset,
+// when it names an encoding, decides the document's encoding after a
+// byte order mark (RFC 7303 §3.2, base.XMLEncoding); Fragments never
+// changes a CSS url(#id); MaxSize bounds the document held in memory
+// (and is at most 2 GiB: offsets are kept in 32 bits): a larger document
+// is not read whole, it is copied unchanged, with an
+// *link.TooLargeError.
 type Options struct {
-	Spec    resolve.Spec // resolution rules; the zero value is an error
-	Context base.Context // the layers below the document (§3.2–§3.4); its Spec defaults to Spec
-	XMLBase XMLBaseMode
+	link.Document
 
-	Absolute  bool // also rewrite references that carry a scheme
-	Fragments bool // also rewrite fragment-only references (never CSS url(#id))
-	// Map decides what Rewrite writes for a link, as htmlrewrite's does.
-	Map func(link.Link) (string, bool)
+	XMLBase XMLBaseMode
 
 	// EmptyXMLBase makes Rewrite write every xml:base it honours (see
 	// XMLBase) as xml:base="", which is the parent's base (RFC 3986
@@ -88,22 +92,11 @@ type Options struct {
 	// take to another place.
 	EmptyXMLBase bool
 
-	// ContentType is the document's declared media type with its
-	// parameters: its charset, when it names an encoding, decides the
-	// document's encoding after a byte order mark (RFC 7303 §3.2,
-	// base.XMLEncoding).
-	ContentType string
 	// Charset is the document's encoding as the open step already
 	// decided it (base.Open's Opened.Charset, by base.XMLEncoding;
 	// package extract sets it): it is not decided again. "" decides it
 	// from the bytes and ContentType.
 	Charset string
-
-	// MaxSize bounds the document held in memory; the zero value is
-	// link.DefaultMaxToken (and at most 2 GiB: offsets are
-	// kept in 32 bits). A larger document is not read whole: it is
-	// copied unchanged, with an *link.TooLargeError.
-	MaxSize int
 
 	identity bool // tests: every URL replaced by its own bytes
 }
@@ -254,9 +247,6 @@ type scanner struct {
 }
 
 func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) error) (*scanner, error) {
-	if opts.Context.Spec == 0 {
-		opts.Context.Spec = opts.Spec
-	}
 	max := opts.MaxSize
 	if max <= 0 {
 		max = link.DefaultMaxToken

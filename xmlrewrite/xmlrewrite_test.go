@@ -11,7 +11,7 @@ import (
 )
 
 func opts(docURL string) Options {
-	return Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: docURL}}
+	return Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
 }
 
 func rewrite(t *testing.T, doc string, o Options) (string, link.Stats) {

@@ -107,7 +107,7 @@ func extractFile(path string, size int64, r io.Reader, opts Options, emit func(L
 		}
 	}
 	o := extract.Options{
-		HTML: htmlrewrite.Options{Spec: x.opts.Spec, Context: base.Context{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict}},
+		HTML: htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict}}},
 		MIME: archive.Options{Spec: x.opts.Spec, Retrieval: u, Strict: x.opts.Strict, ContentLocation: x.opts.ContentLocation, Limits: archive.Limits{Size: x.opts.MaxSize}},
 		// Each damaged WARC record is a dead letter with its offset and
 		// target, and the file goes on at the next record.

@@ -124,8 +124,8 @@ func runFetch(args []string, s stdio) int {
 	ctxBase := *doc.Context
 	ctxBase.Spec, ctxBase.Options, ctxBase.ContentLocation = *spec, *opts, *contentLocation
 	ctxBase.ContentLocationSwitch = "--content-location"
-	hopts := htmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct, Scripting: scripting}
-	xopts := xmlrewrite.Options{Spec: *spec, Context: ctxBase, ContentType: ct}
+	hopts := htmlrewrite.Options{Document: link.Document{Context: ctxBase, ContentType: ct}, Scripting: scripting}
+	xopts := xmlrewrite.Options{Document: link.Document{Context: ctxBase, ContentType: ct}}
 
 	if *links {
 		w := bufio.NewWriterSize(s.out, 64<<10)

@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/internal/behind"
+	"github.com/relurl/relurl/internal/lazyref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/tree"
@@ -176,7 +177,7 @@ func runLinks(args []string, s stdio) (code int) {
 		// The links' URLs are resolved behind too (package lazyurl),
 		// where their records are encoded: the worker does not read
 		// them (harvest resolves them first for a filter that does).
-		refs, opts := new(lazyurl.Refs), hv.Options
+		refs, opts := new(lazyref.Refs), hv.Options
 		hv.Options = func(docURL string) extract.Options {
 			o := opts(docURL)
 			lazyurl.DeferIn(&o.HTML, refs)
@@ -191,7 +192,7 @@ func runLinks(args []string, s stdio) (code int) {
 		if watIn {
 			return lw.Result(watFileLinks(wk.File.Path, hv, lw.LinkRef, lw.RecordError))
 		}
-		return lw.Result(hv.FileRef(wk.File, lw.LinkRef, lw.RecordError))
+		return lw.File(hv, wk.File)
 	}
 	// A list is a stream: each file's links go out before the next path
 	// is waited for, so a caller can talk to the command line by line.

@@ -158,7 +158,6 @@ func (t *treeFlags) list(s stdio) inputs.List {
 // from docURL ("" for none).
 func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 	o := t.html
-	o.Spec = *t.spec
 	o.Context = base.Context{Spec: *t.spec, Options: *t.opts, Retrieval: docURL, Strict: t.strict}
 	// A stylesheet's environment encoding (CSS Syntax §3.2): the encoding
 	// of a page of the tree linking it, when not UTF-8.
@@ -170,7 +169,7 @@ func (t *treeFlags) htmlOptions(docURL string) htmlrewrite.Options {
 		o.ScanLimit = int(t.maxSize)
 	}
 	if t.maxSize < link.DefaultMaxToken {
-		o.MaxToken = int(t.maxSize)
+		o.MaxSize = int(t.maxSize)
 	}
 	return o
 }
@@ -201,7 +200,7 @@ func (t *treeFlags) mimeOptions(docURL string) archive.Options {
 // document retrieved from docURL (package extract picks the one it needs).
 func (t *treeFlags) extractOptions(docURL string) extract.Options {
 	o := t.htmlOptions(docURL)
-	x := xmlrewrite.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments}
+	x := xmlrewrite.Options{Document: link.Document{Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments}}
 	if t.maxSize < link.DefaultMaxToken {
 		x.MaxSize = int(t.maxSize)
 	}
@@ -209,10 +208,11 @@ func (t *treeFlags) extractOptions(docURL string) extract.Options {
 		HTML:     o,
 		MIME:     t.mimeOptions(docURL),
 		XML:      x,
-		Manifest: manifest.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, MaxSize: o.MaxToken},
+		Manifest: manifest.Options{Document: link.Document{Context: o.Context, Absolute: o.Absolute, Fragments: o.Fragments, Limits: link.Limits{MaxSize: o.MaxSize}}},
 		// A module's bare specifiers count only where the import map
 		// of the page loading it maps them (HTML §8.1.5.3).
-		Module: jsmodule.Options{Spec: o.Spec, Context: o.Context, Absolute: o.Absolute, MaxSize: o.MaxToken,
+		Module: jsmodule.Options{
+			Document:  link.Document{Context: o.Context, Absolute: o.Absolute, Limits: link.Limits{MaxSize: o.MaxSize}},
 			ImportMap: t.refer.ImportMap(docURL)},
 	}
 }

@@ -3,10 +3,12 @@ package lazyurl
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/internal/lazyref"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
@@ -18,12 +20,13 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var refs Refs
+	var refs lazyref.Refs
 	for _, ref := range []string{"c.html", "../d?q#f", "https://x.example/", "http://[bad", "", "//h/p"} {
 		wantURL, wantErr := res.Reference(ref)
 		raw := " " + ref + "\n"
-		l := link.Link{Raw: raw, Err: refs.New(res, 1, len(ref))}
-		if !Deferred(&l) {
+		l := link.Link{Raw: raw}
+		Defer(&l, refs.New(res, 1, len(ref)))
+		if !Deferred(&l) || l.Err != nil {
 			t.Fatalf("%q: not deferred", ref)
 		}
 		Resolve(&l)
@@ -42,7 +45,7 @@ func TestResolve(t *testing.T) {
 // TestRefsChunks: a Ref is an allocation per 64 links, not one per link.
 func TestRefsChunks(t *testing.T) {
 	res, _ := resolve.NewResolver(resolve.WHATWG, "https://ex.example/", resolve.Options{})
-	var refs Refs
+	var refs lazyref.Refs
 	allocs := testing.AllocsPerRun(10, func() {
 		for range 640 {
 			refs.New(res, 0, 1)
@@ -60,12 +63,14 @@ func TestRefsChunks(t *testing.T) {
 // 1 MiB).
 func TestRefsHoldNoStrings(t *testing.T) {
 	res, _ := resolve.NewResolver(resolve.WHATWG, "https://ex.example/", resolve.Options{})
-	var refs Refs
-	kept := make([]*Ref, 0, 60)
+	var refs lazyref.Refs
+	kept := make([]*lazyref.Ref, 0, 60)
 	for i := range 60 {
 		raw := strings.Repeat("a", 1<<20) + fmt.Sprint(i)
-		l := link.Link{Raw: raw, Err: refs.New(res, 0, len(raw))}
-		kept = append(kept, l.Err.(*Ref))
+		l := link.Link{Raw: raw}
+		r := refs.New(res, 0, len(raw))
+		Defer(&l, r)
+		kept = append(kept, r)
 	}
 	runtime.GC()
 	var m runtime.MemStats
@@ -74,4 +79,12 @@ func TestRefsHoldNoStrings(t *testing.T) {
 		t.Fatalf("heap %d MiB with 60 Refs of links of 1 MiB gone", m.HeapAlloc>>20)
 	}
 	runtime.KeepAlive(kept)
+}
+
+// TestOffset: the field lazyurl reaches is link.Link's unexported Ref.
+func TestOffset(t *testing.T) {
+	f, ok := reflect.TypeFor[link.Link]().FieldByName("lazy")
+	if !ok || f.Offset != lazyref.Offset || f.Type != reflect.TypeFor[*lazyref.Ref]() {
+		t.Fatalf("link.Link's lazy field %+v, lazyref.Offset %d", f, lazyref.Offset)
+	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -65,7 +66,7 @@ func main() {
 		go func() { pw.CloseWithError(generate(pw, *size)) }()
 		src = pr
 	}
-	opts := htmlrewrite.Options{Spec: resolve.WHATWG, Context: base.Context{Retrieval: "https://example.com/dir/page.html"}}
+	opts := htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: "https://example.com/dir/page.html"}}}
 	cw := &counter{}
 	st, err := htmlrewrite.Rewrite(cw, src, opts)
 	if err != nil {

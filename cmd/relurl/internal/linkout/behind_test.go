@@ -11,6 +11,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/lazyref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/resolve"
@@ -192,7 +193,7 @@ func TestBehindBounded(t *testing.T) {
 }
 
 // TestBehindResolves: a link whose URL was left for later
-// (htmlrewrite.Options.Defer) is resolved where its record is made, on
+// (lazyurl.DeferIn) is resolved where its record is made, on
 // Behind's goroutine or in the worker's Writer: the records are those of
 // the links resolved at once, in every format.
 func TestBehindResolves(t *testing.T) {
@@ -206,13 +207,14 @@ func TestBehindResolves(t *testing.T) {
 		}
 		o := Out(w, false, nil)
 		lw := NewWriter(ordered.Direct(o), "f.html", m)
-		var lazy lazyurl.Refs
+		var lazy lazyref.Refs
 		for i := range 3000 {
 			ref := refs[i%len(refs)]
 			l := testLink(ref)
 			l.Raw = ref
 			if deferred {
-				l.URL, l.Err = "", lazy.New(res, 0, len(ref))
+				l.URL, l.Err = "", nil
+				lazyurl.Defer(&l, lazy.New(res, 0, len(ref)))
 			} else {
 				l.URL, l.Err = res.Reference(ref)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/harvest"
+	"github.com/relurl/relurl/internal/byref"
 	"github.com/relurl/relurl/internal/lazyurl"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/link"
@@ -228,8 +229,8 @@ func (e *Writer) Link(k base.Format, l link.Link) error {
 	return e.LinkRef(k, &l)
 }
 
-// LinkRef is Link with the link by pointer (harvest.Reader.FileRef): l
-// is read during the call only.
+// LinkRef is Link with the link by pointer (File): l is read during the
+// call only.
 func (e *Writer) LinkRef(k base.Format, l *link.Link) error {
 	if e.mode.Behind != nil {
 		return e.behind(k, l) // its URL resolved behind, if left for later
@@ -298,6 +299,16 @@ func (e *Writer) RecordError(re *archive.RecordError) error {
 	e.buf.Reset()
 	appendRecordError(&e.buf, e.mode.format.tsv, e.file, re)
 	return e.sink.Record("", e.buf.Bytes())
+}
+
+// harvestFile is harvest's Reader.File by pointer (package byref).
+var harvestFile = byref.HarvestFile.(func(*harvest.Reader, tree.File, func(base.Format, *link.Link) error, func(*archive.RecordError) error) harvest.Result)
+
+// File writes the records of the links of the walked file f that hv
+// reads and keeps, each handed by pointer from the reader to its record,
+// and returns what came of it.
+func (e *Writer) File(hv *harvest.Reader, f tree.File) Result {
+	return e.Result(harvestFile(hv, f, e.LinkRef, e.RecordError))
 }
 
 // Result returns what reading the input's links (r) left to say, with
