@@ -182,6 +182,34 @@ func (s stdio) flushed(cmd string, w *bufio.Writer, code int) int {
 	return code
 }
 
+// exitError ends a command: "relurl: CMD: " and its message on stderr,
+// then the exit status code. Its format and arguments are kept apart so
+// that the message is made as errorf makes any other.
+type exitError struct {
+	code   int
+	format string
+	args   []any
+}
+
+func (e *exitError) Error() string { return fmt.Sprintf(e.format, e.args...) }
+
+// usagef is a usage error found after the flags were parsed: exit status 2.
+func usagef(format string, a ...any) error { return &exitError{exitUsage, format, a} }
+
+// failf is a failure of the run: exit status 1.
+func failf(format string, a ...any) error { return &exitError{exitFailure, format, a} }
+
+// exit says err on stderr as the command cmd's and returns its exit
+// status: an *exitError's own, exitFailure for any other error.
+func (s stdio) exit(cmd string, err error) int {
+	if e, ok := errors.AsType[*exitError](err); ok {
+		s.errorf(cmd+": "+e.format, e.args...)
+		return e.code
+	}
+	s.errorf("%s: %v", cmd, err)
+	return exitFailure
+}
+
 // writeFailed says on stderr that cmd could not write its standard output
 // (a full disk, a pipe's reader gone with an error) and returns
 // exitFailure: output cut short must not pass for success.
