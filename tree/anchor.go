@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/link"
 )
 
@@ -190,7 +191,7 @@ func (c *Checker) readNames(rel string) anchorSet {
 		}
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		c.warn("fragments into %s not checked: %v", rel, err)
+		c.warn("fragments into %s not checked: %s", rel, errtext.Of(err))
 	}
 	return nil
 }

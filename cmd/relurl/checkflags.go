@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"os"
 	"slices"
@@ -113,7 +114,9 @@ func (f *checkFlags) checker() (*tree.Checker, *report.Baseline, error) {
 		Host: host, NoAnchors: !f.anchors, FixMissing: f.fixMissing, MaxSize: f.maxSize, ContentType: f.contentType, Scripting: f.scripting, SavedFrom: f.saved,
 		Orphans: f.orphans, Entries: f.entries}
 	if f.grammar != "" {
-		if c.Grammar, err = tree.Grammar(f.grammar); err != nil {
+		if c.Grammar, err = tree.Grammar(f.grammar); errors.Is(err, grammar.ErrUnknownGrammar) {
+			return nil, nil, usagef("%s", unknownGrammar(f.grammar))
+		} else if err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 	}

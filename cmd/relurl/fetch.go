@@ -193,7 +193,6 @@ func (f *fetchFlags) options(doc *base.Document) extract.Options {
 func (f *fetchFlags) printLinks(s stdio, doc *base.Document, kind base.Format) int {
 	w := bufio.NewWriterSize(s.out, 64<<10)
 	m, _ := linkout.NewMode(f.format, "")
-	m.Message = userMessage
 	lw := linkout.NewWriter(ordered.Direct(linkOut(w, s, f.ff.unique)), doc.URL, m)
 	// The page stands at its URL after redirects.
 	site := linkfilter.Site{Document: doc.URL}
