@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/link"
 )
 
@@ -97,6 +98,9 @@ type DocumentError struct {
 }
 
 func (e *DocumentError) Error() string { return e.Err.Error() }
+
+// Text is the error without the package names, as a command shows it.
+func (e *DocumentError) Text() string  { return errtext.Of(e.Err) }
 func (e *DocumentError) Unwrap() error { return e.Err }
 
 // documentError returns err's *DocumentError, if it is one.

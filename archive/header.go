@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/link"
 )
 
@@ -272,12 +273,19 @@ type Error struct {
 	Detail string // what was found, e.g. the boundary sought
 }
 
-func (e *Error) Error() string {
-	s := "mime: " + e.Op
+func (e *Error) Error() string { return "mime: " + e.text(e.Err.Error()) }
+
+// Text is the error without the package's name, as a command shows it.
+func (e *Error) Text() string { return e.text(errtext.Of(e.Err)) }
+
+// text is the error after the package's name, the wrapped error's text
+// being cause.
+func (e *Error) text(cause string) string {
+	s := e.Op
 	if e.Where != "" {
 		s += " " + e.Where
 	}
-	s += ": " + e.Err.Error()
+	s += ": " + cause
 	if e.Detail != "" {
 		s += " (" + e.Detail + ")"
 	}

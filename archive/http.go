@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/internal/coding"
+	"github.com/relurl/relurl/internal/errtext"
 )
 
 // An httpHead is the head of an HTTP/1.x response as a WARC response
@@ -75,7 +76,7 @@ func httpPayload(h Header, raw []byte, max int64) ([]byte, []string, error) {
 		} else if errors.Is(err, ErrTooLarge) {
 			return nil, warn, err
 		} else {
-			warn = append(warn, "Transfer-Encoding chunked does not decode ("+err.Error()+"): body kept as stored")
+			warn = append(warn, "Transfer-Encoding chunked does not decode ("+errtext.Of(err)+"): body kept as stored")
 		}
 	}
 	codings := h.Get("Content-Encoding")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -50,7 +51,7 @@ func (m *Message) Documents(fn func(*Document) error) error {
 	if m.opts.Spec == 0 {
 		return &Error{Op: "links", Err: errNoSpec}
 	}
-	notRead := func(p *Part, err error) { p.Warnings = append(p.Warnings, "not read for links: "+err.Error()) }
+	notRead := func(p *Part, err error) { p.Warnings = append(p.Warnings, "not read for links: "+errtext.Of(err)) }
 	for _, p := range m.parts {
 		kind := contentKind(p)
 		if kind == base.Other {
@@ -247,11 +248,11 @@ func (m *Message) RewriteDocuments(dst io.Writer, rw func(dst io.Writer, d *Docu
 		}
 		body, err := m.Decode(p)
 		if err != nil {
-			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+errtext.Of(err))
 			continue
 		}
 		if kind, err = sniffPart(kind, p, body); err != nil {
-			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+err.Error())
+			st.Warnings = append(st.Warnings, "part "+p.Path+": left as stored: "+errtext.Of(err))
 			continue
 		}
 		if !isDocument(kind) {

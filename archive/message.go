@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -356,7 +357,7 @@ func (m *Message) parseMultipart(p *Part, depth int) error {
 		if p.Parent == nil {
 			return &Error{Op: "read", Where: partName(p.Path), Err: err, Detail: detail}
 		}
-		p.Warnings = append(p.Warnings, err.Error()+"; body kept as it is")
+		p.Warnings = append(p.Warnings, errtext.Of(err)+"; body kept as it is")
 		return nil
 	}
 	b := p.Params["boundary"]

@@ -506,7 +506,7 @@ func TestWARCNotRead(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, n, "links")
 	require.Len(t, st.Warnings, 2)
-	assert.Equal(t, "record at 0: not read for links: htmlrewrite: the document's encoding is not ASCII-compatible: iso-2022-jp", st.Warnings[0])
+	assert.Equal(t, "record at 0: not read for links: the document's encoding is not ASCII-compatible: iso-2022-jp", st.Warnings[0])
 	assert.True(t, strings.HasPrefix(st.Warnings[1], "record at "+strconv.Itoa(len(html))+": not read for links: "), st.Warnings[1])
 }
 

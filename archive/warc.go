@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/relurl/relurl/internal/errtext"
 )
 
 // A Record is one WARC record (WARC 1.1 §4; WARC 1.0 is read the same
@@ -49,13 +51,16 @@ type RecordError struct {
 // Message is the error without the record's offset and target.
 func (e *RecordError) Message() string {
 	if e.Detail == "" {
-		return e.Err.Error()
+		return errtext.Of(e.Err)
 	}
-	return e.Err.Error() + ": " + e.Detail
+	return errtext.Of(e.Err) + ": " + e.Detail
 }
 
-func (e *RecordError) Error() string {
-	s := "mime: record at " + strconv.FormatInt(e.Offset, 10)
+func (e *RecordError) Error() string { return "mime: " + e.Text() }
+
+// Text is the error without the package's name, as a command shows it.
+func (e *RecordError) Text() string {
+	s := "record at " + strconv.FormatInt(e.Offset, 10)
 	if e.Target != "" {
 		s += " (" + e.Target + ")"
 	}
@@ -739,8 +744,11 @@ func firstStart(p []byte) int {
 // A lengthError ends a block that is shorter than its Content-Length.
 type lengthError struct{ end int64 }
 
-func (e *lengthError) Error() string {
-	return "mime: " + ErrContentLength.Error() + ": the record ends at block offset " + strconv.FormatInt(e.end, 10)
+func (e *lengthError) Error() string { return "mime: " + e.Text() }
+
+// Text is the error without the package's name, as a command shows it.
+func (e *lengthError) Text() string {
+	return ErrContentLength.Error() + ": the record ends at block offset " + strconv.FormatInt(e.end, 10)
 }
 func (e *lengthError) Unwrap() error { return ErrContentLength }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/link"
 )
 
@@ -216,7 +217,7 @@ func (x *warcExtractor) response(rec *Record) error {
 		if errors.As(err, &e) && (errors.Is(err, ErrCorrupt) || errors.Is(err, ErrTruncated) || errors.Is(err, ErrContentLength)) {
 			return nil // the reader reports it
 		}
-		return x.recordError(rec, ErrNotWARC, "HTTP response head: "+err.Error()+"; record skipped")
+		return x.recordError(rec, ErrNotWARC, "HTTP response head: "+errtext.Of(err)+"; record skipped")
 	}
 	head := cr.n - int64(br.Buffered())
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
@@ -262,7 +263,7 @@ func (x *warcExtractor) response(rec *Record) error {
 		if errors.Is(err, ErrTooLarge) {
 			return x.recordError(rec, ErrTooLarge, "payload over "+strconv.FormatInt(x.lim.DecodedBytes, 10)+" bytes decoded; record skipped")
 		}
-		return x.recordError(rec, ErrNotWARC, "HTTP payload: "+err.Error()+"; record skipped")
+		return x.recordError(rec, ErrNotWARC, "HTTP payload: "+errtext.Of(err)+"; record skipped")
 	}
 	x.remember(rec, body, ct)
 	return x.payload(rec, resp.Header, ct, body)
@@ -287,7 +288,7 @@ func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) e
 	k, err := base.FormatOfContent(mt, body)
 	if err != nil {
 		if x.stats != nil {
-			x.stats.warn(rec, []string{"payload " + err.Error()})
+			x.stats.warn(rec, []string{"payload " + errtext.Of(err)})
 		}
 		return nil
 	}
@@ -321,7 +322,7 @@ func (x *warcExtractor) payload(rec *Record, h Header, ct string, body []byte) e
 // error of the record, but is said, as for an MHTML part.
 func (x *warcExtractor) notRead(rec *Record, err error) {
 	if x.stats != nil {
-		x.stats.warn(rec, []string{"not read for links: " + err.Error()})
+		x.stats.warn(rec, []string{"not read for links: " + errtext.Of(err)})
 	}
 }
 

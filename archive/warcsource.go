@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/relurl/relurl/internal/errtext"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -260,7 +261,7 @@ func (m *members) fail(err error) error {
 	} else if errors.Is(err, zstd.ErrWindowSizeExceeded) {
 		m.err = &Error{Op: "read", Where: m.name(), Err: &WindowError{Window: m.frame.window(), Limit: maxZstdWindow}, Detail: "a valid frame, not decoded"}
 	} else {
-		m.err = &Error{Op: "read", Where: m.name(), Err: ErrCorrupt, Detail: err.Error()}
+		m.err = &Error{Op: "read", Where: m.name(), Err: ErrCorrupt, Detail: errtext.Of(err)}
 	}
 	return m.err
 }
@@ -394,7 +395,7 @@ func (m *members) dictionary() error {
 			dict, err = d.DecodeAll(dict, nil)
 			d.Close()
 			if err != nil {
-				return &Error{Op: "read", Where: "zstd dictionary frame", Err: ErrCorrupt, Detail: err.Error()}
+				return &Error{Op: "read", Where: "zstd dictionary frame", Err: ErrCorrupt, Detail: errtext.Of(err)}
 			}
 		}
 		if !bytes.HasPrefix(dict, zdicMagic) {
@@ -407,7 +408,7 @@ func (m *members) dictionary() error {
 	}
 	zd, err := zstd.NewReader(nil, opts...)
 	if err != nil {
-		return &Error{Op: "read", Where: "zstd dictionary frame", Err: ErrCorrupt, Detail: err.Error()}
+		return &Error{Op: "read", Where: "zstd dictionary frame", Err: ErrCorrupt, Detail: errtext.Of(err)}
 	}
 	m.zd = zd
 	return nil

@@ -234,7 +234,10 @@ const (
 // ASCII-compatible and not UTF-16 (ISO-2022-JP, replacement): tokenizing
 // their bytes as they are would corrupt them, so they are refused. UTF-16
 // documents are decoded, rewritten and encoded back (see utf16.go).
-var ErrEncoding = errors.New("htmlrewrite: the document's encoding is not ASCII-compatible")
+var ErrEncoding = errors.New("htmlrewrite: " + notASCII)
+
+// notASCII is ErrEncoding's text after the package's name.
+const notASCII = "the document's encoding is not ASCII-compatible"
 
 func init() {
 	lazyurl.DeferIn = func(opts any, refs *lazyref.Refs) { opts.(*Options).deferred = refs }
@@ -408,11 +411,16 @@ const (
 	MaxRewrites = 16384
 )
 
-// encodingError is ErrEncoding for one encoding.
-type encodingError struct{ name string }
+// EncodingError is ErrEncoding for one encoding, which it names.
+type EncodingError struct{ Name string }
 
-func (e *encodingError) Error() string { return ErrEncoding.Error() + ": " + e.name }
-func (e *encodingError) Unwrap() error { return ErrEncoding }
+func (e *EncodingError) Error() string { return ErrEncoding.Error() + ": " + e.Name }
+
+// Text is the error without the package's name, as a command shows it.
+func (e *EncodingError) Text() string { return notASCII + ": " + e.Name }
+
+// Unwrap returns ErrEncoding.
+func (e *EncodingError) Unwrap() error { return ErrEncoding }
 
 // Links calls fn for every link of the HTML document src, in document
 // order, and returns the document's base. It stops at the first error fn
@@ -536,7 +544,7 @@ func (opts *Options) policy(buf []byte) base.HTMLPolicy {
 // is decoded first).
 func refuse(name string) error {
 	if asciiIncompatible[name] && name != "utf-16le" && name != "utf-16be" {
-		return &encodingError{name}
+		return &EncodingError{name}
 	}
 	return nil
 }
@@ -612,7 +620,7 @@ func decideEncoding(prefix []byte, opts *Options) (encoding.Encoding, string, er
 func Encoding(prefix []byte, contentType string) (encoding.Encoding, string, error) {
 	enc, name, _ := base.Encoding(prefix, contentType)
 	if asciiIncompatible[name] {
-		return nil, name, &encodingError{name}
+		return nil, name, &EncodingError{name}
 	}
 	return enc, name, nil
 }

@@ -68,7 +68,7 @@ func newSheet(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link) e
 	p := prepared{base: opts.Context.Decide(base.Element{}), encName: "utf-8"}
 	if e, name := sheetEncoding(data, &opts); name != "utf-8" {
 		if asciiIncompatible[name] {
-			return nil, nil, &encodingError{name}
+			return nil, nil, &EncodingError{name}
 		}
 		p.enc, p.encName = e, name
 	}

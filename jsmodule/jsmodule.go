@@ -27,6 +27,7 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/internal/modspec"
 	"github.com/relurl/relurl/link"
@@ -97,6 +98,21 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (link.Stats, error) {
 	return d.Stats, err // a lexing error: rewritten up to it, the rest as written
 }
 
+// Error records a failure of this package, in the manner of net/url's
+// Error: the step that failed and why.
+type Error struct {
+	Op  string // "read" (a module over its bound), "scan", "decode" (a specifier's escapes)
+	Err error
+}
+
+func (e *Error) Error() string { return "jsmodule: " + e.Err.Error() }
+
+// Text is the error without the package's name, as a command shows it.
+func (e *Error) Text() string { return errtext.Of(e.Err) }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
 // Links calls fn for every specifier and module-relative URL of the
 // module src, in order, and returns its base.
 func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, error) {
@@ -110,7 +126,7 @@ func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, 
 		var l link.Link
 		switch {
 		case !r.OK:
-			l = r.link("", fmt.Errorf("jsmodule: bad escape in %q", r.Text), &lines, b)
+			l = r.link("", &Error{Op: "decode", Err: fmt.Errorf("bad escape in %q", r.Text)}, &lines, b)
 		case !r.URL && modspec.Bare(r.Text):
 			if !modspec.Mapped(opts.ImportMap, r.Text) {
 				continue
@@ -147,7 +163,7 @@ func read(src io.Reader, opts *Options) ([]byte, []ref, base.Result, error) {
 	b := opts.Context.Decide(base.Element{})
 	data, err := linkref.ReadDocument(src, opts.MaxSize)
 	if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
-		err = fmt.Errorf("jsmodule: %w", err)
+		err = &Error{Op: "read", Err: err}
 	}
 	if err != nil {
 		return data, nil, b, err
@@ -158,7 +174,7 @@ func read(src io.Reader, opts *Options) ([]byte, []ref, base.Result, error) {
 		refs[i] = ref(r)
 	}
 	if err != nil {
-		err = fmt.Errorf("jsmodule: %v", err)
+		err = &Error{Op: "scan", Err: err}
 	}
 	return data, refs, b, err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/link"
 )
 
@@ -192,7 +193,7 @@ func (c *Checker) readNames(rel string) anchorSet {
 		}
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		c.warn("fragments into %s not checked: %v", rel, err)
+		c.warn("fragments into %s not checked: %s", rel, errtext.Of(err))
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/internal/modspec"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
@@ -283,7 +284,7 @@ func (c *Checker) loadRedirects() {
 		return
 	}
 	if err != nil {
-		c.warnings = append(c.warnings, fmt.Sprintf("%s not read: %v", name, err))
+		c.warnings = append(c.warnings, fmt.Sprintf("%s not read: %s", name, errtext.Of(err)))
 		return
 	}
 	c.rulesSrc = name

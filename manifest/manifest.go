@@ -29,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
@@ -63,7 +64,22 @@ type value struct {
 
 // ErrSyntax is returned for a manifest that is not JSON: its links cannot
 // be known, and it is not rewritten.
-var ErrSyntax = fmt.Errorf("manifest: not a JSON object")
+var ErrSyntax error = &Error{Op: "parse", Err: errors.New("not a JSON object")}
+
+// Error records a failure of this package, in the manner of net/url's
+// Error: the step that failed and why.
+type Error struct {
+	Op  string // "read" (a manifest over its bound), "parse", "decode" (a member's escapes)
+	Err error
+}
+
+func (e *Error) Error() string { return "manifest: " + e.Err.Error() }
+
+// Text is the error without the package's name, as a command shows it.
+func (e *Error) Text() string { return errtext.Of(e.Err) }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Rewrite copies the manifest src to dst with its URL members in absolute
 // form. A manifest that is not JSON is copied unchanged with ErrSyntax.
@@ -116,7 +132,7 @@ func Links(src io.Reader, opts Options, fn func(link.Link) error) (base.Result, 
 			return
 		}
 		if !v.ok {
-			ferr = fn(newLink(v, "", fmt.Errorf("manifest: bad escape in %s", v.path), &lines, b))
+			ferr = fn(newLink(v, "", &Error{Op: "decode", Err: fmt.Errorf("bad escape in %s", v.path)}, &lines, b))
 			return
 		}
 		u, err := linkref.Resolve(res, resErr, link.Clean(v.text))
@@ -135,7 +151,7 @@ func read(src io.Reader, opts *Options) ([]byte, []value, base.Result, error) {
 	b := opts.Context.Decide(base.Element{})
 	data, err := linkref.ReadDocument(src, opts.MaxSize)
 	if long := (*linkref.TooLongError)(nil); errors.As(err, &long) {
-		err = fmt.Errorf("manifest: %w", err)
+		err = &Error{Op: "read", Err: err}
 	}
 	if err != nil {
 		return data, nil, b, err

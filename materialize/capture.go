@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/relurl/relurl/archive"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/resolve"
 )
 
@@ -209,7 +210,7 @@ func (r *run) indexWARC(si int) error {
 			return nil
 		}
 		if err != nil {
-			r.recordProblem(si, rec.Offset, "record at "+strconv.FormatInt(rec.Offset, 10), err.Error())
+			r.recordProblem(si, rec.Offset, "record at "+strconv.FormatInt(rec.Offset, 10), errtext.Of(err))
 			return nil
 		}
 		if c == nil {
@@ -330,7 +331,7 @@ func (r *run) indexMHTML(si int) error {
 		}
 		web, err := resolve.ParseWebURL(u, nil, resolve.Options{})
 		if err != nil {
-			r.warn(s.String(), "part "+p.Path, "no usable URL: "+err.Error())
+			r.warn(s.String(), "part "+p.Path, "no usable URL: "+errtext.Of(err))
 			continue
 		}
 		if sc := web.Scheme(); (sc == "http" || sc == "https") && !r.hostWanted(web.Hostname()) {
@@ -339,7 +340,7 @@ func (r *run) indexMHTML(si int) error {
 		}
 		body, err := m.Decode(p)
 		if err != nil {
-			r.problem(s.String(), "part "+p.Path, err.Error())
+			r.problem(s.String(), "part "+p.Path, errtext.Of(err))
 			continue
 		}
 		sum := sha1.Sum(body)

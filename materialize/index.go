@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/relurl/relurl/internal/errtext"
 )
 
 // A URLRecord is one line of DIR/urls.jsonl: a captured URL and its file.
@@ -64,7 +66,7 @@ func (r *run) writeIndex() {
 		enc.Encode(rec)
 	}
 	if err := r.put("urls.jsonl", jsonl.Bytes()); err != nil {
-		r.problem(r.opts.Dir, "urls.jsonl", err.Error())
+		r.problem(r.opts.Dir, "urls.jsonl", errtext.Of(err))
 	}
 	var b strings.Builder
 	b.WriteString(indexHead)
@@ -84,6 +86,6 @@ func (r *run) writeIndex() {
 	}
 	b.WriteString("</body></html>\n")
 	if err := r.put("index.html", []byte(b.String())); err != nil {
-		r.problem(r.opts.Dir, "index.html", err.Error())
+		r.problem(r.opts.Dir, "index.html", errtext.Of(err))
 	}
 }

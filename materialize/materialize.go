@@ -15,6 +15,7 @@ import (
 
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
 )
@@ -146,7 +147,7 @@ func Run(inputs []string, opts Options) (Summary, error) {
 	}
 	for _, in := range inputs {
 		if err := r.openStreams(in); err != nil {
-			r.problem(in, "", err.Error())
+			r.problem(in, "", errtext.Of(err))
 			continue
 		}
 		r.sum.Inputs++
@@ -159,7 +160,7 @@ func Run(inputs []string, opts Options) (Summary, error) {
 			err = r.indexWARC(i)
 		}
 		if err != nil {
-			r.problem(s.String(), "", err.Error())
+			r.problem(s.String(), "", errtext.Of(err))
 		}
 	}
 	r.resolveRevisits()

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/relurl/relurl/internal/errtext"
 )
 
 // fileDigest is the digest urls.jsonl gives for a file as written
@@ -46,7 +48,7 @@ func (r *run) previous(root *os.Root) map[string]earlier {
 		f, err = root.Open("urls.jsonl")
 	}
 	if err != nil {
-		r.warn(r.opts.Dir, "urls.jsonl", "the earlier run's list of files cannot be read, so its stale files are not known: "+err.Error())
+		r.warn(r.opts.Dir, "urls.jsonl", "the earlier run's list of files cannot be read, so its stale files are not known: "+errtext.Of(err))
 		return nil
 	}
 	defer f.Close()
@@ -73,7 +75,7 @@ func (r *run) previous(root *os.Root) map[string]earlier {
 		}
 		if err != nil {
 			if err != io.EOF {
-				r.warn(r.opts.Dir, "urls.jsonl", fmt.Sprintf("line %d: %v", n, err))
+				r.warn(r.opts.Dir, "urls.jsonl", fmt.Sprintf("line %d: %s", n, errtext.Of(err)))
 			}
 			break
 		}
@@ -120,7 +122,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 func (r *run) stale() {
 	root, err := os.OpenRoot(r.opts.Dir)
 	if err != nil {
-		r.warn(r.opts.Dir, "", "stale files not looked for: "+err.Error())
+		r.warn(r.opts.Dir, "", "stale files not looked for: "+errtext.Of(err))
 		return
 	}
 	defer root.Close()
@@ -147,7 +149,7 @@ func (r *run) stale() {
 			continue
 		}
 		if err := removeIfWritten(root, f, prev[f].digest); err != nil {
-			r.staleNote(f, "kept: "+err.Error())
+			r.staleNote(f, "kept: "+errtext.Of(err))
 			if !errors.Is(err, os.ErrNotExist) {
 				r.kept = append(r.kept, URLRecord{URL: prev[f].url, File: f, Kind: "stale", FileDigest: prev[f].digest})
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
@@ -75,7 +76,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 		if rec.Type == "resource" {
 			b, err := io.ReadAll(io.LimitReader(rec.Block, r.opts.Limits.DecodedBytes+1))
 			if err != nil && !errors.Is(err, archive.ErrTruncated) {
-				r.recordProblem(si, rec.Offset, where, err.Error())
+				r.recordProblem(si, rec.Offset, where, errtext.Of(err))
 				return nil
 			}
 			if int64(len(b)) > r.opts.Limits.DecodedBytes {
@@ -86,7 +87,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 		} else {
 			resp, err := archive.ReadResponse(rec, r.opts.Limits)
 			if err != nil {
-				r.recordProblem(si, rec.Offset, where, err.Error())
+				r.recordProblem(si, rec.Offset, where, errtext.Of(err))
 				return nil
 			}
 			for _, w := range resp.Warnings {
@@ -100,7 +101,7 @@ func (r *run) writeWARC(si int, needs map[int64][]*entry) {
 		return nil
 	}, nil)
 	if err != nil {
-		r.problem(s.String(), "", "read again: "+err.Error())
+		r.problem(s.String(), "", "read again: "+errtext.Of(err))
 	}
 }
 
@@ -108,7 +109,7 @@ func (r *run) writeMHTML(si int, parts map[string][]*entry) {
 	s := r.streams[si]
 	m, err := r.readMHTML(s)
 	if err != nil {
-		r.problem(s.String(), "", "read again: "+err.Error())
+		r.problem(s.String(), "", "read again: "+errtext.Of(err))
 		return
 	}
 	// A link that names a part of this archive (RFC 2557 §8: by
@@ -130,7 +131,7 @@ func (r *run) writeMHTML(si int, parts map[string][]*entry) {
 		}
 		body, err := m.Decode(p)
 		if err != nil {
-			r.problem(s.String(), "part "+path, err.Error())
+			r.problem(s.String(), "part "+path, errtext.Of(err))
 			continue
 		}
 		// The part's base layers and type, as the archive decided them
@@ -153,7 +154,7 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 	mt := mediaType(e.c.ctype)
 	kind, err := docKind(mt, payload)
 	if err != nil {
-		r.warn(input, where, e.c.url+": "+err.Error()+", written as captured")
+		r.warn(input, where, e.c.url+": "+errtext.Of(err)+", written as captured")
 	}
 	if kind != "" {
 		var o htmlrewrite.Options
@@ -189,7 +190,7 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 			// A UTF-16 page, a tag over the bound: the file is written as
 			// captured, and its links still name the web, so the tree is
 			// not complete and the run says so.
-			r.problem(input, where, e.c.url+": links not rewritten, written as captured: "+err.Error())
+			r.problem(input, where, e.c.url+": links not rewritten, written as captured: "+errtext.Of(err))
 		default:
 			data = out.Bytes()
 			e.rewritten = true
@@ -203,7 +204,7 @@ func (r *run) writeEntry(e *entry, payload []byte, input, where string, mhtml *h
 		}
 	}
 	if err := r.putEntry(e, data); err != nil {
-		r.problem(input, where, e.file+": "+err.Error())
+		r.problem(input, where, e.file+": "+errtext.Of(err))
 		return
 	}
 	if e.kind == "page" {
@@ -556,7 +557,7 @@ func (r *run) writeStub(e *entry) {
 	b.WriteString("<link rel=\"canonical\" href=\"" + h + "\">\n")
 	b.WriteString("</head><body>\n<p>" + strconv.Itoa(e.c.status) + " redirect from <code>" + html.EscapeString(e.c.url) + "</code> to <a href=\"" + h + "\">" + html.EscapeString(e.final) + "</a>.</p>\n</body></html>\n")
 	if err := r.putEntry(e, []byte(b.String())); err != nil {
-		r.problem(r.streams[e.c.stream].String(), "", e.file+": "+err.Error())
+		r.problem(r.streams[e.c.stream].String(), "", e.file+": "+errtext.Of(err))
 		return
 	}
 	e.written = true

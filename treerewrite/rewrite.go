@@ -21,6 +21,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/safewrite"
@@ -438,7 +439,7 @@ func (r *Rewriter) mirror(res *Result, docURL string) {
 // rewritten, into the mirror as it was.
 func (r *Rewriter) copyUnchanged(res *Result) {
 	if err := r.copy(res.File); err != nil {
-		res.Err = fmt.Errorf("%v; copying it unchanged: %w", res.Err, err)
+		res.Err = fmt.Errorf("%s; copying it unchanged: %w", errtext.Of(res.Err), err)
 		return
 	}
 	res.CopiedUnchanged = true

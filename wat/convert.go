@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/relurl/relurl/archive"
+	"github.com/relurl/relurl/internal/errtext"
 )
 
 // linkRecord is the part of a `relurl links` JSON record a WAT entry
@@ -163,7 +164,7 @@ func (c *Converter) advance(offset int64) error {
 			continue // relurl links reported it
 		}
 		if err != nil {
-			return fmt.Errorf("wat: %s: %w", c.file, err)
+			return &fileError{file: c.file, err: err}
 		}
 		if !described(rec) {
 			continue
@@ -382,7 +383,7 @@ func (c *Converter) endFile() error {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("wat: %s: %w", c.file, err)
+			return &fileError{file: c.file, err: err}
 		}
 		if described(rec) {
 			if err := c.writePending(c.newPending(rec)); err != nil {
@@ -435,3 +436,13 @@ func (c *Converter) EndFile(path string) error {
 	c.file, c.f, c.wr = path, f, archive.NewWARCReader(f)
 	return c.endFile()
 }
+
+// fileError is an error of the WARC file a converter reads again; its
+// text says the reader's error as a person reads it (package errtext).
+type fileError struct {
+	file string
+	err  error
+}
+
+func (e *fileError) Error() string { return "wat: " + e.file + ": " + errtext.Of(e.err) }
+func (e *fileError) Unwrap() error { return e.err }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/link"
 )
 
@@ -101,7 +102,7 @@ func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
 		})
 		if err != nil && s.err == nil {
 			line, _ := s.lines.Position(at(0))
-			s.warnf("line %d: %v", line, err)
+			s.warnf("line %d: %s", line, errtext.Of(err))
 		}
 		return
 	}
@@ -156,7 +157,7 @@ func (s *scanner) nested(d *decoded, css bool, f scope, tag, attrName string) {
 	s.dec.Stats.Failed += st.Failed
 	if err != nil {
 		line, _ := s.lines.Position(at(0))
-		s.warnf("line %d: %v", line, err)
+		s.warnf("line %d: %s", line, errtext.Of(err))
 		return
 	}
 	// Map each sentinel back to the span it replaced: the text between

@@ -280,7 +280,7 @@ func newScanner(src io.Reader, opts Options, w *bufio.Writer, fn func(link.Link)
 		_, name, _ = base.XMLEncoding(data, opts.ContentType)
 	}
 	if !asciiCompatible(name) {
-		return nil, fmt.Errorf("%w: %s", htmlrewrite.ErrEncoding, name)
+		return nil, &htmlrewrite.EncodingError{Name: name}
 	}
 	s.format, _ = Sniff(data)
 	switch opts.XMLBase {

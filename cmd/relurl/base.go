@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/textproto"
@@ -11,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/resolve"
 )
 
 // headerFlag collects repeated --header 'Name: value' flags.
@@ -43,76 +45,23 @@ type baseOutput struct {
 }
 
 func runBase(args []string, s stdio) int {
-	fs := newFlagSet("base", "[--base DOCUMENT_URL] [--header 'Name: value']... [--content-type VALUE] [--scripting] [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
-	spec, opts := specFlag(fs, defaultHTMLSpec)
-	var retrieval optionalString
-	fs.Var(&retrieval, "base", "the document's URL, where it was retrieved from after redirects (draft §3.3: the retrieval layer, below <base> and headers); default: the file's own file: URL")
-	alias(fs, "url", "base") // its old name, kept for one release (README)
-	var headers headerFlag
-	fs.Var(&headers, "header", "a message header of the document, 'Name: value' (draft §3.2: Base, Content-Base, Content-Location); repeatable")
-	strict := fs.Bool("strict", false, "only a BASE in HEAD with an absolute HREF counts (the draft's §10 appendix)")
-	contentLocation := fs.Bool("content-location", false, "let a Content-Location header count, as for a MIME part (browsers ignore it in HTTP)")
-	var contentType string
-	contentTypeFlag(fs, &contentType)
-	var scripting bool
-	scriptingFlag(fs, &scripting)
-	savedFrom := fs.Bool("saved-from", false, "without --base, take the document's URL from a saved page's <!-- saved from url=(NNNN)... --> comment")
-	if code := parseFlags(fs, args); code >= 0 {
+	f := newBaseFlags(s)
+	if code := f.parse(args); code >= 0 {
 		return code
 	}
-	if fs.NArg() != 1 {
-		return wrongArgs(fs, s, "base", fs.NArg(), "one document: a FILE, or - for standard input")
+	in, closeIn, err := f.open()
+	if err != nil {
+		return s.exit("base", err)
 	}
-	if contentType != "" {
-		if headers.h == nil {
-			headers.h = make(textproto.MIMEHeader)
-		}
-		headers.h.Set("Content-Type", contentType)
-	}
-	name := fs.Arg(0)
-	var in io.Reader = s.in
-	if info, err := os.Stat(name); name != "-" && err == nil && info.IsDir() {
-		s.errorf("base: %s is a directory: relurl base reads one document (a file, or - for standard input)", name)
-		fs.Usage()
-		return exitUsage
-	}
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			s.errorf("base: %v", err)
-			return exitFailure
-		}
-		defer f.Close()
-		in = f
-	}
-	input := base.Input{
-		Name:    name,
-		Default: base.HTML, // what is no other kind is read as HTML
-		Context: base.Context{
-			Spec:            *spec,
-			Options:         *opts,
-			Header:          headers.h,
-			ContentLocation: *contentLocation, ContentLocationSwitch: "--content-location",
-			Strict: *strict,
-		},
-		Scripting: scripting,
-		SavedFrom: !retrieval.set && *savedFrom,
-		ScanLimit: -1, // only the base is wanted: scan on, keep nothing
-	}
-	switch {
-	case retrieval.set:
-		input.Context.Retrieval = retrieval.value
-	case name != "-":
-		u, err := base.FileURL(name)
-		if err != nil {
-			s.errorf("%v", err)
-			return exitFailure
-		}
-		input.Context.Retrieval, input.Context.RetrievalDetail = u, "file: URL of "+name
+	defer closeIn()
+	input, err := f.input()
+	if err != nil {
+		s.errorf("%v", err)
+		return exitFailure
 	}
 	doc, err := base.Open(in, input)
 	if err != nil {
-		s.errorf("base: %s: %v", name, err)
+		s.errorf("base: %s: %v", f.name, err)
 		return exitFailure
 	}
 	r := doc.Base
@@ -129,6 +78,100 @@ func runBase(args []string, s stdio) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// baseFlags are the flags of relurl base.
+type baseFlags struct {
+	fs                      *flag.FlagSet
+	s                       stdio
+	spec                    *resolve.Spec
+	opts                    *resolve.Options
+	retrieval               optionalString
+	headers                 headerFlag
+	contentType             string
+	strict, contentLocation bool
+	scripting, savedFrom    bool
+	name                    string // the document, once parsed: a file or "-"
+}
+
+// newBaseFlags binds base's flags to a new flag set.
+func newBaseFlags(s stdio) *baseFlags {
+	fs := newFlagSet("base", "[--base DOCUMENT_URL] [--header 'Name: value']... [--content-type VALUE] [--scripting] [--strict] [--spec S] [--content-location] [--saved-from] FILE|-", s)
+	f := &baseFlags{fs: fs, s: s}
+	f.spec, f.opts = specFlag(fs, defaultHTMLSpec)
+	fs.Var(&f.retrieval, "base", "the document's URL, where it was retrieved from after redirects (draft §3.3: the retrieval layer, below <base> and headers); default: the file's own file: URL")
+	alias(fs, "url", "base") // its old name, kept for one release (README)
+	fs.Var(&f.headers, "header", "a message header of the document, 'Name: value' (draft §3.2: Base, Content-Base, Content-Location); repeatable")
+	fs.BoolVar(&f.strict, "strict", false, "only a BASE in HEAD with an absolute HREF counts (the draft's §10 appendix)")
+	fs.BoolVar(&f.contentLocation, "content-location", false, "let a Content-Location header count, as for a MIME part (browsers ignore it in HTTP)")
+	contentTypeFlag(fs, &f.contentType)
+	scriptingFlag(fs, &f.scripting)
+	fs.BoolVar(&f.savedFrom, "saved-from", false, "without --base, take the document's URL from a saved page's <!-- saved from url=(NNNN)... --> comment")
+	return f
+}
+
+// parse parses args and returns -1 to go on, or the exit status to return
+// (its error said).
+func (f *baseFlags) parse(args []string) int {
+	if code := parseFlags(f.fs, args); code >= 0 {
+		return code
+	}
+	if f.fs.NArg() != 1 {
+		return wrongArgs(f.fs, f.s, "base", f.fs.NArg(), "one document: a FILE, or - for standard input")
+	}
+	if f.contentType != "" {
+		if f.headers.h == nil {
+			f.headers.h = make(textproto.MIMEHeader)
+		}
+		f.headers.h.Set("Content-Type", f.contentType)
+	}
+	f.name = f.fs.Arg(0)
+	if info, err := os.Stat(f.name); f.name != "-" && err == nil && info.IsDir() {
+		return usageProblem(f.fs, f.s, "base", fmt.Sprintf("%s is a directory: relurl base reads one document (a file, or - for standard input)", f.name))
+	}
+	return -1
+}
+
+// open opens the document: the file, or standard input for "-".
+func (f *baseFlags) open() (io.Reader, func(), error) {
+	if f.name == "-" {
+		return f.s.in, func() {}, nil
+	}
+	in, err := os.Open(f.name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return in, func() { in.Close() }, nil
+}
+
+// input says what package base is to read of the document, as the flags
+// say: its URL (--base, else its file's), headers and rules.
+func (f *baseFlags) input() (base.Input, error) {
+	input := base.Input{
+		Name:    f.name,
+		Default: base.HTML, // what is no other kind is read as HTML
+		Context: base.Context{
+			Spec:            *f.spec,
+			Options:         *f.opts,
+			Header:          f.headers.h,
+			ContentLocation: f.contentLocation, ContentLocationSwitch: "--content-location",
+			Strict: f.strict,
+		},
+		Scripting: f.scripting,
+		SavedFrom: !f.retrieval.set && f.savedFrom,
+		ScanLimit: -1, // only the base is wanted: scan on, keep nothing
+	}
+	switch {
+	case f.retrieval.set:
+		input.Context.Retrieval = f.retrieval.value
+	case f.name != "-":
+		u, err := base.FileURL(f.name)
+		if err != nil {
+			return input, err
+		}
+		input.Context.Retrieval, input.Context.RetrievalDetail = u, "file: URL of "+f.name
+	}
+	return input, nil
 }
 
 // escapeNonUTF8 percent-encodes (RFC 3986 §2.1) each byte of u that is not

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/relurl/relurl/internal/errtext"
 )
 
 // Exit statuses, the same for every subcommand.
@@ -31,48 +33,16 @@ type stdio struct {
 	err io.Writer
 }
 
-// errorf prints "relurl: ..." on stderr. An error among args is printed
-// in the user's terms: without the library packages' names (see
-// userMessage).
+// errorf prints "relurl: ..." on stderr. An error among args is said in
+// the user's terms: without the names of the library's packages, by the
+// error's own Text (package errtext).
 func (s stdio) errorf(format string, args ...any) {
 	for i, a := range args {
 		if err, ok := a.(error); ok {
-			args[i] = userMessage(err.Error())
+			args[i] = errtext.Of(err)
 		}
 	}
-	// Errors already made into text (FILE: ERROR) lose the names inside.
-	fmt.Fprintln(s.err, "relurl: "+withoutPackages(fmt.Sprintf(format, args...)))
-}
-
-// libraryPackages are the packages whose errors start with their name, as
-// Go errors do ("mime: record at 312: ..."). The command speaks of files,
-// flags and URLs, not of its packages: userMessage drops these names.
-var libraryPackages = []string{
-	"base", "htmlrewrite", "mime", "tree", "resolve", "grammar", "xmlrewrite",
-	"manifest", "jsmodule", "linkref", "materialize", "report", "htmltree", "wacz",
-}
-
-// userMessage returns msg, an error's text, without the library package
-// names in it: "PKG: " at its start and ": PKG: " inside it.
-func userMessage(msg string) string {
-	msg = withoutPackages(msg)
-	for _, p := range libraryPackages {
-		// The materialize command prints its library's errors as they
-		// are: "materialize: " names the command there.
-		if strings.HasPrefix(msg, p+": ") && p != "materialize" {
-			msg = msg[len(p)+2:]
-		}
-	}
-	return msg
-}
-
-// withoutPackages returns msg without the library package names inside
-// it (": PKG: " becomes ": ").
-func withoutPackages(msg string) string {
-	for _, p := range libraryPackages {
-		msg = strings.ReplaceAll(msg, ": "+p+": ", ": ")
-	}
-	return msg
+	fmt.Fprintln(s.err, "relurl: "+fmt.Sprintf(format, args...))
 }
 
 // A command is one subcommand of relurl.
@@ -180,6 +150,34 @@ func (s stdio) flushed(cmd string, w *bufio.Writer, code int) int {
 		return s.writeFailed(cmd, err)
 	}
 	return code
+}
+
+// exitError ends a command: "relurl: CMD: " and its message on stderr,
+// then the exit status code. Its format and arguments are kept apart so
+// that the message is made as errorf makes any other.
+type exitError struct {
+	code   int
+	format string
+	args   []any
+}
+
+func (e *exitError) Error() string { return fmt.Sprintf(e.format, e.args...) }
+
+// usagef is a usage error found after the flags were parsed: exit status 2.
+func usagef(format string, a ...any) error { return &exitError{exitUsage, format, a} }
+
+// failf is a failure of the run: exit status 1.
+func failf(format string, a ...any) error { return &exitError{exitFailure, format, a} }
+
+// exit says err on stderr as the command cmd's and returns its exit
+// status: an *exitError's own, exitFailure for any other error.
+func (s stdio) exit(cmd string, err error) int {
+	if e, ok := errors.AsType[*exitError](err); ok {
+		s.errorf(cmd+": "+e.format, e.args...)
+		return e.code
+	}
+	s.errorf("%s: %v", cmd, err)
+	return exitFailure
 }
 
 // writeFailed says on stderr that cmd could not write its standard output
@@ -346,7 +344,7 @@ func flagError(fs *flag.FlagSet, err error) string {
 	case "value out of range":
 		why = "out of range"
 	}
-	out := fmt.Sprintf("%s %q: %s", dashes(m[2]), value, userMessage(why))
+	out := fmt.Sprintf("%s %q: %s", dashes(m[2]), value, why)
 	if hint := valueHint(f); hint != "" {
 		out += "; " + hint
 	}

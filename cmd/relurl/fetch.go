@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
+	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/xmlrewrite"
 )
 
@@ -36,69 +38,18 @@ modes honour them before Content-Location (the draft's §3.2). Exit status: 0 do
 failed or the response is not an HTML page with a 2xx status, 2 usage.`
 
 func runFetch(args []string, s stdio) int {
-	fs := newFlagSet("fetch", fetchSynopsis, s)
-	spec, opts := specFlag(fs, defaultHTMLSpec)
-	links := fs.Bool("links", false, "print the page's links instead of the page")
-	rewrite := fs.Bool("rewrite", false, "print the page with its links in absolute form (the default)")
-	format := fs.String("format", "jsonl", `with --links: "jsonl" or "text"`)
-	timeout := fs.Duration("timeout", 30*time.Second, "time allowed for the whole fetch, redirects included")
-	maxSize := fs.Int64("max-size", base.DefaultMaxBytes, "largest response body, in bytes")
-	maxRedirects := fs.Int("max-redirects", base.DefaultMaxRedirects, "redirects followed before giving up")
-	var scripting bool
-	scriptingFlag(fs, &scripting)
-	contentLocation := fs.Bool("content-location", false, "let the response's Content-Location set the base (RFC 2616 did; RFC 9110 and browsers do not)")
-	sameHost := fs.Bool("same-host", false, "refuse a redirect to another host than the URL's")
-	denyPrivate := fs.Bool("deny-private", false, "refuse to connect to loopback, private, link-local and other non-public addresses (checked after DNS, at connect time, redirects included)")
-	verbose := fs.Bool("v", false, "print the redirects and the base on standard error")
-	ff := addFilterFlags(fs, "with --links: only links to the same origin as the page (its URL after redirects)")
-	if code := parseFlags(fs, args); code >= 0 {
+	f := newFetchFlags(s)
+	if code := f.parse(args); code >= 0 {
 		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		s.errorf("fetch: "+format, a...)
-		return exitUsage
-	}
-	switch {
-	case fs.NArg() != 1:
-		return wrongArgs(fs, s, "fetch", fs.NArg(), "one URL")
-	case *links && *rewrite:
-		return usageErr("--links and --rewrite exclude each other")
-	case *format != "jsonl" && *format != "text":
-		return usageErr(`--format is "jsonl" or "text", not %q`, *format)
-	case *timeout <= 0 || *maxSize <= 0 || *maxRedirects < 1:
-		// base.FetchLimits reads 0 redirects as its default.
-		return usageErr("--timeout, --max-size and --max-redirects must be positive")
-	case !hasScheme(fs.Arg(0)):
-		return usageErr("%q needs a scheme: try \"http://%s\" or \"https://%s\"", fs.Arg(0), fs.Arg(0), fs.Arg(0))
-	}
-	filter, err := ff.filter()
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	if !*links && ff.any() {
-		return usageErr("the link filters go with --links")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
 	defer cancel()
-	lim := base.FetchLimits{MaxRedirects: *maxRedirects, MaxBytes: *maxSize, SameHost: *sameHost, DenyPrivate: *denyPrivate}
-	doc, err := base.Fetch(ctx, &http.Client{}, fs.Arg(0), lim)
+	lim := base.FetchLimits{MaxRedirects: f.maxRedirects, MaxBytes: f.maxSize, SameHost: f.sameHost, DenyPrivate: f.denyPrivate}
+	doc, err := base.Fetch(ctx, &http.Client{}, f.url, lim)
 	if err != nil {
-		if re, ok := errors.AsType[*base.RefusedError](err); ok {
-			s.errorf("fetch: %s: %s (%s): %s", fs.Arg(0), re.Reason, optionFlags[re.Option], re.URL)
-		} else if errors.Is(err, context.DeadlineExceeded) {
-			s.errorf("fetch: %s: timed out after %v (--timeout)", fs.Arg(0), *timeout)
-		} else if msg, ok := networkMessage(err); ok {
-			s.errorf("fetch: %s: %s", fs.Arg(0), msg)
-		} else if be, ok := errors.AsType[*base.Error](err); ok {
-			// The library's error names its operation and input; the
-			// command's line names the URL asked for, as the others do.
-			s.errorf("fetch: %s: %v", fs.Arg(0), be.Err)
-		} else {
-			s.errorf("fetch: %s: %v", fs.Arg(0), err)
-		}
-		return exitFailure
+		return s.exit("fetch", f.fetchError(err))
 	}
-	if *verbose {
+	if f.verbose {
 		for _, h := range doc.Redirects {
 			s.errorf("fetch: %s: %d Location: %s", h.URL, h.Status, h.Location)
 		}
@@ -121,52 +72,165 @@ func runFetch(args []string, s stdio) int {
 		s.errorf("fetch: %s: not an HTML page (Content-Type %q)", doc.URL, ct)
 		return exitFailure
 	}
-	ctxBase := *doc.Context
-	ctxBase.Spec, ctxBase.Options, ctxBase.ContentLocation = *spec, *opts, *contentLocation
-	ctxBase.ContentLocationSwitch = "--content-location"
-	hopts := htmlrewrite.Options{Document: link.Document{Context: ctxBase, ContentType: ct}, Scripting: scripting}
-	xopts := xmlrewrite.Options{Document: link.Document{Context: ctxBase, ContentType: ct}}
-
-	if *links {
-		w := bufio.NewWriterSize(s.out, 64<<10)
-		m, _ := linkout.NewMode(*format, "")
-		m.Message = userMessage
-		lw := linkout.NewWriter(ordered.Direct(linkOut(w, s, ff.unique)), doc.URL, m)
-		// The page stands at its URL after redirects.
-		site := linkfilter.Site{Document: doc.URL}
-		hv := harvest.Reader{Spec: *spec, Filter: filter}
-		// RFC 8288 §3.1: Link header targets against the response URL.
-		if err := hv.Header(doc.Header.Values("Link"), doc.URL, lw.Link); err != nil {
-			s.errorf("fetch: %v", err)
-			return exitFailure
-		}
-		r := hv.Document(bytes.NewReader(doc.Body), kind, extract.Options{HTML: hopts, XML: xopts}, site, lw.Link)
-		if werr := w.Flush(); werr != nil {
-			s.errorf("fetch: %v", werr)
-			return exitFailure
-		}
-		for _, warn := range r.Warnings {
-			s.errorf("fetch: %s: warning: %s", doc.URL, warn)
-		}
-		err := r.Err
-		if *verbose {
-			s.errorf("fetch: base %s (%s)", r.Base.URL, r.Base.Provenance())
-		}
-		if err != nil {
-			s.errorf("fetch: %s: %v", doc.URL, err)
-			return exitFailure
-		}
-		return exitOK
+	if f.links {
+		return f.printLinks(s, doc, kind)
 	}
+	return f.printRewritten(s, doc, kind)
+}
+
+// fetchFlags are the flags of relurl fetch.
+type fetchFlags struct {
+	fs                        *flag.FlagSet
+	s                         stdio
+	spec                      *resolve.Spec
+	opts                      *resolve.Options
+	links, rewrite, scripting bool
+	contentLocation, sameHost bool
+	denyPrivate, verbose      bool
+	format                    string
+	timeout                   time.Duration
+	maxSize                   int64
+	maxRedirects              int
+	ff                        *filterFlags
+
+	// Once parsed:
+	url    string            // the URL to fetch
+	filter linkfilter.Filter // the links kept
+}
+
+// newFetchFlags binds fetch's flags to a new flag set.
+func newFetchFlags(s stdio) *fetchFlags {
+	fs := newFlagSet("fetch", fetchSynopsis, s)
+	f := &fetchFlags{fs: fs, s: s}
+	f.spec, f.opts = specFlag(fs, defaultHTMLSpec)
+	fs.BoolVar(&f.links, "links", false, "print the page's links instead of the page")
+	fs.BoolVar(&f.rewrite, "rewrite", false, "print the page with its links in absolute form (the default)")
+	fs.StringVar(&f.format, "format", "jsonl", `with --links: "jsonl" or "text"`)
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed for the whole fetch, redirects included")
+	fs.Int64Var(&f.maxSize, "max-size", base.DefaultMaxBytes, "largest response body, in bytes")
+	fs.IntVar(&f.maxRedirects, "max-redirects", base.DefaultMaxRedirects, "redirects followed before giving up")
+	scriptingFlag(fs, &f.scripting)
+	fs.BoolVar(&f.contentLocation, "content-location", false, "let the response's Content-Location set the base (RFC 2616 did; RFC 9110 and browsers do not)")
+	fs.BoolVar(&f.sameHost, "same-host", false, "refuse a redirect to another host than the URL's")
+	fs.BoolVar(&f.denyPrivate, "deny-private", false, "refuse to connect to loopback, private, link-local and other non-public addresses (checked after DNS, at connect time, redirects included)")
+	fs.BoolVar(&f.verbose, "v", false, "print the redirects and the base on standard error")
+	f.ff = addFilterFlags(fs, "with --links: only links to the same origin as the page (its URL after redirects)")
+	return f
+}
+
+// parse parses args and returns -1 to go on, or the exit status to return
+// (its error said).
+func (f *fetchFlags) parse(args []string) int {
+	fs := f.fs
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return wrongArgs(fs, f.s, "fetch", fs.NArg(), "one URL")
+	}
+	f.url = fs.Arg(0)
+	if err := f.check(); err != nil {
+		return f.s.exit("fetch", err)
+	}
+	return -1
+}
+
+// check validates the flags against each other.
+func (f *fetchFlags) check() error {
+	switch {
+	case f.links && f.rewrite:
+		return usagef("--links and --rewrite exclude each other")
+	case f.format != "jsonl" && f.format != "text":
+		return usagef(`--format is "jsonl" or "text", not %q`, f.format)
+	case f.timeout <= 0 || f.maxSize <= 0 || f.maxRedirects < 1:
+		// base.FetchLimits reads 0 redirects as its default.
+		return usagef("--timeout, --max-size and --max-redirects must be positive")
+	case !hasScheme(f.url):
+		return usagef("%q needs a scheme: try \"http://%s\" or \"https://%s\"", f.url, f.url, f.url)
+	}
+	var err error
+	if f.filter, err = f.ff.filter(); err != nil {
+		return usagef("%v", err)
+	}
+	if !f.links && f.ff.any() {
+		return usagef("the link filters go with --links")
+	}
+	return nil
+}
+
+// fetchError says why the fetch failed, in the user's terms: the flag
+// that refused it, the time it ran out of, the host or address that
+// failed, or the library's error without its operation.
+func (f *fetchFlags) fetchError(err error) error {
+	if re, ok := errors.AsType[*base.RefusedError](err); ok {
+		return failf("%s: %s (%s): %s", f.url, re.Reason, optionFlags[re.Option], re.URL)
+	} else if errors.Is(err, context.DeadlineExceeded) {
+		return failf("%s: timed out after %v (--timeout)", f.url, f.timeout)
+	} else if msg, ok := networkMessage(err); ok {
+		return failf("%s: %s", f.url, msg)
+	} else if be, ok := errors.AsType[*base.Error](err); ok {
+		// The library's error names its operation and input; the
+		// command's line names the URL asked for, as the others do.
+		return failf("%s: %v", f.url, be.Err)
+	}
+	return failf("%s: %v", f.url, err)
+}
+
+// options returns the readers' options for the page doc, as the flags
+// say: its context is the response's.
+func (f *fetchFlags) options(doc *base.Document) extract.Options {
+	ct := doc.Header.Get("Content-Type")
+	ctxBase := *doc.Context
+	ctxBase.Spec, ctxBase.Options, ctxBase.ContentLocation = *f.spec, *f.opts, f.contentLocation
+	ctxBase.ContentLocationSwitch = "--content-location"
+	hopts := htmlrewrite.Options{Document: link.Document{Context: ctxBase, ContentType: ct}, Scripting: f.scripting}
+	xopts := xmlrewrite.Options{Document: link.Document{Context: ctxBase, ContentType: ct}}
+	return extract.Options{HTML: hopts, XML: xopts}
+}
+
+// printLinks prints the links of the page doc (its Link header's first)
+// as relurl links does.
+func (f *fetchFlags) printLinks(s stdio, doc *base.Document, kind base.Format) int {
+	w := bufio.NewWriterSize(s.out, 64<<10)
+	m, _ := linkout.NewMode(f.format, "")
+	lw := linkout.NewWriter(ordered.Direct(linkOut(w, s, f.ff.unique)), doc.URL, m)
+	// The page stands at its URL after redirects.
+	site := linkfilter.Site{Document: doc.URL}
+	hv := harvest.Reader{Spec: *f.spec, Filter: f.filter}
+	// RFC 8288 §3.1: Link header targets against the response URL.
+	if err := hv.Header(doc.Header.Values("Link"), doc.URL, lw.Link); err != nil {
+		s.errorf("fetch: %v", err)
+		return exitFailure
+	}
+	r := hv.Document(bytes.NewReader(doc.Body), kind, f.options(doc), site, lw.Link)
+	if werr := w.Flush(); werr != nil {
+		s.errorf("fetch: %v", werr)
+		return exitFailure
+	}
+	for _, warn := range r.Warnings {
+		s.errorf("fetch: %s: warning: %s", doc.URL, warn)
+	}
+	if f.verbose {
+		s.errorf("fetch: base %s (%s)", r.Base.URL, r.Base.Provenance())
+	}
+	if r.Err != nil {
+		s.errorf("fetch: %s: %v", doc.URL, r.Err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// printRewritten prints the page doc with its links in absolute form.
+func (f *fetchFlags) printRewritten(s stdio, doc *base.Document, kind base.Format) int {
 	var out bytes.Buffer
-	st, err := extract.Rewrite(&out, bytes.NewReader(doc.Body), kind, extract.Options{HTML: hopts, XML: xopts})
+	st, err := extract.Rewrite(&out, bytes.NewReader(doc.Body), kind, f.options(doc))
 	// An incomplete page (a tag over the bound) is still written, best
 	// effort, as rewrite writes it; the exit status says it failed.
 	if err != nil && !errors.Is(err, link.ErrIncomplete) {
 		s.errorf("fetch: %s: %v", doc.URL, err)
 		return exitFailure
 	}
-	if *verbose {
+	if f.verbose {
 		s.errorf("fetch: base %s (%s); %d links, %d rewritten, %d failed", st.Base.URL, st.Base.Provenance(), st.Links, st.Rewritten, st.Failed)
 	}
 	if _, werr := s.out.Write(out.Bytes()); werr != nil {
@@ -177,7 +241,7 @@ func runFetch(args []string, s stdio) int {
 		s.errorf("fetch: %s: %v", doc.URL, err)
 		return exitFailure
 	}
-	if !*verbose {
+	if !f.verbose {
 		failedLinks(s, "fetch: "+doc.URL, st.Links, st.Failed, "relurl fetch --links")
 	}
 	return exitOK

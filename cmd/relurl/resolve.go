@@ -23,7 +23,8 @@ func specFlag(fs *flag.FlagSet, def resolve.Spec) (*resolve.Spec, *resolve.Optio
 	fs.Func("spec", "resolution rules: rfc1808, rfc2396, rfc3986 or whatwg (default "+def.String()+")", func(v string) error {
 		s, err := resolve.ParseSpec(v)
 		if err != nil {
-			return err
+			// The library's one refusal: a name it does not know.
+			return fmt.Errorf("unknown spec %q (want rfc1808, rfc2396, rfc3986 or whatwg)", v)
 		}
 		spec = s
 		return nil

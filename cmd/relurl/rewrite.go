@@ -2,22 +2,14 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"runtime"
-	"strings"
 
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
 	"github.com/relurl/relurl/internal/ordered"
-	"github.com/relurl/relurl/linkcheck"
-	"github.com/relurl/relurl/safewrite"
 	"github.com/relurl/relurl/tree"
-	"github.com/relurl/relurl/treerewrite"
 )
 
 const rewriteSynopsis = `[--base URL] [--spec S] [-o DIR | -i | --dry-run] [flags] PATH... | -
@@ -34,186 +26,33 @@ plus its path from there. Without it each file's URL is its file: URL.
 relative, as check --fix does in place. Exit status: 0 done, 1 some file failed, 2 usage.`
 
 func runRewrite(args []string, s stdio) int {
-	fs := newFlagSet("rewrite", rewriteSynopsis, s)
-	t := addTreeFlags(fs, "the URL of the tree's root (of a FILE given alone: its URL; of several inputs: of the current directory or --list-root)")
-	outDir := fs.String("o", "", "write the rewritten tree to this directory, mirroring the inputs (documents already up to date there are left alone)")
-	inPlace := fs.Bool("i", false, "rewrite files in place, atomically; a file with nothing to change is not written")
-	dryRun := fs.Bool("dry-run", false, "report which files would change, write nothing")
-	others := fs.String("others", "copy", `with -o, files that are not HTML, MHTML, CSS, SVG or feeds: "copy" or "skip"`)
-	sync := fs.Bool("sync", false, "with -o, fsync each file written (-i always does: the originals are at stake)")
-	hardLinks := fs.String("hardlinks", "skip", `with -i, a file with several names (hard links): "skip" it with a warning, "keep" the names together (written through the same inode, not atomically), or "split" it (this name gets the new content)`)
-	allowOwner := fs.Bool("allow-owner-change", false, "with -i, replace a file whose owner or group this user cannot keep (only root may give a file away): it becomes this user's (default: such a file is refused)")
-	quiet := fs.Bool("quiet", false, "no summary line and no progress bar (a document written to standard output has neither)")
-	jsonSummary := fs.Bool("json", false, "print the summary as JSON on standard output (standard error when the document goes there)")
-	fs.StringVar(&t.input, "input-format", "auto", `the kind of standard input: "auto" (by its first bytes), "html", "mhtml", "css" or "xml" (SVG, Atom, RSS)`)
-	addRewriteFlags(fs, t)
-	relative := fs.Bool("relative", false, "the other direction, wget -k's: make links into the tree DIR relative (the file that serves them, by --host); links outside stay absolute (check --fix does the same in place)")
-	relativeMissing := fs.Bool("relative-missing", false, "with --relative, also make links to files missing from the tree relative (by default they are written absolute, to the site the tree came from, as wget -k does)")
-	hostName := fs.String("host", "nginx", "with --relative, how the server the tree was mirrored from mapped URL paths to files (the default: a directory is served by its index.html, as wget -k assumes): "+strings.Join(linkcheck.HostNames(), ", "))
-	if code := parseFlags(fs, args); code >= 0 {
+	f := newRewriteFlags(s)
+	if code := f.parse(args); code >= 0 {
 		return code
 	}
-	if *relative {
-		return runRewriteRelative(fs, t, s, relativeFlags{outDir: *outDir, inPlace: *inPlace, dryRun: *dryRun,
-			missing: *relativeMissing, host: *hostName, quiet: *quiet, asJSON: *jsonSummary})
-	}
-	if *relativeMissing || explicit(fs, "host") {
-		s.errorf("rewrite: --relative-missing and --host go with --relative")
-		return exitUsage
-	}
-	usageErr := func(format string, a ...any) int {
-		s.errorf("rewrite: "+format, a...)
-		return exitUsage
-	}
-	if err := t.check(); err != nil {
-		return usageErr("%v", err)
-	}
-	if err := t.place(fs.Args()); err != nil {
-		return usageErr("%v", err)
-	}
-	modes := 0
-	for _, on := range []bool{*outDir != "", *inPlace, *dryRun} {
-		if on {
-			modes++
-		}
-	}
-	if modes > 1 {
-		return usageErr("-o, -i and --dry-run exclude each other")
-	}
-	if *others != "copy" && *others != "skip" {
-		return usageErr(`--others is "copy" or "skip", not %q`, *others)
-	}
-	links, err := safewrite.ParseHardLinks(*hardLinks)
-	if err != nil {
-		return usageErr("--hardlinks: %v", err)
-	}
-	if fs.NArg() == 0 && t.fromList == "" {
-		return wrongArgs(fs, s, "rewrite", 0, "files, directories or - (standard input), or --from-list")
-	}
-	if fs.NArg() == 1 && fs.Arg(0) == "-" {
-		if modes > 0 || t.fromList != "" {
-			return usageErr("standard input is rewritten to standard output: no -o, -i, --dry-run or --from-list")
-		}
-		return rewriteStdin(t, s, *jsonSummary)
-	}
-	for _, a := range fs.Args() {
-		if a == "-" {
-			return usageErr(`"-" (standard input) goes alone`)
-		}
-		if *outDir != "" {
-			if err := treerewrite.CheckMirror(*outDir, a); err != nil {
-				return usageErr("%v", err)
-			}
-		}
-	}
-	if info, err := os.Stat(*outDir); *outDir != "" && err == nil && !info.IsDir() {
-		return usageErr("-o %s is a file: -o names the directory the mirror is written to", *outDir)
-	}
-	if *outDir != "" && t.fromList != "" {
-		if err := tree.Disjoint(*outDir, cmp.Or(t.listRoot, ".")); err != nil {
-			return usageErr("-o and --list-root: %v", err)
-		}
-	}
-	toStdout := modes == 0
-	if toStdout {
-		if fs.NArg() != 1 || t.fromList != "" {
-			return usageErr("rewriting several files or a tree needs -o DIR, -i or --dry-run")
-		}
-		if info, err := os.Stat(fs.Arg(0)); err == nil && info.IsDir() {
-			return usageErr("rewriting a directory needs -o DIR, -i or --dry-run")
-		}
+	switch {
+	case f.relative:
+		return runRewriteRelative(f, s)
+	case f.stdin:
+		return rewriteStdin(f.t, s, f.asJSON)
 	}
 	// From here on, output lines go round the progress display.
 	var bar *progress.Bar
-	bar, s = startProgress(s, *quiet || toStdout, "rewrite")
+	bar, s = startProgress(s, f.quiet || f.toStdout, "rewrite")
 	defer bar.Finish()
-	if *inPlace {
-		// A killed run's temporary files go once proven stale.
-		t.walker = tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite"), Refer: t.walker.Refer}
-	}
-	if *outDir != "" {
-		(tree.Walker{RemoveStale: true, Removed: staleReporter(s, "rewrite")}).Clean(*outDir)
-	}
-	items, done, err := inputs.Open(t.walker, fs.Args(), t.list(s))
-	if err != nil {
-		s.errorf("rewrite: %v", err)
-		return exitFailure
-	}
-	items, stopCount := inputs.Counted(bar, items, fs.Args(), t.fromList != "")
-	defer stopCount()
-
-	rw := t.rewriter()
-	rw.InPlace, rw.Mirror, rw.CopyOthers = *inPlace, *outDir, *others == "copy"
-	if *inPlace {
-		rw.Writer = safewrite.Writer{HardLinks: links, AllowOwnerChange: *allowOwner}
-	} else {
-		// A mirror is replaced atomically too, so a killed run leaves
-		// whole files, but durably only on request: its source stays.
-		// Made again, its unchanged documents are left alone.
-		rw.Writer = safewrite.Writer{NoSync: !*sync, KeepSame: true}
-	}
-	// With a core to spare (-j 1 on two), each file is written a buffer
-	// behind its rewriting, on a goroutine of its own.
-	rw.Writer.Behind = t.jobs < runtime.GOMAXPROCS(0)
-	if *outDir != "" && fs.NArg() > 1 {
-		items = inputs.Claimed(items, rw.Claim)
-	}
-	// One walk, or several claimed: each mirror place has one input. A
-	// list may name a file twice; its places are not claimed (that would
-	// hold every line's place), so its mirror looks for files to keep.
-	rw.OnePerPlace = t.fromList == ""
-	work := func(w inputs.Item, sink *ordered.Sink) treerewrite.Result {
-		if w.Err != nil {
-			return treerewrite.Result{File: w.File, Err: w.Err}
-		}
-		var dst io.Writer
-		if toStdout {
-			dst = sink
-		}
-		return rw.Rewrite(dst, w.File)
-	}
-	var total summary.Rewrite
-	emit := func(w inputs.Item, r treerewrite.Result) error {
-		bar.Add(1)
-		c := summary.Of(r)
-		total.Add(c)
-		for _, warn := range r.Warnings {
-			s.errorf("rewrite: %s: warning: %s", tree.DisplayName(w.File.Path), warn)
-		}
-		switch {
-		case r.Err != nil && r.CopiedUnchanged:
-			s.errorf("rewrite: %s (copied unchanged into the mirror)", fileError(w.File.Path, r.Err, t.maxSize))
-		case r.Err != nil:
-			s.errorf("rewrite: %s", fileError(w.File.Path, r.Err, t.maxSize))
-		case *dryRun && r.Changed:
-			// A failed write ends the run (ordered.Run returns it).
-			_, err := fmt.Fprintf(s.out, "%s: would rewrite %d of %d links\n", tree.DisplayName(w.File.Path), r.Rewritten, r.Links)
-			return err
-		case toStdout:
-			// No summary follows a document written to standard
-			// output: what failed in it is said here.
-			failedLinks(s, "rewrite: "+tree.DisplayName(w.File.Path), r.Links, r.Failed, "relurl links")
-		}
-		return nil
-	}
-	err = ordered.Run(t.jobs, 0, items, write(s.out), work, emit)
-	bar.Finish()
-	if lerr := done(); lerr != nil {
-		s.errorf("rewrite: %v", lerr)
-		total.Failed++
-	}
-	if err != nil {
+	d := &rewriteDriver{f: f, s: s, bar: bar}
+	if err := d.run(); err != nil {
 		s.errorf("rewrite: %v", err)
 		return exitFailure
 	}
 	summaryTo := s.out
-	if toStdout {
+	if f.toStdout {
 		summaryTo = s.err
 	}
-	if err := printSummary(s, total, summaryTo, *quiet || toStdout, *jsonSummary); err != nil {
+	if err := printSummary(s, d.total, summaryTo, f.quiet || f.toStdout, f.asJSON); err != nil {
 		return s.writeFailed("rewrite", err)
 	}
-	if total.Failed > 0 {
+	if d.total.Failed > 0 {
 		return exitFailure
 	}
 	return exitOK

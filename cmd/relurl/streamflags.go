@@ -50,7 +50,7 @@ func (sf *streamFlags) mode(format string) (linkout.Mode, error) {
 		return linkout.Mode{}, fmt.Errorf(`--on-error is "exit" or "report", not %q`, sf.onError)
 	}
 	m, err := linkout.NewMode(format, sf.fields)
-	m.Status, m.HadoopCounters, m.Message = sf.status, sf.counters == "hadoop", userMessage
+	m.Status, m.HadoopCounters = sf.status, sf.counters == "hadoop"
 	return m, err
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
@@ -87,11 +88,34 @@ func addTreeFlags(fs *flag.FlagSet, baseHelp string) *treeFlags {
 func contentTypeFlag(fs *flag.FlagSet, v *string) {
 	fs.Func("content-type", `the Content-Type HTML inputs were served with, e.g. "text/html; charset=windows-1252": its charset outranks <meta>, as in browsers`, func(s string) error {
 		if _, _, err := mimetype.ParseMediaType(s); err != nil {
-			return fmt.Errorf("%q: %v", s, err)
+			return fmt.Errorf("%q: %s", s, mediaTypeProblem(err))
 		}
 		*v = s
 		return nil
 	})
+}
+
+// mediaTypeProblem says what is wrong with a value mime.ParseMediaType
+// refused. Of its errors only ErrInvalidMediaParameter is a value to
+// compare with; the others are told by their whole text, each said in the
+// command's words (the same, without the package's name).
+func mediaTypeProblem(err error) string {
+	if errors.Is(err, mimetype.ErrInvalidMediaParameter) {
+		return "invalid media parameter"
+	}
+	if p, ok := mediaTypeProblems[err.Error()]; ok {
+		return p
+	}
+	return "not a media type (type/subtype, then ; name=value parameters)"
+}
+
+// mediaTypeProblems are mime.ParseMediaType's other errors, by their text.
+var mediaTypeProblems = map[string]string{
+	"mime: no media type":                          "no media type",
+	"mime: expected slash after first token":       "expected slash after first token",
+	"mime: expected token after slash":             "expected token after slash",
+	"mime: unexpected content after media subtype": "unexpected content after media subtype",
+	"mime: duplicate parameter name":               "duplicate parameter name",
 }
 
 // scriptingFlag binds --scripting to v: read <noscript> as a browser
@@ -256,5 +280,5 @@ func fileError(path string, err error, maxSize int64) string {
 		// ("stat", "open") says nothing the error does not.
 		return tree.DisplayName(path) + ": " + pe.Err.Error()
 	}
-	return tree.DisplayName(path) + ": " + err.Error()
+	return tree.DisplayName(path) + ": " + errtext.Of(err)
 }

@@ -24,7 +24,7 @@ func runValidate(args []string, s stdio) int {
 	}
 	// A bad name is a usage error, found before any URL is read.
 	if err := grammar.Validate(*name, ""); errors.Is(err, grammar.ErrUnknownGrammar) {
-		s.errorf("validate: %v", err)
+		s.errorf("validate: %s", unknownGrammar(*name))
 		return exitUsage
 	}
 	if *jsonl {
@@ -48,6 +48,11 @@ func runValidate(args []string, s stdio) int {
 		}
 	}
 	return s.flushed("validate", w, code)
+}
+
+// unknownGrammar says that package grammar has no grammar name.
+func unknownGrammar(name string) string {
+	return fmt.Sprintf("no such grammar %q (want %s)", name, strings.Join(grammar.Names(), ", "))
 }
 
 // reason is "offset N: what is wrong in which production".

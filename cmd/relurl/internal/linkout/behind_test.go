@@ -34,7 +34,7 @@ func writeLinks(t *testing.T, m Mode, out *bytes.Buffer, n int) {
 			l.Part, l.TargetPart = "part"+strings.Repeat("p", i%7), "t.html"
 			l.Record, l.Target = int64(i*100), "https://t.example/"+strings.Repeat("r", i%5)
 			if i%10 == 3 {
-				l.URL, l.Err = "", errors.New("pkg: bad URL")
+				l.URL, l.Err = "", pkgError("bad URL")
 			}
 			if i%4 == 1 {
 				l.Rel = []string{"next", "me"}
@@ -70,7 +70,6 @@ func TestBehindAsWriter(t *testing.T) {
 		m, err := NewMode(tc.format, tc.fields)
 		require.NoError(t, err)
 		m.Status = true
-		m.Message = func(s string) string { return strings.TrimPrefix(s, "pkg: ") }
 		var want, got bytes.Buffer
 		writeLinks(t, m, &want, 2000)
 		b := NewBehind(&got)

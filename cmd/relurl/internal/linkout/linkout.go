@@ -39,9 +39,6 @@ type Mode struct {
 	HadoopCounters bool
 	// Stderr takes the lines written out of band; nil drops them.
 	Stderr *Stderr
-	// Message gives an error's text in the user's terms (the command
-	// drops its packages' names); nil leaves it as it is.
-	Message func(string) string
 	// NoKeys sends the records to the sink without their URL as key,
 	// for an Out that does not look at it (Out without unique): an
 	// input's buffered records then go out in one call (ordered.Out).
@@ -83,20 +80,13 @@ func NewMode(format, fields string) (Mode, error) {
 // Lines output.
 func FieldNames() []string { return linkFieldNames() }
 
-func (m *Mode) message(s string) string {
-	if m.Message == nil {
-		return s
-	}
-	return m.Message(s)
-}
-
 // StatusLine returns an input's status line:
 // {"status":"ok","file":F,"records":R,"links":L,"record_errors":E}, or
 // "error" with "error":MSG after the file; in TSV output after
 // "#status\t".
 func (m *Mode) StatusLine(st *Status) []byte {
 	var buf bytes.Buffer
-	appendStatus(&buf, m.format.tsv, st, m.message)
+	appendStatus(&buf, m.format.tsv, st)
 	return buf.Bytes()
 }
 

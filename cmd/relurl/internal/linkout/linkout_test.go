@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"testing"
 
 	"github.com/relurl/relurl/archive"
@@ -45,7 +44,7 @@ func testLink(raw string) link.Link {
 // TestWriter: the records of each format, and what the status says.
 func TestWriter(t *testing.T) {
 	bad := testLink("x")
-	bad.URL, bad.Err = "", errors.New("pkg: bad URL")
+	bad.URL, bad.Err = "", pkgError("bad URL")
 	for _, tc := range []struct {
 		format, fields string
 		want           string
@@ -57,7 +56,6 @@ func TestWriter(t *testing.T) {
 	} {
 		m, err := NewMode(tc.format, tc.fields)
 		require.NoError(t, err)
-		m.Message = func(s string) string { return strings.TrimPrefix(s, "pkg: ") }
 		var out bytes.Buffer
 		w := NewWriter(ordered.Direct(Out(&out, false, nil)), "d/f.html", m)
 		require.NoError(t, w.Link(base.HTML, testLink("a.html")))
@@ -124,11 +122,10 @@ func TestFinish(t *testing.T) {
 			"reporter:counter:relurl,inputs,1\nreporter:counter:relurl,links,3\n"},
 		{"tsv", Status{File: "w.warc", Records: 5, Links: 7, RecordErrors: 2}, "#status\t" + `{"status":"ok","file":"w.warc","records":5,"links":7,"record_errors":2}` + "\n",
 			"reporter:counter:relurl,inputs,1\nreporter:counter:relurl,records,5\nreporter:counter:relurl,links,7\nreporter:counter:relurl,record_errors,2\n"},
-		{"jsonl", Status{File: "b\xff.html", Err: errors.New("pkg: gone")}, `{"status":"error","file":"b%FF.html","file_encoding":"percent","error":"gone","records":0,"links":0,"record_errors":0}` + "\n",
+		{"jsonl", Status{File: "b\xff.html", Err: pkgError("gone")}, `{"status":"error","file":"b%FF.html","file_encoding":"percent","error":"gone","records":0,"links":0,"record_errors":0}` + "\n",
 			"reporter:counter:relurl,inputs,1\nreporter:counter:relurl,inputs_failed,1\n"},
 	} {
 		m, _ := NewMode(tc.format, "")
-		m.Message = func(s string) string { return strings.TrimPrefix(s, "pkg: ") }
 		var out, stderr bytes.Buffer
 		m.Stderr = NewStderr(&stderr, nil)
 		out.Reset()
@@ -203,3 +200,10 @@ func TestLinkAllocs(t *testing.T) {
 		}
 	}
 }
+
+// pkgError is a library's error: its text starts with its package's name,
+// its Text (package errtext) is without it, as records and statuses say it.
+type pkgError string
+
+func (e pkgError) Error() string { return "pkg: " + string(e) }
+func (e pkgError) Text() string  { return string(e) }

@@ -1,6 +1,9 @@
 package linkout
 
-import "github.com/relurl/relurl/link"
+import (
+	"github.com/relurl/relurl/internal/errtext"
+	"github.com/relurl/relurl/link"
+)
 
 // linkRecord is one line of the JSON Lines output.
 type linkRecord struct {
@@ -35,7 +38,7 @@ type linkRecord struct {
 
 // record fills r with the JSON record of l, found in the file the records
 // name name (tree.JSONName: nameEncoding is its file_encoding), its error
-// in the terms of m; the MHTML and WARC fields are the caller's to set.
+// in the user's terms; the MHTML and WARC fields are the caller's to set.
 func record(r *linkRecord, l *link.Link, name, nameEncoding string, m *Mode) {
 	b := &l.Base
 	*r = linkRecord{
@@ -44,6 +47,6 @@ func record(r *linkRecord, l *link.Link, name, nameEncoding string, m *Mode) {
 		Base: b.URL, BaseSource: b.Source.String(), Inert: l.Inert,
 	}
 	if l.Err != nil {
-		r.Error = m.message(l.Err.Error()) // data, in the user's terms too
+		r.Error = errtext.Of(l.Err) // data, in the user's terms too
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/relurl/relurl/archive"
+	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/tree"
 )
 
@@ -31,7 +32,7 @@ func (st *Status) Failed() bool { return st.Err != nil || st.RecordErrors > 0 }
 // appendStatus appends the input's status line:
 // {"status":"ok","file":F,"records":R,"links":L,"record_errors":E} or
 // {"status":"error","file":F,"error":MSG,"records":R,"links":L,"record_errors":E}.
-func appendStatus(buf *bytes.Buffer, tsv bool, st *Status, message func(string) string) {
+func appendStatus(buf *bytes.Buffer, tsv bool, st *Status) {
 	if tsv {
 		buf.WriteString(statusPrefix)
 	}
@@ -42,7 +43,7 @@ func appendStatus(buf *bytes.Buffer, tsv bool, st *Status, message func(string) 
 		buf.WriteString(`{"status":"error","file":`)
 		appendFileName(buf, st.File)
 		buf.WriteString(`,"error":`)
-		writeJSONString(buf, message(st.Err.Error()))
+		writeJSONString(buf, errtext.Of(st.Err)) // in the user's terms (package errtext)
 	}
 	fmt.Fprintf(buf, `,"records":%d,"links":%d,"record_errors":%d}`+"\n", st.Records, st.Links, st.RecordErrors)
 }
