@@ -258,7 +258,9 @@ func linkOut(w io.Writer, s stdio, unique bool) ordered.Out {
 func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, hv *harvest.Reader, watIn bool, docURL, name string, m linkout.Mode, report func(string, linkout.Result) bool, failStatus int) int {
 	// The links go out as they are found: what is written is flushed
 	// whenever the command waits for input.
-	in := bufio.NewReaderSize(inputs.FlushBeforeRead(s.in, w), 64<<10)
+	// (Not buffered here: the readers see the stream, to decompress a
+	// WARC on a goroutine of its own and flush where the links are.)
+	in := inputs.FlushBeforeRead(s.in, w)
 	lw := linkout.NewWriter(ordered.Direct(out), name, m)
 	var r linkout.Result
 	if watIn {
