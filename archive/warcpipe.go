@@ -37,7 +37,7 @@ type pipeEvent struct {
 	err  error
 }
 
-type gzPipe struct {
+type memberPipe struct {
 	worker members
 	events chan pipeEvent
 	free   chan []byte
@@ -55,7 +55,7 @@ type gzPipe struct {
 // startPipe starts the worker on m's source, where the next member is
 // to be opened: at the first, or where reading resumed after damage.
 func (m *members) startPipe() {
-	p := &gzPipe{
+	p := &memberPipe{
 		worker: members{kind: m.kind, src: m.src, gz: m.gz, zd: m.zd, isRecord: m.isRecord, opens: m.opens},
 		events: make(chan pipeEvent, 3*pipeChunks),
 		free:   m.spare,
@@ -73,7 +73,7 @@ func (m *members) startPipe() {
 	go p.run()
 }
 
-func (p *gzPipe) send(e pipeEvent) bool {
+func (p *memberPipe) send(e pipeEvent) bool {
 	select {
 	case p.events <- e:
 		return true
@@ -82,7 +82,7 @@ func (p *gzPipe) send(e pipeEvent) bool {
 	}
 }
 
-func (p *gzPipe) run() {
+func (p *memberPipe) run() {
 	defer close(p.exited)
 	w := &p.worker
 	for {
@@ -225,7 +225,7 @@ func (m *members) pipeRead(b []byte) (int, error) {
 // recv returns the worker's next event. Before it waits for one, it
 // calls the stream's Wait, here on the parser's goroutine: what the
 // parser has written goes out while the input is still coming.
-func (p *gzPipe) recv() pipeEvent {
+func (p *memberPipe) recv() pipeEvent {
 	select {
 	case e := <-p.events:
 		return e

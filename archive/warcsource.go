@@ -186,7 +186,7 @@ type members struct {
 	// isRecord reports whether a member's first bytes start a record.
 	isRecord func(head []byte) bool
 	pipeOK   bool        // decode members ahead on a goroutine
-	pipe     *gzPipe     // that goroutine, while it runs (warcpipe.go)
+	pipe     *memberPipe // that goroutine, while it runs (warcpipe.go)
 	spare    chan []byte // the stopped worker's chunks, for the next
 	stream   *Stream     // the input, when it is read as it comes
 }

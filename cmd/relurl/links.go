@@ -257,9 +257,9 @@ func linkOut(w io.Writer, s stdio, unique bool) ordered.Out {
 // goes through record by record with no bound on its size.
 func linksStdin(s stdio, w *bufio.Writer, out ordered.Out, hv *harvest.Reader, watIn bool, docURL, name string, m linkout.Mode, report func(string, linkout.Result) bool, failStatus int) int {
 	// The links go out as they are found: what is written is flushed
-	// whenever the command waits for input.
-	// (Not buffered here: the readers see the stream, to decompress a
-	// WARC on a goroutine of its own and flush where the links are.)
+	// whenever the command waits for input. The readers are given the
+	// stream itself, so that a WARC's decompression can run ahead on a
+	// goroutine of its own while the flushes stay where the links are.
 	in := inputs.FlushBeforeRead(s.in, w)
 	lw := linkout.NewWriter(ordered.Direct(out), name, m)
 	var r linkout.Result

@@ -5,7 +5,8 @@
 # of its own) against an older build.
 #   usage: testdata/bench/warcpipe.sh BEFORE_BIN AFTER_BIN CORPUS_DIR [ROUNDS]
 # Prints, per case and binary, the median over ROUNDS (5) of wall seconds,
-# user+sys seconds and peak RSS (MiB), the runs taking turns. Needs GNU
+# user+sys seconds and peak RSS (MiB), and the fastest wall time (on a
+# shared machine the least disturbed), the runs taking turns. Needs GNU
 # time (/usr/bin/time), zcat and zstdcat.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,8 +46,9 @@ for _ in $(seq "$rounds"); do
   run zcat-wat.gz "zcat $wat"
 done
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-printf '%-24s %8s %8s %8s\n' case wall_s cpu_s rss_MiB
+printf '%-24s %8s %8s %8s %8s\n' case wall_s cpu_s rss_MiB min_wall
 for f in $(cd "$tmp" && ls | grep -E '\.(before|after)$|cat-' | sort); do
-  printf '%-24s %8s %8s %8d\n' "$f" "$(cut -d' ' -f1 "$tmp/$f" | median)" \
-    "$(cut -d' ' -f2 "$tmp/$f" | median)" "$(( ($(cut -d' ' -f3 "$tmp/$f" | median) + 1023) / 1024 ))"
+  printf '%-24s %8s %8s %8d %8s\n' "$f" "$(cut -d' ' -f1 "$tmp/$f" | median)" \
+    "$(cut -d' ' -f2 "$tmp/$f" | median)" "$(( ($(cut -d' ' -f3 "$tmp/$f" | median) + 1023) / 1024 ))" \
+    "$(cut -d' ' -f1 "$tmp/$f" | sort -n | head -n 1)"
 done
