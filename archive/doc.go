@@ -27,9 +27,12 @@
 // dictionary (the IIPC WARC-zstd convention). Damage is recovered from
 // record by record (a corrupt member, a lying Content-Length, a malformed
 // header, a payload over the bound) and reported as a [RecordError]; see
-// [WARCReader] and [ScanWARC]. HTTP response payloads are de-chunked
-// and decoded (gzip, deflate, br) with a fall-back to the bytes as stored
-// when a header lies.
+// [WARCReader] and [ScanWARC]. A compressed file can be decoded on a
+// goroutine of its own, ahead of the parsing, into a bounded queue
+// ([WARCReader.Pipeline], [Options.Pipelined]; a filter's standard input
+// as a [Stream]). HTTP response payloads are de-chunked and decoded
+// (gzip, deflate, br) with a fall-back to the bytes as stored when a
+// header lies.
 //
 // The parsers are lenient where real producers are sloppy (unquoted
 // parameters, LF-only line ends, missing closing boundaries, upper-case

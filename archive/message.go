@@ -58,14 +58,19 @@ type Options struct {
 	// file: URL of a saved page. A Snapshot-Content-Location header
 	// (Chrome's record of the page's own URL) comes before it.
 	Retrieval string
-	// Pipelined lets ScanWARC inflate a .warc.gz's gzip members on a
-	// goroutine of its own, ahead of the parsing (a bounded queue of
-	// 2 MiB), when GOMAXPROCS is over 1: r is then read from that
-	// goroutine, so it must not count on being read where ScanWARC was
-	// called (a standard input that flushes the output before it waits
-	// does), and ScanWARC returns once a read of it in progress there
-	// ends. The records, links and record errors are the same.
+	// Pipelined lets ScanWARC decode a .warc.gz's gzip members or a
+	// .warc.zst's frames on a goroutine of its own, ahead of the parsing
+	// (a bounded queue of 2 MiB), when GOMAXPROCS is over 1: r is then
+	// read from that goroutine, and ScanWARC returns once a read of it in
+	// progress there ends. An input read as it comes whose reader does
+	// something before it waits (a filter's, flushing its output) must be
+	// given as Stream. The records, links and record errors are the same
+	// (see [WARCReader.Pipeline]).
 	Pipelined bool
+	// Stream is the Stream r reads from, when it does (r may be a
+	// bufio.Reader on it): with Pipelined, its Wait is called on
+	// ScanWARC's goroutine each time that one waits for the pipeline.
+	Stream *Stream
 	// EmptyDefault makes the last layer the draft's empty base (§3.4)
 	// instead of "thismessage:/" (RFC 2557 §5(e)).
 	EmptyDefault bool

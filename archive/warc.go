@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -140,6 +141,35 @@ func NewWARCReader(r io.Reader) *WARCReader {
 	w.m.src = &w.src
 	w.in.m = &w.m
 	return w
+}
+
+// Pipeline makes the reader decode a compressed file's gzip members or
+// zstd frames on a goroutine of its own, ahead of Next and the reads of
+// the records' blocks, into a bounded queue (2 MiB), when GOMAXPROCS is
+// over 1: decompression and what is done with the records run on
+// different cores. The records and record errors are the same. The
+// input is then read on that goroutine; s, when not nil, is the stream
+// it comes from (see [Stream]): a stream's pieces are handed on as they
+// are decoded, and its Wait is called where Next is. A plain file, and
+// what follows damage until the next member opens, are read as without
+// it. Call Pipeline before the first Next, and Close when leaving the
+// reader before Next has returned io.EOF or an error that ends the file.
+func (w *WARCReader) Pipeline(s *Stream) {
+	if runtime.GOMAXPROCS(0) > 1 {
+		w.pipeline(s)
+	}
+}
+
+func (w *WARCReader) pipeline(s *Stream) {
+	w.m.pipeOK = true
+	w.m.stream = s
+}
+
+// Close stops the goroutine of Pipeline, once a read of the input in
+// progress there ends. It does not close the input.
+func (w *WARCReader) Close() error {
+	w.m.stopPipe()
+	return nil
 }
 
 // replayReader gives the bytes to read again first, then the members'.

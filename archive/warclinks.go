@@ -81,8 +81,8 @@ func ScanWARC(r io.Reader, opts Options, h WARCHandler) (WARCStats, error) {
 	return scanWARC(r, opts, h, opts.Pipelined && runtime.GOMAXPROCS(0) > 1)
 }
 
-// scanWARC is ScanWARC; pipelined inflates a .warc.gz's members on a
-// goroutine of its own, ahead of the parsing (warcpipe.go).
+// scanWARC is ScanWARC; pipelined decodes a compressed file's members on
+// a goroutine of its own, ahead of the parsing (warcpipe.go).
 func scanWARC(r io.Reader, opts Options, h WARCHandler, pipelined bool) (WARCStats, error) {
 	var st WARCStats
 	if opts.Spec == 0 {
@@ -94,8 +94,10 @@ func scanWARC(r io.Reader, opts Options, h WARCHandler, pipelined bool) (WARCSta
 	}
 	w := NewWARCReader(r)
 	w.Limits = opts.Limits
-	w.m.pipeOK = pipelined
-	defer w.m.stopPipe()
+	if pipelined {
+		w.pipeline(opts.Stream)
+	}
+	defer w.Close()
 	x := &warcExtractor{opts: opts, lim: opts.Limits.withDefaults(), cache: map[string]cached{}, h: h}
 	for {
 		rec, err := w.Next()

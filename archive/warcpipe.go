@@ -2,9 +2,10 @@ package archive
 
 import "io"
 
-// Pipelined reading of a .warc.gz: a goroutine inflates gzip members
-// ahead of the parser into a bounded queue of decoded chunks, so that
-// decompression and link extraction run on different cores.
+// Pipelined reading of a compressed WARC (.warc.gz, .warc.zst, their WAT
+// files): a goroutine decodes gzip members or zstd frames ahead of the
+// parser into a bounded queue of decoded chunks, so that decompression
+// and link extraction run on different cores.
 //
 // Only the good path is pipelined. The worker runs the same members code
 // as sequential reading, on its own members value and the shared source,
@@ -36,7 +37,7 @@ type pipeEvent struct {
 	err  error
 }
 
-type gzPipe struct {
+type memberPipe struct {
 	worker members
 	events chan pipeEvent
 	free   chan []byte
@@ -45,18 +46,24 @@ type gzPipe struct {
 	made   int    // chunks made so far: at most pipeChunks, made as needed
 	cur    []byte // the chunk being read
 	whole  []byte // cur's whole buffer, to give back
+	// stream is the input when it is read as it comes: each decoded
+	// piece goes to the parser at once (not when a chunk is full), and
+	// the parser calls its Wait before it waits for the worker.
+	stream *Stream
 }
 
 // startPipe starts the worker on m's source, where the next member is
 // to be opened: at the first, or where reading resumed after damage.
 func (m *members) startPipe() {
-	p := &gzPipe{
+	p := &memberPipe{
 		worker: members{kind: m.kind, src: m.src, gz: m.gz, zd: m.zd, isRecord: m.isRecord, opens: m.opens},
 		events: make(chan pipeEvent, 3*pipeChunks),
 		free:   m.spare,
 		done:   make(chan struct{}),
 		exited: make(chan struct{}),
+		stream: m.stream,
 	}
+	p.stream.setAway(true) // before the worker can read it
 	if p.free == nil {
 		p.free = make(chan []byte, pipeChunks)
 	}
@@ -66,7 +73,7 @@ func (m *members) startPipe() {
 	go p.run()
 }
 
-func (p *gzPipe) send(e pipeEvent) bool {
+func (p *memberPipe) send(e pipeEvent) bool {
 	select {
 	case p.events <- e:
 		return true
@@ -75,7 +82,7 @@ func (p *gzPipe) send(e pipeEvent) bool {
 	}
 }
 
-func (p *gzPipe) run() {
+func (p *memberPipe) run() {
 	defer close(p.exited)
 	w := &p.worker
 	for {
@@ -114,6 +121,11 @@ func (p *gzPipe) run() {
 				var k int
 				k, err = w.Read(buf[n:])
 				n += k
+				if k > 0 && p.stream != nil {
+					// What has come is parsed before the worker waits
+					// for more: the output of a filter keeps up.
+					break
+				}
 			}
 			if n > 0 {
 				if !p.send(pipeEvent{kind: pipeData, buf: buf[:n]}) {
@@ -143,6 +155,8 @@ func (m *members) adopt(err error) {
 	p := m.pipe
 	isRecord, ok := m.isRecord, m.pipeOK // the reader may have changed isRecord (an ARC file)
 	*m = p.worker                        // the same members opened, in the same state
+	m.stream = p.stream
+	p.stream.setAway(false) // the worker has stopped reading it
 	m.isRecord = isRecord
 	m.pipeOK = ok && err != io.EOF
 	m.spare = p.free
@@ -161,7 +175,7 @@ func (m *members) pipeNext() error {
 	}
 	m.in, m.err = false, nil
 	for {
-		e := <-p.events
+		e := p.recv()
 		switch e.kind {
 		case pipeStart:
 			m.start = e.off
@@ -189,7 +203,7 @@ func (m *members) pipeRead(b []byte) (int, error) {
 			p.free <- p.whole
 			p.whole = nil
 		}
-		e := <-p.events
+		e := p.recv()
 		switch e.kind {
 		case pipeData:
 			p.cur, p.whole = e.buf, e.buf[:cap(e.buf)]
@@ -208,12 +222,26 @@ func (m *members) pipeRead(b []byte) (int, error) {
 	return n, nil
 }
 
+// recv returns the worker's next event. Before it waits for one, it
+// calls the stream's Wait, here on the parser's goroutine: what the
+// parser has written goes out while the input is still coming.
+func (p *memberPipe) recv() pipeEvent {
+	select {
+	case e := <-p.events:
+		return e
+	default:
+	}
+	p.stream.wait()
+	return <-p.events
+}
+
 // stopPipe ends the worker, if it runs, and waits for it to stop
 // reading the source: the reader reads no more.
 func (m *members) stopPipe() {
 	if m.pipe != nil {
 		close(m.pipe.done)
 		<-m.pipe.exited
+		m.pipe.stream.setAway(false)
 		m.pipe = nil
 	}
 }

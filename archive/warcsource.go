@@ -186,9 +186,10 @@ type members struct {
 	err   error // the decoding error that ended the current member
 	// isRecord reports whether a member's first bytes start a record.
 	isRecord func(head []byte) bool
-	pipeOK   bool        // inflate gzip members ahead on a goroutine
-	pipe     *gzPipe     // that goroutine, while it runs (warcpipe.go)
+	pipeOK   bool        // decode members ahead on a goroutine
+	pipe     *memberPipe // that goroutine, while it runs (warcpipe.go)
 	spare    chan []byte // the stopped worker's chunks, for the next
+	stream   *Stream     // the input, when it is read as it comes
 }
 
 // next opens the member at the read position: io.EOF at the clean end of
@@ -197,7 +198,7 @@ func (m *members) next() error {
 	if m.pipe != nil {
 		return m.pipeNext()
 	}
-	if m.pipeOK && m.kind == gzipFile {
+	if m.pipeOK && m.kind != plainFile {
 		m.startPipe()
 		return m.pipeNext()
 	}

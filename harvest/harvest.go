@@ -172,7 +172,9 @@ func (r *Reader) file(f tree.File, t to, onRecordError func(*archive.RecordError
 // Stream calls fn for every link of the document src, retrieved from
 // docURL ("" for none), as File does. Its kind is the Reader's Kind, else
 // src's by its first bytes (base.SniffFormat), read no further than has
-// come: a filter's input is not waited for.
+// come: a filter's input is not waited for. A WARC from an
+// *archive.Stream is decompressed ahead of the parsing on a goroutine of
+// its own (archive.Options.Pipelined).
 func (r *Reader) Stream(src io.Reader, docURL string, fn func(base.Format, link.Link) error, onRecordError func(*archive.RecordError) error) Result {
 	in, ok := src.(*bufio.Reader)
 	if !ok {
@@ -186,6 +188,16 @@ func (r *Reader) Stream(src io.Reader, docURL string, fn func(base.Format, link.
 	}
 	if err != nil {
 		return Result{Err: err}
+	}
+	if st, ok := src.(*archive.Stream); ok && kind == base.WARC {
+		// Decompression ahead of the parsing, the stream's Wait where
+		// the links are written.
+		var o extract.Options
+		if r.Options != nil {
+			o = r.Options(docURL)
+		}
+		o.MIME.Pipelined, o.MIME.Stream = true, st
+		return r.readWith(in, kind, o, linkfilter.Site{Document: docURL}, to{fn: fn}, onRecordError)
 	}
 	return r.read(in, kind, docURL, linkfilter.Site{Document: docURL}, to{fn: fn}, onRecordError)
 }

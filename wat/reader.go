@@ -34,11 +34,32 @@ type Stats struct {
 // damaged record, and each metadata record whose JSON does not parse, is
 // given to onRecordError (nil: the first ends the file with its error).
 func Links(r io.Reader, spec resolve.Spec, fn func(link.Link) error, onRecordError func(*archive.RecordError) error) (Stats, error) {
+	return LinksWith(r, Options{Spec: spec}, fn, onRecordError)
+}
+
+// Options control LinksWith.
+type Options struct {
+	Spec resolve.Spec // how the links are resolved
+	// Pipelined decodes a .wat.gz's gzip members (or a zstd WAT's
+	// frames) on a goroutine of its own, ahead of the JSON and the links
+	// (archive.WARCReader.Pipeline); r is then read there. Stream is the
+	// stream r reads from, if it does (see archive.Stream).
+	Pipelined bool
+	Stream    *archive.Stream
+}
+
+// LinksWith is Links with the options o.
+func LinksWith(r io.Reader, o Options, fn func(link.Link) error, onRecordError func(*archive.RecordError) error) (Stats, error) {
 	var st Stats
+	spec := o.Spec
 	if onRecordError == nil {
 		onRecordError = func(e *archive.RecordError) error { return e }
 	}
 	wr := archive.NewWARCReader(r)
+	if o.Pipelined {
+		wr.Pipeline(o.Stream)
+		defer wr.Close()
+	}
 	for {
 		rec, err := wr.Next()
 		if err == io.EOF {

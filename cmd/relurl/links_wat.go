@@ -16,7 +16,11 @@ import (
 // --input-format wat`, through hv's filter and resolved under its spec,
 // each given to fn as a WARC record's link.
 func watLinks(src io.Reader, hv *harvest.Reader, fn func(base.Format, *link.Link) error, onRecordError func(*archive.RecordError) error) harvest.Result {
-	st, err := wat.Links(src, hv.Spec, func(l link.Link) error {
+	// A file or a stream is decompressed ahead of the links on a
+	// goroutine of its own.
+	o := wat.Options{Spec: hv.Spec, Pipelined: true}
+	o.Stream, _ = src.(*archive.Stream)
+	st, err := wat.LinksWith(src, o, func(l link.Link) error {
 		if l.Err == nil {
 			u, ok := hv.Filter.Apply(l.Kind, l.URL, linkfilter.Site{Document: l.Target})
 			if !ok {

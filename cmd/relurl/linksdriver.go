@@ -188,8 +188,10 @@ func (d *linksDriver) stdin() int {
 	hv := f.t.harvester(forced, f.filter)
 	w := d.w.(*bufio.Writer)
 	// The links go out as they are found: what is written is flushed
-	// whenever the command waits for input.
-	in := bufio.NewReaderSize(inputs.FlushBeforeRead(s.in, w), 64<<10)
+	// whenever the command waits for input. The readers are given the
+	// stream itself, so that a WARC's decompression can run ahead on a
+	// goroutine of its own while the flushes stay where the links are.
+	in := inputs.FlushBeforeRead(s.in, w)
 	lw := linkout.NewWriter(ordered.Direct(d.out), cmp.Or(f.sf.name, "-"), d.mode)
 	var r linkout.Result
 	if f.sf.inputFormat == "wat" {

@@ -3,6 +3,7 @@
 //
 //	go run ./testdata/memcheck/gen.go page SIZE [base]  an HTML page of SIZE bytes
 //	go run ./testdata/memcheck/gen.go warc.gz SIZE      a .warc.gz of about SIZE bytes
+//	go run ./testdata/memcheck/gen.go warc.zst SIZE     the same records, a zstd frame each
 //	go run ./testdata/memcheck/gen.go style SIZE        a page that is one <style> sheet of SIZE bytes
 //	go run ./testdata/memcheck/gen.go qp SIZE           the page of SIZE bytes, quoted-printable (RFC 2045 §6.7)
 //	go run ./testdata/memcheck/gen.go base64 SIZE       the page of SIZE bytes, base64 in 76-character CRLF lines (§6.8)
@@ -36,6 +37,8 @@ import (
 	"mime/quotedprintable"
 	"os"
 	"strconv"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 func main() {
@@ -53,7 +56,9 @@ func main() {
 	case "page":
 		err = page(w, size, len(os.Args) > 3 && os.Args[3] == "base")
 	case "warc.gz":
-		err = warc(w, size)
+		err = warc(w, size, false)
+	case "warc.zst":
+		err = warc(w, size, true)
 	case "style":
 		err = style(w, size)
 	case "deepsvg":
@@ -187,7 +192,14 @@ func style(out io.Writer, size int64) error {
 	return nil
 }
 
-func warc(out io.Writer, size int64) error {
+func warc(out io.Writer, size int64, zst bool) error {
+	var enc *zstd.Encoder
+	if zst {
+		var err error
+		if enc, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1)); err != nil {
+			return err
+		}
+	}
 	w := &counter{w: out}
 	rng := rand.New(rand.NewPCG(1, 2))
 	raw := make([]byte, 3<<20)
@@ -207,15 +219,21 @@ func warc(out io.Writer, size int64) error {
 		body = append(body, "</body></html>\n"...)
 		http := fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n", len(body))
 		http = append(http, body...)
+		record := fmt.Appendf(nil, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-%012d>\r\n"+
+			"WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: https://gen.example/p/%d.html\r\n"+
+			"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n", rec, rec, len(http))
+		record = append(append(record, http...), "\r\n\r\n"...)
+		if zst {
+			if _, err := w.Write(enc.EncodeAll(record, nil)); err != nil {
+				return err
+			}
+			continue
+		}
 		zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(zw, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-%012d>\r\n"+
-			"WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: https://gen.example/p/%d.html\r\n"+
-			"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n", rec, rec, len(http))
-		zw.Write(http)
-		io.WriteString(zw, "\r\n\r\n")
+		zw.Write(record)
 		if err := zw.Close(); err != nil {
 			return err
 		}

@@ -7,7 +7,8 @@
 # generated on the fly and piped; those that must be files are written to
 # a temporary directory and removed.
 #   usage: testdata/memcheck/run.sh        env: MEMCHECK_SCALE=N divides the sizes (quick runs),
-#   MEMCHECK_ONLY=hostile runs only the hostile inputs, MEMCHECK_BIN=PATH
+#   MEMCHECK_ONLY=hostile runs only the hostile inputs (warc: only the WARC
+#   and WAT reads), MEMCHECK_BIN=PATH
 #   measures that relurl binary instead of building one (an older build,
 #   to compare)
 # Prints one row per case (peak RSS in MiB, limit, wall seconds) and fails
@@ -131,6 +132,53 @@ hostile() {
   want_status=any measure "links FILE.warc ($((member >> 20)) MiB gzip body)" 160 "$tmp/relurl" links "$tmp/zip.warc" > /dev/null 2>&1
   rm -f "$tmp/zip.warc"
 }
+warcs() {
+  # One .warc.gz for every WARC case: links from the file and from standard
+  # input (the status line must count every record, with no record error),
+  # and materialize into a tree (issue 17). 128 MiB while issue 10's revisit
+  # cache (16 MiB of payloads) is counted.
+  "$tmp/gen" warc.gz "$warc" > "$tmp/big.warc.gz"
+  wmb=$(( $(stat -c %s "$tmp/big.warc.gz") / 1000000 ))
+  measure "links FILE.warc.gz (${wmb} MB)" 128 \
+    "$tmp/relurl" links "$tmp/big.warc.gz" | enough "links WARC" $((warc / 100))
+  measure "links --format text --status - (same, piped)" 128 \
+    "$tmp/relurl" links --format text --status - < "$tmp/big.warc.gz" > "$tmp/stdin.out"
+  if ! tail -n 1 "$tmp/stdin.out" | grep -Eq '^\{"status":"ok","file":"-","records":[1-9][0-9]*,"links":[1-9][0-9]*,"record_errors":0\}$'; then
+    echo "memcheck: links - (WARC): last line is not a clean status: $(tail -n 1 "$tmp/stdin.out")" >&2
+    touch "$tmp/failed"
+  fi
+  enough "links - (WARC)" $((warc / 100)) < "$tmp/stdin.out"
+  records=$(tail -n 1 "$tmp/stdin.out" | sed -n 's/.*"records":\([0-9]*\).*/\1/p')
+  rm -f "$tmp/stdin.out"
+  # The same records as a .warc.zst and as a WAT: decoded ahead of the
+  # parsing on a goroutine of their own (a queue of 8 chunks of 256 KiB),
+  # from a file and from standard input.
+  "$tmp/gen" warc.zst "$warc" > "$tmp/big.warc.zst"
+  measure "links FILE.warc.zst (same records)" 128 \
+    "$tmp/relurl" links "$tmp/big.warc.zst" | enough "links WARC zstd" $((warc / 100))
+  measure "links - < FILE.warc.zst" 128 \
+    "$tmp/relurl" links - < "$tmp/big.warc.zst" | enough "links - (WARC zstd)" $((warc / 100))
+  rm -f "$tmp/big.warc.zst"
+  "$tmp/relurl" links --format wat -o "$tmp/big.wat.gz" "$tmp/big.warc.gz"
+  measure "links --input-format wat FILE.wat.gz" 128 \
+    "$tmp/relurl" links --input-format wat "$tmp/big.wat.gz" | enough "links WAT" $((warc / 100))
+  measure "links --input-format wat - < FILE.wat.gz" 128 \
+    "$tmp/relurl" links --input-format wat - < "$tmp/big.wat.gz" | enough "links - (WAT)" $((warc / 100))
+  rm -f "$tmp/big.wat.gz"
+  measure "materialize -o DIR (same)" 128 \
+    "$tmp/relurl" materialize --quiet -o "$tmp/tree" "$tmp/big.warc.gz"
+  files=$(find "$tmp/tree" -type f -name '*.html' | wc -l)
+  if [ "$files" -lt "${records:-1}" ]; then
+    echo "memcheck: materialize: $files pages for ${records:-?} records" >&2
+    touch "$tmp/failed"
+  fi
+  rm -rf "$tmp/tree" "$tmp/big.warc.gz"
+}
+if [ "${MEMCHECK_ONLY:-}" = warc ]; then
+  warcs
+  [ ! -e "$tmp/failed" ]
+  exit
+fi
 hostile
 if [ "${MEMCHECK_ONLY:-}" = hostile ]; then
   [ ! -e "$tmp/failed" ]
@@ -277,29 +325,5 @@ if ! cmp -s "$tmp/enc.out1.mht" "$tmp/enc.out2" || cmp -s "$tmp/enc.out1.mht" "$
 fi
 rm -f "$tmp/enc.mht" "$tmp/enc.links" "$tmp/enc.relinks" "$tmp/enc.out1.mht" "$tmp/enc.out2"
 
-# One .warc.gz for every WARC case: links from the file and from standard
-# input (the status line must count every record, with no record error),
-# and materialize into a tree (issue 17). 128 MiB while issue 10's revisit
-# cache (16 MiB of payloads) is counted.
-"$tmp/gen" warc.gz "$warc" > "$tmp/big.warc.gz"
-wmb=$(( $(stat -c %s "$tmp/big.warc.gz") / 1000000 ))
-measure "links FILE.warc.gz (${wmb} MB)" 128 \
-  "$tmp/relurl" links "$tmp/big.warc.gz" | enough "links WARC" $((warc / 100))
-measure "links --format text --status - (same, piped)" 128 \
-  "$tmp/relurl" links --format text --status - < "$tmp/big.warc.gz" > "$tmp/stdin.out"
-if ! tail -n 1 "$tmp/stdin.out" | grep -Eq '^\{"status":"ok","file":"-","records":[1-9][0-9]*,"links":[1-9][0-9]*,"record_errors":0\}$'; then
-  echo "memcheck: links - (WARC): last line is not a clean status: $(tail -n 1 "$tmp/stdin.out")" >&2
-  touch "$tmp/failed"
-fi
-enough "links - (WARC)" $((warc / 100)) < "$tmp/stdin.out"
-records=$(tail -n 1 "$tmp/stdin.out" | sed -n 's/.*"records":\([0-9]*\).*/\1/p')
-rm -f "$tmp/stdin.out"
-measure "materialize -o DIR (same)" 128 \
-  "$tmp/relurl" materialize --quiet -o "$tmp/tree" "$tmp/big.warc.gz"
-files=$(find "$tmp/tree" -type f -name '*.html' | wc -l)
-if [ "$files" -lt "${records:-1}" ]; then
-  echo "memcheck: materialize: $files pages for ${records:-?} records" >&2
-  touch "$tmp/failed"
-fi
-rm -rf "$tmp/tree" "$tmp/big.warc.gz"
+warcs
 [ ! -e "$tmp/failed" ]

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/tree"
 )
@@ -185,19 +186,14 @@ func Claimed(items iter.Seq[Item], claim func(tree.File) error) iter.Seq[Item] {
 
 // FlushBeforeRead returns r, flushing w each time it must wait for r:
 // the output of a filter reaches its reader while the input is still
-// coming (`relurl links -`, `relurl rewrite -`).
-func FlushBeforeRead(r io.Reader, w *bufio.Writer) io.Reader { return flushBeforeRead{r, w} }
-
-type flushBeforeRead struct {
-	r io.Reader
-	w *bufio.Writer
-}
-
-func (f flushBeforeRead) Read(p []byte) (int, error) {
-	if f.w.Buffered() > 0 {
-		if err := f.w.Flush(); err != nil {
-			return 0, err
+// coming (`relurl links -`, `relurl rewrite -`). It is an archive.Stream,
+// so that a WARC decompressed ahead on a goroutine of its own still
+// flushes w where w is written.
+func FlushBeforeRead(r io.Reader, w *bufio.Writer) *archive.Stream {
+	return &archive.Stream{R: r, Wait: func() error {
+		if w.Buffered() > 0 {
+			return w.Flush()
 		}
-	}
-	return f.r.Read(p)
+		return nil
+	}}
 }
