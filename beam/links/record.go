@@ -11,7 +11,7 @@ import (
 )
 
 // A Link is one link of a document, as a line of `relurl links` JSON
-// says it: the same fields with the same meaning (README "relurl links").
+// says it: the same fields with the same meaning (docs/cli/links.md).
 // Its JSON form (AppendJSON) is that line's; the Has fields only say which
 // of the optional fields are present, because a Beam row carries no nil
 // pointers.

@@ -100,7 +100,7 @@ func resolveJSONL(spec resolve.Spec, opts resolve.Options, s stdio) int {
 		Ref  *string `json:"ref"`
 	}
 	// "url" as in the link records of relurl links; "href", its name
-	// before, is kept for one release (README).
+	// before, is kept for one release (docs/cli/README.md).
 	type response struct {
 		URL   *string `json:"url,omitempty"`
 		Error string  `json:"error,omitempty"`

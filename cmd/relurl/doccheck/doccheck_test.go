@@ -364,6 +364,52 @@ func TestCommandTable(t *testing.T) {
 	}
 }
 
+// TestPackageTable: README's package table names every public package of
+// the module ("go list ./..." but internal and cmd packages) and no other,
+// so a package added, moved or renamed is not left out of the front door.
+func TestPackageTable(t *testing.T) {
+	out, err := exec.Command("go", "list", "-C", root, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const module = "github.com/relurl/relurl/"
+	var want []string
+	for _, p := range strings.Fields(string(out)) {
+		rel := strings.TrimPrefix(p, module)
+		if rel == p || rel == "cmd" || strings.HasPrefix(rel, "cmd/") ||
+			strings.Contains("/"+rel+"/", "/internal/") {
+			continue
+		}
+		want = append(want, rel)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The table is the one under "## Packages": its rows begin "| `NAME` |".
+	text := string(data)
+	at := strings.Index(text, "\n## Packages\n")
+	if at < 0 {
+		t.Fatal("README has no \"## Packages\" section")
+	}
+	section := text[at+1:]
+	if end := strings.Index(section[1:], "\n## "); end >= 0 {
+		section = section[:end+1]
+	}
+	row := regexp.MustCompile("^\\| `([a-z/]+)` \\|")
+	var listed []string
+	for _, l := range strings.Split(section, "\n") {
+		if m := row.FindStringSubmatch(l); m != nil {
+			listed = append(listed, m[1])
+		}
+	}
+	slices.Sort(listed)
+	slices.Sort(want)
+	if !slices.Equal(listed, want) {
+		t.Errorf("README's package table lists %v; the module's public packages are %v", listed, want)
+	}
+}
+
 var mdLink = regexp.MustCompile(`(href|src)="([^":#?]+)\.md(#[^"]*)?"`)
 
 // TestLinks renders README.md and docs/ to HTML, as a site whose pages
