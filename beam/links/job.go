@@ -72,7 +72,13 @@ func (j Job) Build(s beam.Scope) error {
 		return errors.New("no output prefix")
 	}
 	files := Match(s, j.Inputs...)
-	batches, failures := ExtractBatches(s, files, j.Options)
+	var batches, failures beam.PCollection
+	if len(j.Graphs) == 0 {
+		// No graph needs the links themselves: the readers format them.
+		batches, failures = extractFormatted(s, files, j.Options, j.Fields)
+	} else {
+		batches, failures = ExtractBatches(s, files, j.Options)
+	}
 	if j.Format == "parquet" {
 		WriteParquet(s, OutputName(j.Output, OutputLinks), FormatBatches(s, batches, j.Fields))
 	} else {

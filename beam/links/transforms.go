@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -71,6 +73,12 @@ func Match(s beam.Scope, globs ...string) beam.PCollection {
 // alone, a cost that dwarfs a link's own when every link is one.
 type Batch struct {
 	Links []Link
+	// Lines are the links as lines of `relurl links` JSON, each with its
+	// newline, when Extract wrote them itself (Links is then nil):
+	// formatting is most of the work left after reading, and a reader
+	// goroutine does it in parallel (Job does when no graph needs the
+	// links themselves).
+	Lines string
 }
 
 // batchSize bounds a Batch, so that a record with many links does not
@@ -90,8 +98,17 @@ func Extract(s beam.Scope, files beam.PCollection, opts Options) (links, failure
 // ExtractBatches is Extract with the links in batches (Batch): the same
 // links in the same order, fewer elements. FormatBatches writes them.
 func ExtractBatches(s beam.Scope, files beam.PCollection, opts Options) (batches, failures beam.PCollection) {
-	s = s.Scope("relurl.Extract")
-	return beam.ParDo2(s, &extractFn{Opts: opts}, files)
+	return extractBatches(s, files, &extractFn{Opts: opts})
+}
+
+// extractFormatted is ExtractBatches with each batch's links as JSON
+// lines holding the named fields (nil: Fields): Batch.Lines, Links nil.
+func extractFormatted(s beam.Scope, files beam.PCollection, opts Options, fields []string) (batches, failures beam.PCollection) {
+	return extractBatches(s, files, &extractFn{Opts: opts, Format: true, Fields: fields})
+}
+
+func extractBatches(s beam.Scope, files beam.PCollection, fn *extractFn) (batches, failures beam.PCollection) {
+	return beam.ParDo2(s.Scope("relurl.Extract"), fn, files)
 }
 
 // Unbatch returns the links (Link) of batches (Batch), one element each.
@@ -105,28 +122,147 @@ func unbatch(b Batch, emit func(Link)) {
 	}
 }
 
-// extractFn is Extract's DoFn; its fields are what the runner serializes.
+// extractFn is Extract's DoFn; its exported fields are what the runner
+// serializes.
+//
+// It reads the files of a bundle on several goroutines at once: a runner
+// such as prism hands all the files after Match's reshuffle to one bundle,
+// which would otherwise read them one after another on one core. What the
+// readers find comes back to the runner's goroutine (ProcessElement,
+// FinishBundle), which alone emits and counts, through a channel of a few
+// batches, so memory stays bounded whatever the files hold.
 type extractFn struct {
 	Opts Options
+	// Format makes the readers write each batch's links as JSON lines
+	// with Fields (Batch.Lines).
+	Format bool
+	Fields []string
+
+	work chan fileio.FileMetadata // nil between bundles
+	out  chan extracted
+	wg   sync.WaitGroup
 }
 
-// ProcessElement reads one file. Opening it through Beam's file systems
-// is the only error that is not data: an unregistered scheme.
+// extracted is what a reader hands back: a batch of links, a dead
+// letter, or the end of a file (its counts, or the panic that ended it).
+type extracted struct {
+	batch *Batch
+	fail  *Failure
+	stats *fileStats
+	err   error
+}
+
+// readers is the number of files a bundle reads at once.
+func readers() int { return runtime.GOMAXPROCS(0) }
+
+func (fn *extractFn) start(ctx context.Context) {
+	n := readers()
+	fn.work = make(chan fileio.FileMetadata)
+	fn.out = make(chan extracted, 4*n)
+	ctx = context.WithoutCancel(ctx) // files are opened after the call that handed them over returned
+	work, out := fn.work, fn.out     // FinishBundle clears the fields
+	for range n {
+		fn.wg.Add(1)
+		go func() {
+			defer fn.wg.Done()
+			for m := range work {
+				fn.readOne(ctx, m, out)
+			}
+		}()
+	}
+}
+
+// readOne reads one file on a reader goroutine.
+func (fn *extractFn) readOne(ctx context.Context, m fileio.FileMetadata, out chan<- extracted) {
+	defer func() {
+		if p := recover(); p != nil {
+			out <- extracted{err: fmt.Errorf("relurl: reading %s: panic: %v", m.Path, p)}
+		}
+	}()
+	b := batcher{emit: func(x Batch) {
+		if fn.Format {
+			x = Batch{Lines: string(appendLines(nil, x.Links, fn.Fields))}
+		}
+		out <- extracted{batch: &x}
+	}}
+	st := fn.read(ctx, m, b.add, func(f Failure) { out <- extracted{fail: &f} })
+	b.flush()
+	out <- extracted{stats: &st}
+}
+
+// deliver emits or counts what a reader handed back, on the runner's
+// goroutine.
+func deliver(ctx context.Context, x extracted, emit func(Batch), fail func(Failure)) error {
+	switch {
+	case x.err != nil:
+		return x.err
+	case x.batch != nil:
+		emit(*x.batch)
+	case x.fail != nil:
+		fail(*x.fail)
+	case x.stats != nil:
+		st := x.stats
+		recordsCounter.Inc(ctx, st.records)
+		linksCounter.Inc(ctx, st.links)
+		badRecCounter.Inc(ctx, st.failedRecords)
+		if st.failed {
+			badFileCounter.Inc(ctx, 1)
+		}
+	}
+	return nil
+}
+
+// ProcessElement hands one file to a reader, and emits what the readers
+// found meanwhile. Opening a file through Beam's file systems is the only
+// error that is not data (an unregistered scheme): it becomes a Failure
+// too. An error returned here is a reader's panic, which fails the bundle.
 func (fn *extractFn) ProcessElement(ctx context.Context, m fileio.FileMetadata, emit func(Batch), fail func(Failure)) error {
 	if isDirectory(m.Path) {
 		return nil // a glob's match, as fileio.ReadMatches skips them
 	}
 	filesCounter.Inc(ctx, 1)
-	b := batcher{emit: emit}
-	st := fn.read(ctx, m, b.add, fail)
-	b.flush()
-	recordsCounter.Inc(ctx, st.records)
-	linksCounter.Inc(ctx, st.links)
-	badRecCounter.Inc(ctx, st.failedRecords)
-	if st.failed {
-		badFileCounter.Inc(ctx, 1)
+	if fn.work == nil {
+		fn.start(ctx)
 	}
-	return nil
+	for handed := false; !handed; {
+		select {
+		case fn.work <- m:
+			handed = true
+		case x := <-fn.out:
+			if err := deliver(ctx, x, emit, fail); err != nil {
+				return err
+			}
+		}
+	}
+	for {
+		select {
+		case x := <-fn.out:
+			if err := deliver(ctx, x, emit, fail); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// FinishBundle waits for the readers and emits the rest of what they
+// found.
+func (fn *extractFn) FinishBundle(ctx context.Context, emit func(Batch), fail func(Failure)) error {
+	if fn.work == nil {
+		return nil
+	}
+	close(fn.work)
+	out := fn.out
+	go func() { fn.wg.Wait(); close(out) }()
+	fn.work, fn.out = nil, nil
+	var err error
+	for x := range out { // drained whole, so that no reader stays blocked
+		if e := deliver(ctx, x, emit, fail); e != nil && err == nil {
+			err = e
+		}
+	}
+	return err
 }
 
 // batcher gathers links into batches: a new one at each record, and when

@@ -69,11 +69,19 @@ type formatBatchFn struct {
 }
 
 func (fn *formatBatchFn) ProcessElement(b Batch) string {
-	var buf []byte
-	for i := range b.Links {
-		buf = b.Links[i].AppendJSON(buf, fn.Fields)
+	if b.Links == nil {
+		return strings.TrimSuffix(b.Lines, "\n") // formatted by Extract
 	}
-	return chomp(buf)
+	return chomp(appendLines(nil, b.Links, fn.Fields))
+}
+
+// appendLines appends the links as JSON lines with the named fields.
+func appendLines(buf []byte, links []Link, fields []string) []byte {
+	buf = slices.Grow(buf, 320*len(links)) // a line of corpus A is about 300 bytes
+	for i := range links {
+		buf = links[i].AppendJSON(buf, fields)
+	}
+	return buf
 }
 
 func formatFailure(f Failure) string   { return chomp(f.AppendJSON(nil)) }
