@@ -35,7 +35,7 @@ type Host struct {
 	// the file (Netlify's and Cloudflare Pages' pretty URLs).
 	SlashFile bool
 	// CaseInsensitive: the host finds "About.html" for "about.html".
-	// Every host modelled here is case-sensitive (see README); a link
+	// Every host modelled here is case-sensitive (docs/cli/check.md); a link
 	// that only matches with another case is a case-mismatch.
 	CaseInsensitive bool
 	// Redirects names the redirect file the host reads at the root of
@@ -52,7 +52,7 @@ type Host struct {
 // (docs/Hosting-Providers.md); Apache mod_dir (DirectoryIndex,
 // DirectorySlash) and mod_alias (Redirect, RedirectMatch); nginx's index
 // and its 301 for a directory without "/"; AWS S3 "Configuring an index
-// document". README's check section lists them.
+// document". docs/cli/check.md lists them.
 var hosts = map[string]*Host{
 	// file: the tree opened from disk (file: URLs), relurl check's
 	// behaviour before profiles: a path exists when a file or a

@@ -3,5 +3,5 @@
 package safewrite
 
 // processDead cannot prove a process gone here, so stale temporary files
-// are never removed (README says so).
+// are never removed (docs/cli/README.md says so).
 func processDead(int) bool { return false }

@@ -5,5 +5,5 @@ package safewrite
 import "os"
 
 // copyXattrs does nothing where relurl reads no extended attributes: they
-// are dropped (README says so).
+// are dropped (docs/cli/README.md says so).
 func copyXattrs(dst, src *os.File) {}

@@ -35,7 +35,7 @@ func (f *headerFlag) Set(s string) error {
 
 // baseOutput is the line relurl base prints. Its names are those of the
 // link records of relurl links (base, base_source); Source repeats
-// BaseSource under its name before them, for one release (README).
+// BaseSource under its name before them, for one release (docs/output.md).
 type baseOutput struct {
 	Base       string   `json:"base"`
 	BaseSource string   `json:"base_source"`
@@ -100,7 +100,7 @@ func newBaseFlags(s stdio) *baseFlags {
 	f := &baseFlags{fs: fs, s: s}
 	f.spec, f.opts = specFlag(fs, defaultHTMLSpec)
 	fs.Var(&f.retrieval, "base", "the document's URL, where it was retrieved from after redirects (draft §3.3: the retrieval layer, below <base> and headers); default: the file's own file: URL")
-	alias(fs, "url", "base") // its old name, kept for one release (README)
+	alias(fs, "url", "base") // its old name, kept for one release (docs/output.md)
 	fs.Var(&f.headers, "header", "a message header of the document, 'Name: value' (draft §3.2: Base, Content-Base, Content-Location); repeatable")
 	fs.BoolVar(&f.strict, "strict", false, "only a BASE in HEAD with an absolute HREF counts (the draft's §10 appendix)")
 	fs.BoolVar(&f.contentLocation, "content-location", false, "let a Content-Location header count, as for a MIME part (browsers ignore it in HTTP)")

@@ -44,7 +44,7 @@ func newCheckFlags(s stdio) *checkFlags {
 	f := &checkFlags{fs: fs, s: s}
 	f.spec, f.opts = specFlag(fs, defaultHTMLSpec)
 	fs.Var(&f.root, "base", "the URL the tree is served from now, its root's URL (default: its file: URL)")
-	alias(fs, "url", "base") // its old name, kept for one release (README)
+	alias(fs, "url", "base") // its old name, kept for one release (docs/output.md)
 	fs.Var(&f.to, "to", "the URL the tree will move to: report only what breaks in that move")
 	fs.StringVar(&f.grammar, "grammar", "", "also report URLs this grammar rejects: "+strings.Join(grammar.Names(), ", "))
 	fs.BoolVar(&f.asJSON, "json", false, "the same as --format json")

@@ -36,7 +36,7 @@ func runMaterialize(args []string, s stdio) int {
 	if os.Getenv("GOGC") == "" {
 		// materialize holds an index of every captured URL (about 700
 		// bytes each, live): the heap grows by half of it between
-		// collections, not by all of it (README: Memory).
+		// collections, not by all of it (docs/cli/materialize.md: Memory).
 		defer debug.SetGCPercent(debug.SetGCPercent(50))
 	}
 	opts, err := f.options()

@@ -10,7 +10,7 @@ import (
 func FileID(fs.FileInfo) (dev, ino uint64, ok bool) { return 0, 0, false }
 
 // LinkCount cannot be read portably here: every file counts as having one
-// name, so hard links are not detected (README says so).
+// name, so hard links are not detected (docs/cli/README.md says so).
 func LinkCount(fs.FileInfo) uint64 { return 1 }
 
 // ReadFlags: no non-blocking open here.

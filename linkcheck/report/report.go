@@ -100,7 +100,7 @@ func (p *Fingerprints) Next(f linkcheck.Finding) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// rule describes a problem for SARIF and for README readers.
+// rule describes a problem for SARIF and for readers of docs/cli/check.md.
 type rule struct {
 	short, full, help string
 }

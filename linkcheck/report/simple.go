@@ -49,7 +49,7 @@ func (j *jsonWriter) Finding(f Finding) error {
 		enc = tree.PercentEncoded
 	}
 	// "link" was the name of "raw" before relurl's JSON used one name per
-	// thing; it is written too for one release (README).
+	// thing; it is written too for one release (docs/output.md).
 	if !escaped {
 		return j.enc.Encode(struct {
 			linkcheck.Finding

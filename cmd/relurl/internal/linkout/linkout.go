@@ -4,7 +4,7 @@
 // --fields names, or one URL a line (--format text); the --unique set;
 // and, per input, the --status lines in band and the Hadoop Streaming
 // counters on standard error. The records are the command's contract
-// (README, docs/output.md), not the library's: a program embedding relurl
+// (docs/output.md), not the library's: a program embedding relurl
 // gets link.Link values from package harvest and writes what it needs.
 package linkout
 
