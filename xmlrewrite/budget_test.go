@@ -99,7 +99,10 @@ func TestLinearTime(t *testing.T) {
 		{"siblings", 50000, func(n int) string {
 			return `<svg xmlns="http://www.w3.org/2000/svg">` + strings.Repeat(`<g><image href="x.png"/></g>`, n) + `</svg>`
 		}},
-		{"attributes", 30000, func(n int) string { // 2n under MaxAttrs: all read
+		// 2n under MaxAttrs: all read. Held for their tag (the cap bounds
+		// them), tens of thousands of attributes outgrow the CPU's caches,
+		// which is not the growth this measures.
+		{"attributes", 8000, func(n int) string {
 			return `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(` a="x"`, n) + `/></svg>`
 		}},
 		{"xlink:href attributes", 20000, func(n int) string {
