@@ -48,13 +48,13 @@ func attrs(n int) string {
 	return b.String()
 }
 
-// A tag of more than MaxAttrs attributes stops the reading where it
+// A tag of more than link.MaxAttrs attributes stops the reading where it
 // starts: named, at its line, with the rest left as written.
 func TestMaxAttrs(t *testing.T) {
-	doc := "<img src=\"a.png\">\n\n<div" + attrs(MaxAttrs+1) + "><a href=\"b.png\">"
+	doc := "<img src=\"a.png\">\n\n<div" + attrs(link.MaxAttrs+1) + "><a href=\"b.png\">"
 	rw, ln, n := incomplete(t, doc, budgetOpts())
 	for _, e := range []*link.IncompleteError{rw, ln} {
-		if e.Line != 3 || e.Unit != "attributes" || e.Limit != MaxAttrs || e.Offset != 19 {
+		if e.Line != 3 || e.Unit != "attributes" || e.Limit != link.MaxAttrs || e.Offset != 19 {
 			t.Errorf("%+v", e)
 		}
 	}
@@ -64,10 +64,10 @@ func TestMaxAttrs(t *testing.T) {
 	if !strings.Contains(rw.Error(), "a tag at line 3 (byte 19) has more than 65536 attributes") {
 		t.Errorf("message: %s", rw.Error())
 	}
-	// MaxAttrs attributes are read.
-	ok := "<div" + attrs(MaxAttrs-1) + " href=x><img src=\"a.png\">"
+	// link.MaxAttrs attributes are read.
+	ok := "<div" + attrs(link.MaxAttrs-1) + " href=x><img src=\"a.png\">"
 	if _, err := Rewrite(io.Discard, strings.NewReader(ok), budgetOpts()); err != nil {
-		t.Errorf("MaxAttrs attributes: %v", err)
+		t.Errorf("link.MaxAttrs attributes: %v", err)
 	}
 }
 

@@ -401,15 +401,14 @@ func pooledWriter(dst io.Writer) (*bufio.Writer, func()) {
 	}
 }
 
-// The bounds of what one tag may make the reader hold or do, whatever
-// Options.MaxSize allows: past them the document is not read further
-// (an *link.IncompleteError).
-const (
-	// MaxAttrs bounds the attributes of one tag (also in XML).
-	MaxAttrs = token.MaxAttrs
-	// MaxRewrites bounds the candidates of one srcset.
-	MaxRewrites = 16384
-)
+// MaxRewrites bounds the candidates of one srcset, whatever
+// Options.MaxSize allows: past it the document is not read further (an
+// *link.IncompleteError). link.MaxAttrs bounds the attributes of a tag.
+const MaxRewrites = 16384
+
+// The tokenizer keeps the attributes the readers' shared bound allows.
+var _ [link.MaxAttrs - token.MaxAttrs]struct{}
+var _ [token.MaxAttrs - link.MaxAttrs]struct{}
 
 // EncodingError is ErrEncoding for one encoding, which it names.
 type EncodingError struct{ Name string }

@@ -484,13 +484,13 @@ func (s *scanner) run(r io.Reader) (err error) {
 			}
 		case token.StartTagToken, token.SelfClosingTagToken:
 			if z.AttrsCut() {
-				// Its attributes past MaxAttrs were not kept: the tag
+				// Its attributes past link.MaxAttrs were not kept: the tag
 				// is not read, nor the rest.
 				line, _ := s.position(raw, 0)
 				if err := s.write(raw); err != nil {
 					return err
 				}
-				return s.stop(r, &link.IncompleteError{What: "a tag", Line: line, Offset: s.off, Limit: MaxAttrs, Unit: "attributes"})
+				return s.stop(r, &link.IncompleteError{What: "a tag", Line: line, Offset: s.off, Limit: link.MaxAttrs, Unit: "attributes"})
 			}
 			err = s.startTag(raw, tt == token.SelfClosingTagToken)
 			if cut := s.cut; cut != nil && err == nil {

@@ -142,6 +142,10 @@ type Stats struct {
 	Changed bool
 }
 
+// MaxAttrs bounds the attributes a reader keeps of one tag, HTML or XML:
+// past it the document is not read further (an *IncompleteError).
+const MaxAttrs = 65536
+
 // DefaultMaxToken is the bound of what a reader holds of one piece of a
 // document when its options leave it zero: a token of HTML or CSS, a
 // whole XML document, manifest or module.

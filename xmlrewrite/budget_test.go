@@ -8,7 +8,6 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/relurl/relurl/htmlrewrite"
 	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/link"
 )
@@ -65,10 +64,10 @@ func TestMaxDepth(t *testing.T) {
 // A start tag of more than MaxAttrs attributes stops the reading, named;
 // the attributes are not held.
 func TestMaxAttrsXML(t *testing.T) {
-	doc := `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(" a", htmlrewrite.MaxAttrs+1) + `/><image href="x.png"/></svg>`
+	doc := `<svg xmlns="http://www.w3.org/2000/svg"><g` + strings.Repeat(" a", link.MaxAttrs+1) + `/><image href="x.png"/></svg>`
 	_, err := Links(strings.NewReader(doc), opts("https://h.example/"), func(link.Link) error { return nil })
 	var inc *link.IncompleteError
-	if !errors.As(err, &inc) || inc.Unit != "attributes" || inc.Limit != htmlrewrite.MaxAttrs {
+	if !errors.As(err, &inc) || inc.Unit != "attributes" || inc.Limit != link.MaxAttrs {
 		t.Fatalf("err = %v, want an *IncompleteError for attributes", err)
 	}
 }

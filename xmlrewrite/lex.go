@@ -3,7 +3,7 @@ package xmlrewrite
 import (
 	"bytes"
 
-	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/link"
 )
 
 // tokenKind is the kind of an XML token (XML 1.0 §2.4–§2.8, §3.1).
@@ -37,7 +37,7 @@ type token struct {
 	name      string
 	attrs     []attr
 	selfClose bool
-	tooMany   bool // a start tag with more than htmlrewrite.MaxAttrs attributes: attrs holds the first ones
+	tooMany   bool // a start tag with more than link.MaxAttrs attributes: attrs holds the first ones
 }
 
 // lexer splits an XML document into tokens without decoding anything, so
@@ -239,7 +239,7 @@ func (l *lexer) start(p int) token {
 				i = k
 			}
 		}
-		if len(l.attrs) < htmlrewrite.MaxAttrs {
+		if len(l.attrs) < link.MaxAttrs {
 			l.attrs = append(l.attrs, a)
 		} else {
 			t.tooMany = true

@@ -31,7 +31,7 @@
 //
 // The document is held in memory (up to Options.MaxSize); what is held
 // for its structure is bounded by design: at most MaxDepth open elements
-// of a few bytes each, and htmlrewrite.MaxAttrs attributes of a tag. An
+// of a few bytes each, and link.MaxAttrs attributes of a tag. An
 // element deeper or a tag with more stops the reading with an
 // *link.IncompleteError, the rest copied as written. Its encoding is
 // decided by base.XMLEncoding (a byte order mark, Options.ContentType's
@@ -430,7 +430,7 @@ func (s *scanner) start(t token) {
 	}
 	if t.tooMany {
 		line, _ := s.lines.Position(t.a)
-		s.err = &link.IncompleteError{What: "<" + t.name + ">", Line: line, Offset: int64(t.a), Limit: htmlrewrite.MaxAttrs, Unit: "attributes"}
+		s.err = &link.IncompleteError{What: "<" + t.name + ">", Line: line, Offset: int64(t.a), Limit: link.MaxAttrs, Unit: "attributes"}
 		return
 	}
 	if !t.selfClose && len(s.stack) >= MaxDepth {

@@ -27,7 +27,7 @@ func TestLimitsTable(t *testing.T) {
 	code := map[string]int64{
 		"defaultMaxSize":                       defaultMaxSize,
 		"link.DefaultMaxToken":                 link.DefaultMaxToken,
-		"htmlrewrite.MaxAttrs":                 htmlrewrite.MaxAttrs,
+		"link.MaxAttrs":                        link.MaxAttrs,
 		"htmlrewrite.MaxRewrites":              htmlrewrite.MaxRewrites,
 		"xmlrewrite.MaxDepth":                  xmlrewrite.MaxDepth,
 		"jsonscan.MaxDepth":                    jsonscan.MaxDepth,
