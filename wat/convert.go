@@ -137,13 +137,24 @@ func (c *Converter) line(line []byte) error {
 	return nil
 }
 
+// Warcinfo is the block of the warcinfo record a Converter starts its
+// WAT file with (Writer.WriteWarcinfo).
+const Warcinfo = "software: relurl\r\nformat: WARC File Format 1.0\r\ndescription: WAT metadata of the links relurl reads\r\n"
+
+// OmitWarcinfo makes the Converter write the metadata records alone,
+// without the warcinfo record it starts a WAT file with: for a caller
+// that gathers the records of several Converters into WAT files whose
+// warcinfo it writes itself (Writer.WriteWarcinfo with Warcinfo). Call it
+// before the first Write.
+func (c *Converter) OmitWarcinfo() { c.started = true }
+
 // start writes the warcinfo record first.
 func (c *Converter) start() error {
 	if c.started {
 		return nil
 	}
 	c.started = true
-	return c.w.WriteWarcinfo("", "software: relurl\r\nformat: WARC File Format 1.0\r\ndescription: WAT metadata of the links relurl reads\r\n")
+	return c.w.WriteWarcinfo("", Warcinfo)
 }
 
 // advance writes the record being gathered and the records before the

@@ -12,7 +12,10 @@
 // `relurl links` JSON, and one Failure (the dead letter) per record or file
 // that could not be read, instead of failing the bundle. HostGraph and
 // PageGraph reduce the links to the edge lists of a web graph, and
-// WriteJSONL writes any of these as sharded JSON Lines files.
+// WriteJSONL writes any of these as sharded JSON Lines files (WriteParquet
+// the links as Parquet tables). ExtractWAT converts local WARC files to
+// the WAT metadata records of `relurl links --format wat`, which WriteWAT
+// writes as sharded WAT files.
 //
 // The Beam metrics of namespace "relurl" count files, records, links,
 // failed records and failed files (see the Counter constants).

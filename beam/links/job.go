@@ -20,8 +20,11 @@ type Job struct {
 	// "cc": the host graph also in Common Crawl's form (CCHostGraph).
 	GraphFormat string
 	Fields      []string // link fields (nil: Fields)
-	// Format of the links: "jsonl" (or ""), or "parquet" (WriteParquet:
-	// PREFIX-links-i-of-n.parquet, the table of relurl links --format parquet).
+	// Format of the links: "jsonl" (or ""), "parquet" (WriteParquet:
+	// PREFIX-links-i-of-n.parquet, the table of relurl links --format
+	// parquet), or "wat" (ExtractWAT and WriteWAT:
+	// PREFIX-links-i-of-n.wat.gz, the WAT files of relurl links --format
+	// wat; local WARC inputs only, every field, not with Options.WAT).
 	Format  string
 	Options Options
 }
@@ -71,17 +74,30 @@ func (j Job) Build(s beam.Scope) error {
 	if j.Output == "" {
 		return errors.New("no output prefix")
 	}
+	if j.Format == "wat" {
+		if err := j.checkWAT(); err != nil {
+			return err
+		}
+	}
 	files := Match(s, j.Inputs...)
 	var batches, failures beam.PCollection
-	if len(j.Graphs) == 0 {
+	switch {
+	case j.Format == "wat":
+		// The readers convert each file; the graphs, if any, have its
+		// links too.
+		batches, failures = extractBatches(s, files, &extractFn{Opts: j.Options, WAT: true, Links: len(j.Graphs) > 0})
+	case len(j.Graphs) == 0:
 		// No graph needs the links themselves: the readers format them.
 		batches, failures = extractFormatted(s, files, j.Options, j.Fields)
-	} else {
+	default:
 		batches, failures = ExtractBatches(s, files, j.Options)
 	}
-	if j.Format == "parquet" {
+	switch j.Format {
+	case "wat":
+		WriteWAT(s, OutputName(j.Output, OutputLinks), WATRecords(s, batches))
+	case "parquet":
 		WriteParquet(s, OutputName(j.Output, OutputLinks), FormatBatches(s, batches, j.Fields))
-	} else {
+	default:
 		WriteJSONL(s, OutputName(j.Output, OutputLinks), FormatBatches(s, batches, j.Fields))
 	}
 	WriteJSONL(s, OutputName(j.Output, OutputErrors), FormatFailures(s, failures))
@@ -101,6 +117,23 @@ func (j Job) Build(s beam.Scope) error {
 			WriteJSONL(s, OutputName(j.Output, OutputPages), FormatPageEdges(s, PageGraph(s, links)))
 		default:
 			return fmt.Errorf("unknown graph %q", g)
+		}
+	}
+	return nil
+}
+
+// checkWAT refuses what Format "wat" cannot write: WAT from WAT inputs,
+// some fields only, inputs that are not local files.
+func (j Job) checkWAT() error {
+	if j.Options.WAT {
+		return errors.New("--format wat describes WARC records: not with --input-format wat")
+	}
+	if j.Fields != nil && !slices.Equal(j.Fields, Fields) {
+		return errors.New("--format wat holds links only, every field: no --fields")
+	}
+	for _, in := range j.Inputs {
+		if hasScheme(in) {
+			return fmt.Errorf("%w, not %s", errWATLocal, in)
 		}
 	}
 	return nil

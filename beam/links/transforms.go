@@ -79,6 +79,10 @@ type Batch struct {
 	// goroutine does it in parallel (Job does when no graph needs the
 	// links themselves).
 	Lines string
+	// WAT is WAT metadata records, each a gzip member of its own, when
+	// Extract converts WARC files to WAT (Links and Lines are then
+	// empty): ExtractWAT.
+	WAT []byte
 }
 
 // batchSize bounds a Batch, so that a record with many links does not
@@ -137,6 +141,11 @@ type extractFn struct {
 	// with Fields (Batch.Lines).
 	Format bool
 	Fields []string
+	// WAT makes the readers convert each WARC file to its WAT metadata
+	// records (Batch.WAT, readWAT); the links' batches (Batch.Links)
+	// are emitted as well only with Links set.
+	WAT   bool
+	Links bool
 
 	work chan fileio.FileMetadata // nil between bundles
 	out  chan extracted
@@ -179,6 +188,10 @@ func (fn *extractFn) readOne(ctx context.Context, m fileio.FileMetadata, out cha
 			out <- extracted{err: fmt.Errorf("relurl: reading %s: panic: %v", m.Path, p)}
 		}
 	}()
+	if fn.WAT {
+		fn.readWAT(ctx, m, out)
+		return
+	}
 	b := batcher{emit: func(x Batch) {
 		if fn.Format {
 			x = Batch{Lines: string(appendLines(nil, x.Links, fn.Fields))}

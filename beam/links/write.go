@@ -178,22 +178,31 @@ func (fn *writeBundleFn) FinishBundle(ctx context.Context, emit func(string)) er
 }
 
 // renameShardsFn gives the temporary files their shard names: JSON Lines
-// shards, or Parquet tables (ParquetShardName) with Parquet.
+// shards, Parquet tables (ParquetShardName) with Parquet, or WAT files
+// (WATShardName) with WAT.
 type renameShardsFn struct {
 	Prefix  string
 	Parquet bool
+	WAT     bool
 }
 
 func (fn *renameShardsFn) shardName(i, n int) string {
-	if fn.Parquet {
+	switch {
+	case fn.Parquet:
 		return ParquetShardName(fn.Prefix, i, n)
+	case fn.WAT:
+		return WATShardName(fn.Prefix, i, n)
 	}
 	return ShardName(fn.Prefix, i, n)
 }
 
 // empty is the one shard written when no bundle wrote any: an empty
-// file, or a valid Parquet table of no rows.
+// file, a valid Parquet table of no rows, or a WAT file of its warcinfo
+// record alone.
 func (fn *renameShardsFn) empty() ([]byte, error) {
+	if fn.WAT {
+		return warcinfo()
+	}
 	if !fn.Parquet {
 		return nil, nil
 	}

@@ -8,7 +8,9 @@
 // It writes JSON Lines shards: PREFIX-links-*.jsonl (the lines of `relurl
 // links`), PREFIX-errors-*.jsonl (one line per record or file that could
 // not be read: file, offset, target, error), and PREFIX-hosts-*.jsonl or
-// PREFIX-pages-*.jsonl with --graph. It prints the counters on stderr and
+// PREFIX-pages-*.jsonl with --graph. With --format parquet the links are
+// PREFIX-links-*.parquet tables; with --format wat, PREFIX-links-*.wat.gz
+// WAT files (those of `relurl links --format wat`, for local WARC files). It prints the counters on stderr and
 // exits 0 when the pipeline ran, whatever the inputs held (their failures
 // are in the errors shards), 1 when the pipeline failed, 2 on bad usage.
 // Beam's own flags (--runner, --endpoint, --project, ...) pass through.
@@ -40,7 +42,7 @@ var (
 	strict          = flag.Bool("strict", false, "only a BASE in HEAD with an absolute HREF sets a document's base")
 	contentLocation = flag.Bool("content-location", false, "a WARC response's HTTP Content-Location is a base layer")
 	inputFormat     = flag.String("input-format", "auto", `"auto" (each file by its name and content; *.wat and *.wat.gz are WAT) or "wat" (every input is a WAT file, as relurl links --input-format wat)`)
-	format          = flag.String("format", "jsonl", `links output: "jsonl" (PREFIX-links-i-of-n.jsonl) or "parquet" (PREFIX-links-i-of-n.parquet, the table of relurl links --format parquet)`)
+	format          = flag.String("format", "jsonl", `links output: "jsonl" (PREFIX-links-i-of-n.jsonl), "parquet" (PREFIX-links-i-of-n.parquet, the table of relurl links --format parquet) or "wat" (PREFIX-links-i-of-n.wat.gz, the WAT files of relurl links --format wat: one metadata record per WARC response, revisit and resource record; WARC inputs only, local files only, as each is read again for its records' headers; no --fields, no --input-format wat)`)
 	maxSize         = flag.Int64("max-size", 256<<20, "largest MHTML file, in bytes (WARC and HTML files stream)")
 )
 
@@ -73,8 +75,17 @@ func run() int {
 	if *inputFormat != "auto" && *inputFormat != "wat" {
 		return usage(`--input-format is "auto" or "wat", not %q`, *inputFormat)
 	}
-	if *format != "jsonl" && *format != "parquet" {
-		return usage(`--format is "jsonl" or "parquet", not %q`, *format)
+	switch *format {
+	case "jsonl", "parquet":
+	case "wat":
+		if *inputFormat == "wat" {
+			return usage("--format wat describes WARC records: not with --input-format wat")
+		}
+		if *fields != "" {
+			return usage("--format wat holds links only, every field: no --fields")
+		}
+	default:
+		return usage(`--format is "jsonl", "parquet" or "wat", not %q`, *format)
 	}
 	if *graphFormat != "jsonl" && *graphFormat != "cc" {
 		return usage(`--graph-format is "jsonl" or "cc", not %q`, *graphFormat)

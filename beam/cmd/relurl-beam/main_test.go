@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/relurl/relurl/beam/internal/fixture"
+	"github.com/relurl/relurl/link"
+	"github.com/relurl/relurl/resolve"
+	"github.com/relurl/relurl/wat"
 )
 
 // build compiles a main package of the module or of the repository into
@@ -173,6 +176,10 @@ func TestUsage(t *testing.T) {
 		{"--input", "x", "--output", "o/", "--graph", "web"},
 		{"--input", "x", "--output", "o/", "--fields", "nope"},
 		{"--input", "x", "--output", "o/", "--spec", "rfc9999"},
+		{"--input", "x", "--output", "o/", "--format", "warc"},
+		{"--input", "x.warc.wat.gz", "--output", "o/", "--format", "wat", "--input-format", "wat"},
+		{"--input", "x.warc.gz", "--output", "o/", "--format", "wat", "--fields", "url"},
+		{"--input", "gs://bucket/*.warc.gz", "--output", "o/", "--format", "wat"},
 	} {
 		err := exec.Command(bin, args...).Run()
 		var ee *exec.ExitError
@@ -180,6 +187,66 @@ func TestUsage(t *testing.T) {
 			t.Errorf("relurl-beam %q: %v, want exit status 2", args, err)
 		}
 	}
+}
+
+// TestFormatWAT: relurl-beam --format wat over a good and a corrupt WARC
+// exits 0 and writes WAT shards whose metadata records, as package wat's
+// reader reads them, give the links of relurl links --format wat's file.
+func TestFormatWAT(t *testing.T) {
+	bins := t.TempDir()
+	beamBin := relurlBeam(t)
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := build(t, bins, root, "./cmd/relurl", "relurl")
+	in := t.TempDir()
+	if _, err := fixture.Write(in, root); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out") + "/"
+	cmd := exec.Command(beamBin, "--input", filepath.Join(in, "*.warc.gz"), "--output", out, "--format", "wat")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("relurl-beam --format wat: %v\n%s", err, stderr.String())
+	}
+	shards, _ := filepath.Glob(out + "links-*-of-*.wat.gz")
+	if len(shards) == 0 {
+		t.Fatalf("no WAT shards in %s", out)
+	}
+	var got []string
+	for _, sh := range shards {
+		got = append(got, watLinks(t, sh)...)
+	}
+	ref := filepath.Join(t.TempDir(), "ref.warc.wat.gz")
+	refCmd := exec.Command(cli, "links", "--format", "wat", "--on-error", "report", "-o", ref, filepath.Join(in, "good.warc.gz"), filepath.Join(in, "corrupt.warc.gz"))
+	refCmd.Run() // exits 1 for the corrupt record; the file is written
+	want := watLinks(t, ref)
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("links of the WAT shards differ from relurl links --format wat's:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+// watLinks returns the links package wat reads from a WAT file: target,
+// kind and URL.
+func watLinks(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	if _, err := wat.Links(f, resolve.WHATWG, func(l link.Link) error {
+		out = append(out, l.Target+" "+l.Kind.String()+" "+l.URL)
+		return nil
+	}, nil); err != nil {
+		t.Fatalf("wat.Links %s: %v", path, err)
+	}
+	return out
 }
 
 // TestPortable submits the job the way Flink and Spark take it: --runner
