@@ -2,12 +2,10 @@ package links
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"io"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/relurl/relurl/linktable"
@@ -38,28 +36,15 @@ func WriteParquet(s beam.Scope, prefix string, lines beam.PCollection) {
 type writeParquetBundleFn struct {
 	Prefix string
 
-	fsys filesystem.Interface
-	name string
-	f    io.WriteCloser
-	t    *linktable.Writer
+	out tempShard
+	t   *linktable.Writer
 }
 
 func (fn *writeParquetBundleFn) open(ctx context.Context) error {
-	var id [12]byte
-	if _, err := rand.Read(id[:]); err != nil {
+	if err := fn.out.create(ctx, fn.Prefix); err != nil {
 		return err
 	}
-	fn.name = fmt.Sprintf("%s.tmp-%x", fn.Prefix, id)
-	fsys, err := filesystem.New(ctx, fn.name)
-	if err != nil {
-		return err
-	}
-	f, err := fsys.OpenWrite(ctx, fn.name)
-	if err != nil {
-		fsys.Close()
-		return err
-	}
-	fn.fsys, fn.f, fn.t = fsys, f, linktable.NewWriter(f)
+	fn.t = linktable.NewWriter(fn.out.f)
 	return nil
 }
 
@@ -70,7 +55,7 @@ func (fn *writeParquetBundleFn) ProcessElement(ctx context.Context, lines string
 		}
 	}
 	if _, err := io.WriteString(fn.t, lines+"\n"); err != nil {
-		return fmt.Errorf("write %s: %w", fn.name, err)
+		return fn.out.failed(err)
 	}
 	return nil
 }
@@ -79,14 +64,6 @@ func (fn *writeParquetBundleFn) FinishBundle(ctx context.Context, emit func(stri
 	if fn.t == nil {
 		return nil
 	}
-	defer func() { fn.fsys.Close(); fn.fsys, fn.f, fn.t = nil, nil, nil }()
-	if err := fn.t.Close(); err != nil {
-		fn.f.Close()
-		return fmt.Errorf("write %s: %w", fn.name, err)
-	}
-	if err := fn.f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", fn.name, err)
-	}
-	emit(fn.name)
-	return nil
+	defer func() { fn.t = nil }()
+	return fn.out.finish(fn.t.Close, emit)
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/relurl/relurl/base"
@@ -177,28 +175,15 @@ func warcinfo() ([]byte, error) {
 type writeWATBundleFn struct {
 	Prefix string
 
-	fsys filesystem.Interface
-	name string
-	f    io.WriteCloser
-	w    *bufio.Writer
+	out tempShard
+	w   *bufio.Writer
 }
 
 func (fn *writeWATBundleFn) open(ctx context.Context) error {
-	var id [12]byte
-	if _, err := rand.Read(id[:]); err != nil {
+	if err := fn.out.create(ctx, fn.Prefix); err != nil {
 		return err
 	}
-	fn.name = fmt.Sprintf("%s.tmp-%x", fn.Prefix, id)
-	fsys, err := filesystem.New(ctx, fn.name)
-	if err != nil {
-		return err
-	}
-	f, err := fsys.OpenWrite(ctx, fn.name)
-	if err != nil {
-		fsys.Close()
-		return err
-	}
-	fn.fsys, fn.f, fn.w = fsys, f, bufio.NewWriterSize(f, 256<<10)
+	fn.w = bufio.NewWriterSize(fn.out.f, 256<<10)
 	info, err := warcinfo()
 	if err == nil {
 		_, err = fn.w.Write(info)
@@ -213,7 +198,7 @@ func (fn *writeWATBundleFn) ProcessElement(ctx context.Context, records []byte, 
 		}
 	}
 	if _, err := fn.w.Write(records); err != nil {
-		return fmt.Errorf("write %s: %w", fn.name, err)
+		return fn.out.failed(err)
 	}
 	return nil
 }
@@ -222,14 +207,6 @@ func (fn *writeWATBundleFn) FinishBundle(ctx context.Context, emit func(string))
 	if fn.w == nil {
 		return nil
 	}
-	defer func() { fn.fsys.Close(); fn.fsys, fn.f, fn.w = nil, nil, nil }()
-	if err := fn.w.Flush(); err != nil {
-		fn.f.Close()
-		return fmt.Errorf("write %s: %w", fn.name, err)
-	}
-	if err := fn.f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", fn.name, err)
-	}
-	emit(fn.name)
-	return nil
+	defer func() { fn.w = nil }()
+	return fn.out.finish(fn.w.Flush, emit)
 }

@@ -115,33 +115,66 @@ func WriteJSONL(s beam.Scope, prefix string, lines beam.PCollection) {
 	beam.ParDo0(s, &renameShardsFn{Prefix: prefix}, beam.GroupByKey(s, beam.AddFixedKey(s, all)))
 }
 
+// tempShard is the file one bundle writes, under a temporary name beside
+// the prefix until renameShardsFn gives it its shard name.
+type tempShard struct {
+	fsys filesystem.Interface
+	name string
+	f    io.WriteCloser
+}
+
+// create makes a new temporary file beside prefix.
+func (t *tempShard) create(ctx context.Context, prefix string) error {
+	var id [12]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return err
+	}
+	t.name = fmt.Sprintf("%s.tmp-%x", prefix, id)
+	fsys, err := filesystem.New(ctx, t.name)
+	if err != nil {
+		return err
+	}
+	f, err := fsys.OpenWrite(ctx, t.name)
+	if err != nil {
+		fsys.Close()
+		return err
+	}
+	t.fsys, t.f = fsys, f
+	return nil
+}
+
+// finish ends the file with flush (what its writer still holds), closes
+// it and emits its name.
+func (t *tempShard) finish(flush func() error, emit func(string)) error {
+	defer func() { t.fsys.Close(); *t = tempShard{} }()
+	if err := flush(); err != nil {
+		t.f.Close()
+		return t.failed(err)
+	}
+	if err := t.f.Close(); err != nil {
+		return t.failed(err)
+	}
+	emit(t.name)
+	return nil
+}
+
+// failed names the file in a write error.
+func (t *tempShard) failed(err error) error { return fmt.Errorf("write %s: %w", t.name, err) }
+
 // writeBundleFn writes the lines of one bundle to a temporary file and
 // emits its name when the bundle finishes.
 type writeBundleFn struct {
 	Prefix string
 
-	fsys filesystem.Interface
-	name string
-	f    io.WriteCloser
-	w    *bufio.Writer
+	out tempShard
+	w   *bufio.Writer
 }
 
 func (fn *writeBundleFn) open(ctx context.Context) error {
-	var id [12]byte
-	if _, err := rand.Read(id[:]); err != nil {
+	if err := fn.out.create(ctx, fn.Prefix); err != nil {
 		return err
 	}
-	fn.name = fmt.Sprintf("%s.tmp-%x", fn.Prefix, id)
-	fsys, err := filesystem.New(ctx, fn.name)
-	if err != nil {
-		return err
-	}
-	f, err := fsys.OpenWrite(ctx, fn.name)
-	if err != nil {
-		fsys.Close()
-		return err
-	}
-	fn.fsys, fn.f, fn.w = fsys, f, bufio.NewWriterSize(f, 256<<10)
+	fn.w = bufio.NewWriterSize(fn.out.f, 256<<10)
 	return nil
 }
 
@@ -155,7 +188,7 @@ func (fn *writeBundleFn) ProcessElement(ctx context.Context, line string, _ func
 	}
 	fn.w.WriteString(line)
 	if err := fn.w.WriteByte('\n'); err != nil {
-		return fmt.Errorf("write %s: %w", fn.name, err)
+		return fn.out.failed(err)
 	}
 	return nil
 }
@@ -165,16 +198,8 @@ func (fn *writeBundleFn) FinishBundle(ctx context.Context, emit func(string)) er
 	if fn.w == nil {
 		return nil
 	}
-	defer func() { fn.fsys.Close(); fn.fsys, fn.f, fn.w = nil, nil, nil }()
-	if err := fn.w.Flush(); err != nil {
-		fn.f.Close()
-		return fmt.Errorf("write %s: %w", fn.name, err)
-	}
-	if err := fn.f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", fn.name, err)
-	}
-	emit(fn.name)
-	return nil
+	defer func() { fn.w = nil }()
+	return fn.out.finish(fn.w.Flush, emit)
 }
 
 // renameShardsFn gives the temporary files their shard names: JSON Lines
