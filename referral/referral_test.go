@@ -52,14 +52,7 @@ func TestReferrals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
-	refer := &Reader{
-		Mapper: m,
-		HTML: func(u string) htmlrewrite.Options {
-			return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
-		},
-		Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
-	}
+	refer := whatwgReader(m)
 	want := map[string]base.Format{
 		"index.html": base.HTML, "js/a.js": base.Module, "js/b.js": base.Module, "js/c.js": base.Module, "js/pre.js": base.Module,
 		"js/mapped.js": base.Module, "js/classic.js": base.Other, "js/d.js": base.Other, "js/inert.js": base.Other,
@@ -107,14 +100,7 @@ func TestSheetEnvironment(t *testing.T) {
 		}
 	}
 	m, _ := tree.NewMapper("https://www.example/")
-	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
-	refer := &Reader{
-		Mapper: m,
-		HTML: func(u string) htmlrewrite.Options {
-			return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
-		},
-		Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
-	}
+	refer := whatwgReader(m)
 	got := map[string]string{}
 	for f, err := range (tree.Walker{Refer: refer}).Walk([]string{dir}) {
 		if err != nil || f.Kind != base.CSS {
@@ -123,7 +109,7 @@ func TestSheetEnvironment(t *testing.T) {
 		u, _ := m.URL(f)
 		env := refer.SheetEnvironment(u)
 		data, _ := os.ReadFile(f.Path)
-		htmlrewrite.CSSLinks(bytes.NewReader(data), htmlrewrite.Options{Document: link.Document{Context: ctx(u)}, SheetEnvironment: env},
+		htmlrewrite.CSSLinks(bytes.NewReader(data), htmlrewrite.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: u}}, SheetEnvironment: env},
 			func(l link.Link) error { got[f.Rel] = env + " " + l.URL; return nil })
 	}
 	want := map[string]string{
@@ -167,14 +153,7 @@ func TestReferralsCost(t *testing.T) {
 		var scanned []string
 		scanHook = func(p string) { rel, _ := filepath.Rel(dir, p); scanned = append(scanned, rel) }
 		m, _ := tree.NewMapper("https://www.example/")
-		ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
-		refer := &Reader{
-			Mapper: m,
-			HTML: func(u string) htmlrewrite.Options {
-				return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
-			},
-			Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
-		}
+		refer := whatwgReader(m)
 		for _, err := range (tree.Walker{Refer: refer}).Walk([]string{dir}) {
 			if err != nil {
 				t.Fatal(err)
@@ -223,14 +202,7 @@ func TestReferralsImportMap(t *testing.T) {
 		}
 	}
 	m, _ := tree.NewMapper("https://www.example/")
-	ctx := func(u string) base.Context { return base.Context{Spec: resolve.WHATWG, Retrieval: u} }
-	refer := &Reader{
-		Mapper: m,
-		HTML: func(u string) htmlrewrite.Options {
-			return htmlrewrite.Options{Document: link.Document{Context: ctx(u)}}
-		},
-		Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: link.Document{Context: ctx(u)}} },
-	}
+	refer := whatwgReader(m)
 	for _, err := range (tree.Walker{Refer: refer}).Walk([]string{dir}) {
 		if err != nil {
 			t.Fatal(err)
@@ -253,5 +225,18 @@ func TestReferralsImportMap(t *testing.T) {
 	}
 	if got := (*Reader)(nil).ImportMap("https://www.example/js/app.js"); got != nil {
 		t.Errorf("nil Reader: %q", got)
+	}
+}
+
+// whatwgReader is a Reader of the tree m maps, reading its pages and
+// modules under the WHATWG URL Standard at their own URLs.
+func whatwgReader(m *tree.Mapper) *Reader {
+	doc := func(u string) link.Document {
+		return link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: u}}
+	}
+	return &Reader{
+		Mapper: m,
+		HTML:   func(u string) htmlrewrite.Options { return htmlrewrite.Options{Document: doc(u)} },
+		Module: func(u string) jsmodule.Options { return jsmodule.Options{Document: doc(u)} },
 	}
 }
