@@ -17,10 +17,10 @@ import (
 
 // TestReferralsOneWalk: a walk with Refer opens each file of a tree once
 // when no file of it is one the tree's documents could tell something of
-// (no candidate, module or stylesheet: corpus A, pages and dotfiles, was
-// walked twice, every file opened and sniffed by both walks); a tree with
-// one is read for referrals when the walk meets it, which still
-// classifies files that come after the pages that name them, and before.
+// (no candidate, module or stylesheet: a tree of pages and dotfiles needs
+// no second walk to open and sniff every file again); a tree with one is
+// read for referrals when the walk meets it, which still classifies files
+// that come after the pages that name them, and before.
 func TestReferralsOneWalk(t *testing.T) {
 	for _, c := range []struct {
 		name  string

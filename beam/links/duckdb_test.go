@@ -23,19 +23,7 @@ import (
 // one with a damaged member. It skips when node or the package is
 // missing (.ci/run installs them; NODE_PATH names their directory).
 func TestParquetDuckDB(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed: DuckDB's reader is an npm package (.ci/run installs it)")
-	}
-	mods := ""
-	for _, dir := range filepath.SplitList(os.Getenv("NODE_PATH")) {
-		if _, err := os.Stat(filepath.Join(dir, "@duckdb/node-api", "package.json")); err == nil {
-			mods = dir
-			break
-		}
-	}
-	if mods == "" {
-		t.Skip("@duckdb/node-api not found in NODE_PATH (.ci/run installs it)")
-	}
+	mods := nodeModules(t, "@duckdb/node-api")
 	in := t.TempDir()
 	corrupt, _ := fixture.CorruptWARC()
 	for name, data := range map[string][]byte{"good.warc.gz": fixture.GoodWARC(), "corrupt.warc.gz": corrupt} {

@@ -98,13 +98,35 @@ func cliLinks(t *testing.T, path string) []string {
 	if err != nil {
 		t.Logf("relurl links %s: %v: %s", path, err, stderr.String())
 	}
-	var lines []string
+	return lines(out)
+}
+
+// lines returns the non-empty lines of out.
+func lines(out []byte) []string {
+	var ls []string
 	for l := range strings.SplitSeq(string(out), "\n") {
 		if l != "" {
-			lines = append(lines, l)
+			ls = append(ls, l)
 		}
 	}
-	return lines
+	return ls
+}
+
+// nodeModules returns the directory in NODE_PATH that holds the npm
+// package pkg, or skips the test saying what is missing (.ci/run
+// installs node and the packages).
+func nodeModules(t *testing.T, pkg string) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skipf("node not installed: %s is an npm package (.ci/run installs it)", pkg)
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("NODE_PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err == nil {
+			return dir
+		}
+	}
+	t.Skipf("%s not found in NODE_PATH (.ci/run installs it)", pkg)
+	return ""
 }
 
 // sameMultiset reports the lines in one list and not the other, counting

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -34,12 +33,7 @@ func TestWATInput(t *testing.T) {
 	if err != nil {
 		t.Fatalf("relurl links --input-format wat: %v", err)
 	}
-	var want []string
-	for l := range strings.SplitSeq(string(out), "\n") {
-		if l != "" {
-			want = append(want, l)
-		}
-	}
+	want := lines(out)
 	if len(want) == 0 {
 		t.Fatal("the WAT gives no links")
 	}

@@ -285,19 +285,7 @@ func TestWATOutputRefused(t *testing.T) {
 // --format wat's file. It skips when node or warcio is missing (.ci/run
 // installs them; NODE_PATH names their directory).
 func TestWATOutputWarcio(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed: warcio is an npm package (.ci/run installs it)")
-	}
-	mods := ""
-	for _, dir := range filepath.SplitList(os.Getenv("NODE_PATH")) {
-		if _, err := os.Stat(filepath.Join(dir, "warcio", "package.json")); err == nil {
-			mods = dir
-			break
-		}
-	}
-	if mods == "" {
-		t.Skip("warcio not found in NODE_PATH (.ci/run installs it)")
-	}
+	mods := nodeModules(t, "warcio")
 	script := filepath.Join("..", "..", "cmd", "relurl", "crawlcheck", "testdata", "watread.mjs")
 	warcio := func(path string) []string {
 		cmd := exec.Command("node", script, path)
@@ -308,13 +296,7 @@ func TestWATOutputWarcio(t *testing.T) {
 		if err != nil {
 			t.Fatalf("node watread.mjs %s: %v\n%s", path, err, stderr.String())
 		}
-		var lines []string
-		for l := range strings.SplitSeq(string(out), "\n") {
-			if l != "" {
-				lines = append(lines, l)
-			}
-		}
-		return lines
+		return lines(out)
 	}
 	warcs, _, _ := watFixture(t)
 	out := filepath.Join(t.TempDir(), "out") + "/"
