@@ -17,6 +17,7 @@ import (
 	"github.com/relurl/relurl/internal/byref"
 	"github.com/relurl/relurl/internal/lazyref"
 	"github.com/relurl/relurl/internal/lazyurl"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/linkfilter"
 	"github.com/relurl/relurl/resolve"
@@ -30,16 +31,6 @@ import (
 // Standard, WARC and MHTML under the same spec.
 func readers(docURL string) extract.Options {
 	return extract.Options{Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}}}
-}
-
-func writeTree(t testing.TB, files map[string]string) string {
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
-	}
-	return dir
 }
 
 type found struct {
@@ -78,7 +69,7 @@ var site = map[string]string{
 }
 
 func TestFileTree(t *testing.T) {
-	dir := writeTree(t, site)
+	dir := testkit.NewTree(t, site)
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
 	r := &harvest.Reader{Mapper: m, Options: readers, Spec: resolve.WHATWG}
@@ -105,7 +96,7 @@ func TestFileTree(t *testing.T) {
 // The tree's scope decides --internal for a file walked in it; a file
 // alone has the origin of its URL; an MHTML part the origin of its own.
 func TestFileFilterScope(t *testing.T) {
-	dir := writeTree(t, site)
+	dir := testkit.NewTree(t, site)
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
 	r := &harvest.Reader{Mapper: m, Options: readers, Spec: resolve.WHATWG, Filter: linkfilter.Filter{Scope: linkfilter.Internal}}
@@ -128,7 +119,7 @@ func TestFileFilterScope(t *testing.T) {
 }
 
 func TestFileKinds(t *testing.T) {
-	dir := writeTree(t, site)
+	dir := testkit.NewTree(t, site)
 	r := &harvest.Reader{Options: readers}
 	_, results := harvestAll(t, r, filepath.Join(dir, "notes.txt"))
 	assert.ErrorIs(t, results["notes.txt"].Err, extract.ErrNotDocument, "named alone, it is an error")
@@ -290,7 +281,7 @@ func TestFileByPointer(t *testing.T) {
 	for name, data := range site {
 		files[name] = data
 	}
-	dir := writeTree(t, files)
+	dir := testkit.NewTree(t, files)
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
 	r := &harvest.Reader{Mapper: m, Options: readers, Spec: resolve.WHATWG}
@@ -340,7 +331,7 @@ func TestFileByPointer(t *testing.T) {
 // them, and go on as they are when the filter keeps every link; resolved
 // by lazyurl.Resolve, they are what File gives without Defer.
 func TestFileDeferred(t *testing.T) {
-	dir := writeTree(t, site)
+	dir := testkit.NewTree(t, site)
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
 	for _, filter := range []linkfilter.Filter{{}, {Scope: linkfilter.Internal}, {Schemes: []string{"https"}}, {StripFragment: true}} {

@@ -1,11 +1,13 @@
 package linkcheck
 
 import (
-	"github.com/relurl/relurl/tree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/tree"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,7 +78,7 @@ func TestPercentDecode(t *testing.T) {
 // SVG image) and forgets what it checked.
 func TestCheckAnchors(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testkit.WriteTree(t, dir, map[string]string{
 		"a.html":  `<p id=here></p><a href="#here">ok</a> <a href="#gone">x</a> <a href="b.html#there">ok</a> <a href="b.html#nope">x</a> <a href="i.svg#c">ok</a> <a href="i.svg#d">x</a>`,
 		"b.html":  `<a name=there></a>`,
 		"i.svg":   `<svg><circle id=c /></svg>`,
@@ -121,7 +123,7 @@ func TestCheckAnchors(t *testing.T) {
 // TestReaders: a kind of document plugs its links and anchors into Check.
 func TestReaders(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"s.css": `x`, "a.html": `<p id=p>`})
+	testkit.WriteTree(t, dir, map[string]string{"s.css": `x`, "a.html": `<p id=p>`})
 	const other base.Format = 99
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", Readers: map[base.Format]Reader{
 		other: func(f tree.File, u string, data []byte) (Document, error) {
@@ -148,7 +150,7 @@ func TestReaders(t *testing.T) {
 // link's form.
 func TestCaseMismatch(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"Docs/Guide.html": "", "img/a.png": "", "about.html": "", "caf\u00e9.html": "", "Cafe\u0301s/x.html": ""})
+	testkit.WriteTree(t, dir, map[string]string{"Docs/Guide.html": "", "img/a.png": "", "about.html": "", "caf\u00e9.html": "", "Cafe\u0301s/x.html": ""})
 	c := &Checker{Spec: resolve.RFC3986, Dir: dir, Root: "https://example.org/"}
 	const doc = "https://example.org/index.html"
 	for raw, want := range map[string]string{
@@ -237,7 +239,7 @@ func TestRedirectFiles(t *testing.T) {
 // folder/index.html, both.html + both/index.html) on each host.
 func TestHostProfiles(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"file.html": "", "folder/index.html": "", "both.html": "", "both/index.html": "", "bare/x.png": ""})
+	testkit.WriteTree(t, dir, map[string]string{"file.html": "", "folder/index.html": "", "both.html": "", "both/index.html": "", "bare/x.png": ""})
 	paths := []string{"file", "file/", "file.html", "folder", "folder/", "both", "both/", "bare/", "", "nothere"}
 	want := map[string]string{ // "1" served, "0" missing, per path above
 		"file":             "0011111110",
@@ -287,7 +289,7 @@ func readFile(t *testing.T, path string) []byte {
 // fragment links unchecked, and says so.
 func TestFinishUnreadable(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.html": `<a href="big.svg#x">x</a>`, "big.svg": `<svg id=y>` + strings.Repeat(" ", 100)})
+	testkit.WriteTree(t, dir, map[string]string{"a.html": `<a href="big.svg#x">x</a>`, "big.svg": `<svg id=y>` + strings.Repeat(" ", 100)})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", MaxSize: 10}
 	got, err := c.Check(tree.File{Path: "a.html", Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
 	require.NoError(t, err)
@@ -304,7 +306,7 @@ func TestFinishUnreadable(t *testing.T) {
 // directories the check listed.
 func TestCollisions(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.html": `<a href="sub/x.png">x</a>`, "A.html": "", "sub/x.png": "", "sub/X.PNG": "", "sub/Straße.png": "", "sub/STRASSE.png": "", "sub/Kelvin\u212a.png": "", "sub/kelvink.png": "", "other/b.png": "", "other/B.png": ""})
+	testkit.WriteTree(t, dir, map[string]string{"a.html": `<a href="sub/x.png">x</a>`, "A.html": "", "sub/x.png": "", "sub/X.PNG": "", "sub/Straße.png": "", "sub/STRASSE.png": "", "sub/Kelvin\u212a.png": "", "sub/kelvink.png": "", "other/b.png": "", "other/B.png": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
 	_, err := c.Check(tree.File{Path: filepath.Join(dir, "a.html"), Rel: "a.html", Kind: base.HTML}, readFile(t, filepath.Join(dir, "a.html")))
 	require.NoError(t, err)

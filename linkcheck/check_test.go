@@ -3,11 +3,13 @@ package linkcheck
 import (
 	"bytes"
 	"errors"
-	"github.com/relurl/relurl/tree"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/relurl/relurl/internal/testkit"
+	"github.com/relurl/relurl/tree"
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
@@ -31,7 +33,7 @@ func testLink(t *testing.T, spec resolve.Spec, base, tag, attr, raw string, offs
 // https://example.org/site/.
 func TestAnalyze(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"index.html": "", "sub/page.html": "", "sub/img.png": "", "docs/index.html": ""})
+	testkit.WriteTree(t, dir, map[string]string{"index.html": "", "sub/page.html": "", "sub/img.png": "", "docs/index.html": ""})
 	const doc = "https://example.org/site/sub/page.html"
 	tests := []struct {
 		name     string
@@ -230,7 +232,7 @@ func TestFix(t *testing.T) {
 		{"import map", `<script type="importmap">{"imports": {"lib/": "/site/js/", "a": "https://example.org/site/a.png"}}</script>`, `<script type="importmap">{"imports": {"lib/": "./js/", "a": "./a.png"}}</script>`},
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"index.html": "", "a.html": "", "b.html": "", "a.png": "", "b.png": "", "i.png": "", "js/m.mjs": ""})
+	testkit.WriteTree(t, dir, map[string]string{"index.html": "", "a.html": "", "b.html": "", "a.png": "", "b.png": "", "i.png": "", "js/m.mjs": ""})
 	nginx, _ := HostProfile("nginx")
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/", ToServed: true, Host: nginx}
 	f := tree.File{Path: filepath.Join(dir, "index.html"), Rel: "index.html"}
@@ -313,7 +315,7 @@ func TestCheckAndFixTree(t *testing.T) {
 	for _, spec := range []resolve.Spec{resolve.RFC3986, resolve.WHATWG} {
 		t.Run(spec.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			writeTree(t, dir, map[string]string{
+			testkit.WriteTree(t, dir, map[string]string{
 				"index.html": `<!doctype html><link rel=stylesheet href="https://example.org/site/css/a.css">` +
 					`<a href="/site/docs/">docs</a> <a href=https://example.org/site/docs/p.html?x=1&amp;y=2#s>p</a>` +
 					`<img src='//example.org/site/img/a.png'> <a href="https://example.com/">out</a>`,
@@ -400,7 +402,7 @@ func TestCheckerConcurrent(t *testing.T) {
 // so that its form and its grammar are those of the URL.
 func TestCheckTrimsReference(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"index.html": "", "a.html": ""})
+	testkit.WriteTree(t, dir, map[string]string{"index.html": "", "a.html": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/site/",
 		Grammar: func(raw string) error {
 			if raw != "/site/a.html" {
@@ -421,7 +423,7 @@ func TestCheckTrimsReference(t *testing.T) {
 // may still reach a route of the server), unless FixMissing.
 func TestFixMissing(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a/b/index.html": "", "a/b/here.html": ""})
+	testkit.WriteTree(t, dir, map[string]string{"a/b/index.html": "", "a/b/here.html": ""})
 	const page = `<a href="/search">s</a> <a href="/a/b/here.html">h</a> <a href="https://example.org/gone.html">g</a>`
 	f := tree.File{Path: filepath.Join(dir, "a/b/index.html"), Rel: "a/b/index.html"}
 	for _, fixMissing := range []bool{false, true} {
@@ -444,7 +446,7 @@ func TestFixMissing(t *testing.T) {
 // a tree whose URL is a file: URL has no site to reach.
 func TestFixMissingToSite(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a/index.html": "", "a/here.html": ""})
+	testkit.WriteTree(t, dir, map[string]string{"a/index.html": "", "a/here.html": ""})
 	const page = `<a href="gone.html#x">g</a> <a href="/search?q=1">s</a> <a href="https://example.org/gone2.html">g2</a> <a href="here.html">h</a>`
 	f := tree.File{Path: filepath.Join(dir, "a/index.html"), Rel: "a/index.html"}
 	tests := []struct{ root, want string }{
@@ -466,7 +468,7 @@ func TestFixMissingToSite(t *testing.T) {
 // move at all (it reaches the old place as before).
 func TestAnalyzeToBefore(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"index.html": ""})
+	testkit.WriteTree(t, dir, map[string]string{"index.html": ""})
 	const doc = "https://example.org/index.html"
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/", To: "https://example.org/v2/"}
 	links := []link.Link{
@@ -528,7 +530,7 @@ func TestCheckOpensOnce(t *testing.T) {
 		return d, err
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"css/s.css": "", "p.html": "", "\u0418.png": "", "x/\u0418.png": ""})
+	testkit.WriteTree(t, dir, map[string]string{"css/s.css": "", "p.html": "", "\u0418.png": "", "x/\u0418.png": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
 	for _, tc := range []struct {
 		f        tree.File
@@ -573,7 +575,7 @@ func TestAnchorsOpened(t *testing.T) {
 		return extract.Open(r, k, o)
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"i.svg": `<svg xmlns="http://www.w3.org/2000/svg"><g id="x"/></svg>`, "a.html": ""})
+	testkit.WriteTree(t, dir, map[string]string{"i.svg": `<svg xmlns="http://www.w3.org/2000/svg"><g id="x"/></svg>`, "a.html": ""})
 	c := &Checker{Spec: resolve.WHATWG, Dir: dir, Root: "https://example.org/"}
 	found, err := c.Check(tree.File{Rel: "a.html", Kind: base.HTML}, []byte(`<img src="i.svg#x"><img src="i.svg#y">`))
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/linkcheck"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
@@ -28,7 +29,7 @@ func checkAll(t *testing.T, dir string, fn func(tree.File) linkcheck.FileResult)
 }
 
 func TestCheckFile(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testkit.NewTree(t, map[string]string{
 		"index.html": `<a href="https://example.org/site/a.html">a</a> <a href="/site/a.html">b</a> <a href="gone.html">c</a>`,
 		"a.html":     `<a href="index.html">home</a>`,
 		"notes.txt":  "https://example.org/site/a.html",
@@ -57,7 +58,7 @@ func TestCheckFile(t *testing.T) {
 }
 
 func TestFixFile(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testkit.NewTree(t, map[string]string{
 		"index.html": `<a href="https://example.org/site/a.html">a</a> <a href="/site/a.html">b</a> <a href="gone.html">c</a>`,
 		"a.html":     `<a href="index.html">home</a>`,
 	})
@@ -114,16 +115,4 @@ func ExampleChecker_CheckFile() {
 	// index.html:1: absolute https://example.org/site/about.html
 	// index.html:1: missing gone.html
 	// about.html:1: missing-anchor index.html#nowhere
-}
-
-// writeTree makes the files (slash-separated names) under a new
-// temporary directory and returns it.
-func writeTree(t testing.TB, files map[string]string) string {
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
-	}
-	return dir
 }

@@ -34,7 +34,7 @@ import (
 // TestGatherAgrees and below.
 func TestGatherReadsPagesOnce(t *testing.T) {
 	site := referSite()
-	dir := writeTree(t, site)
+	dir := testkit.NewTree(t, site)
 	var pages []string
 	for name := range site {
 		if strings.HasSuffix(name, ".html") {
@@ -96,7 +96,7 @@ func TestGatherReadsPagesOnce(t *testing.T) {
 	for _, fix := range []bool{false, true} {
 		var want []string
 		for _, gather := range []bool{false, true} {
-			d := writeTree(t, site)
+			d := testkit.NewTree(t, site)
 			ck := &linkcheck.Checker{Spec: resolve.WHATWG, Dir: d, Root: "https://www.example/"}
 			refer := ck.Referrals()
 			require.NotNil(t, refer)

@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/harvest"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/jsmodule"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/manifest"
@@ -172,7 +173,7 @@ func rewriteRun(t *testing.T, dir string, gather bool, jobs int) gatherRun {
 // files the pages tell of come after the tree's other files, in walk
 // order among themselves; the others keep theirs.
 func TestGatherAgrees(t *testing.T) {
-	dir := writeTree(t, referSite())
+	dir := testkit.NewTree(t, referSite())
 	want := rewriteRun(t, dir, false, 1)
 	// The tree is one the referrals matter in.
 	require.Contains(t, want.order, "js/h module")
@@ -210,7 +211,7 @@ func TestGatherAgrees(t *testing.T) {
 // it (a mirror place already claimed, another kind forced) is read by the
 // walk itself; a consumer that reads no page at all gets the same kinds.
 func TestGatherReleaseUnread(t *testing.T) {
-	dir := writeTree(t, referSite())
+	dir := testkit.NewTree(t, referSite())
 	kinds := func(gather, read bool) []string {
 		refer, _ := newReferrals(t, gather)
 		var got []string
@@ -247,7 +248,7 @@ func TestGatherReleaseUnread(t *testing.T) {
 // Claim did not release them).
 func TestGatherClaimed(t *testing.T) {
 	site := referSite()
-	a, b := writeTree(t, site), writeTree(t, site)
+	a, b := testkit.NewTree(t, site), testkit.NewTree(t, site)
 	refer, opts := newReferrals(t, true)
 	r := &treerewrite.Rewriter{Mapper: refer.Mapper, Options: opts, Mirror: t.TempDir(), Writer: safewrite.Writer{NoSync: true}}
 	done := make(chan int)
@@ -342,7 +343,7 @@ func TestGatherAgreesGenerated(t *testing.T) {
 			}
 			files[name] = b.String() + "<a href=\"caf\xe9.html\">x</a>"
 		}
-		dir := writeTree(t, files)
+		dir := testkit.NewTree(t, files)
 		want := rewriteRun(t, dir, false, 1)
 		got := rewriteRun(t, dir, true, 3)
 		assert.Equal(t, want.mirror, got.mirror, "seed %d", seed)
@@ -366,16 +367,4 @@ func TestGatherAgreesGenerated(t *testing.T) {
 	for _, k := range []string{"module", "manifest", "env", "keys"} {
 		assert.NotZero(t, told[k], "the generated trees never tell a %s", k)
 	}
-}
-
-// writeTree makes the files (slash-separated names) under a new
-// temporary directory and returns it.
-func writeTree(t testing.TB, files map[string]string) string {
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
-	}
-	return dir
 }

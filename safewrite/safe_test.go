@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,8 +115,8 @@ func TestUpdateSymlinkRace(t *testing.T) {
 		for _, u := range updaters {
 			t.Run(u.name+"/"+tc.name, func(t *testing.T) {
 				dir, outside := t.TempDir(), t.TempDir()
-				writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
-				writeTree(t, outside, map[string]string{"a.html": "outside", "sub/a.html": "outside"})
+				testkit.WriteTree(t, dir, map[string]string{"sub/a.html": "tree"})
+				testkit.WriteTree(t, outside, map[string]string{"a.html": "outside", "sub/a.html": "outside"})
 				f := walkFile(t, dir, "sub/a.html")
 				if tc.when == "walk" {
 					tc.swap(t, dir, outside)
@@ -169,7 +170,7 @@ func TestUpdateReplacedFile(t *testing.T) {
 	for _, u := range updaters {
 		t.Run(u.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeTree(t, dir, map[string]string{"a.html": "tree", "other": "other"})
+			testkit.WriteTree(t, dir, map[string]string{"a.html": "tree", "other": "other"})
 			f := walkFile(t, dir, "a.html")
 			require.NoError(t, os.Rename(filepath.Join(dir, "other"), filepath.Join(dir, "a.html")))
 			_, err := u.update(Writer{}, f, appendNew)
@@ -185,7 +186,7 @@ func TestUpdateReplacedFile(t *testing.T) {
 // the mirror, as a directory or as the file.
 func TestWriteInSymlink(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()
-	writeTree(t, outside, map[string]string{"a.html": "outside"})
+	testkit.WriteTree(t, outside, map[string]string{"a.html": "outside"})
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "d")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), filepath.Join(dir, "a.html")))
 	assert.ErrorIs(t, Writer{}.WriteIn(dir, "d/a.html", []byte("x"), 0o644), ErrSymlink)
@@ -194,7 +195,7 @@ func TestWriteInSymlink(t *testing.T) {
 	assert.Error(t, Writer{}.WriteIn(dir, "../x.html", []byte("x"), 0o644))
 	data, _ := os.ReadFile(filepath.Join(outside, "a.html"))
 	assert.Equal(t, "outside", string(data))
-	assert.Equal(t, []string{"a.html"}, names(t, outside))
+	assert.Equal(t, []string{"a.html"}, testkit.Names(t, outside))
 	// New directories are made.
 	require.NoError(t, Writer{}.WriteIn(dir, "x/y/z.html", []byte("z"), 0o640))
 	data, _ = os.ReadFile(filepath.Join(dir, "x", "y", "z.html"))
@@ -217,7 +218,7 @@ func TestUpdateHardLinks(t *testing.T) {
 		for _, u := range updaters {
 			t.Run(u.name+"/"+tc.mode.String(), func(t *testing.T) {
 				dir := t.TempDir()
-				writeTree(t, dir, map[string]string{"a.html": "old"})
+				testkit.WriteTree(t, dir, map[string]string{"a.html": "old"})
 				require.NoError(t, os.Link(filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")))
 				f := walkFile(t, dir, "a.html")
 				before, _ := os.Stat(filepath.Join(dir, "a.html"))
@@ -242,7 +243,7 @@ func TestUpdateHardLinks(t *testing.T) {
 	for _, u := range updaters {
 		// Shorter new content through the inode: no old bytes remain.
 		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{"a.html": "a long old content"})
+		testkit.WriteTree(t, dir, map[string]string{"a.html": "a long old content"})
 		require.NoError(t, os.Link(filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")))
 		_, err := u.update(Writer{HardLinks: KeepHardLinks}, walkFile(t, dir, "a.html"), func([]byte) ([]byte, error) { return []byte("short"), nil })
 		require.NoError(t, err)
@@ -283,7 +284,7 @@ func TestRemoveStaleTemp(t *testing.T) {
 	for _, n := range append(append([]string{}, stale...), kept...) {
 		files[n] = "partial"
 	}
-	writeTree(t, dir, files)
+	testkit.WriteTree(t, dir, files)
 	for n := range files {
 		require.NoError(t, os.Chtimes(filepath.Join(dir, n), old, old))
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -238,7 +239,7 @@ func TestWriteInStream(t *testing.T) {
 	assert.ErrorIs(t, err, boom)
 	assert.NoFileExists(t, filepath.Join(dir, "d", "b.html"))
 
-	writeTree(t, outside, map[string]string{"a.html": "outside"})
+	testkit.WriteTree(t, outside, map[string]string{"a.html": "outside"})
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "l")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), filepath.Join(dir, "d", "l.html")))
 	_, err = w.WriteInStream(dir, "l/a.html", 0o644, inPieces(content))

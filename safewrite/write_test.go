@@ -10,29 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func writeTree(t *testing.T, dir string, m map[string]string) {
-	t.Helper()
-	for name, data := range m {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
-	}
-}
-
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
-}
 
 func TestWriteFileKeepsMode(t *testing.T) {
 	for _, u := range updaters {
@@ -49,7 +30,7 @@ func TestWriteFileKeepsMode(t *testing.T) {
 		data, err := os.ReadFile(p)
 		require.NoError(t, err)
 		assert.Equal(t, "old new", string(data), u.name)
-		assert.Equal(t, []string{"a.html"}, names(t, dir), "no temporary file is left")
+		assert.Equal(t, []string{"a.html"}, testkit.Names(t, dir), "no temporary file is left")
 	}
 }
 
@@ -69,7 +50,7 @@ func TestUpdateUnchangedIsNotWritten(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, os.SameFile(before, after), "%s: the file was not replaced", u.name)
 		assert.Equal(t, before.ModTime(), after.ModTime(), u.name)
-		assert.Equal(t, []string{"a.html"}, names(t, dir), "no temporary file is left")
+		assert.Equal(t, []string{"a.html"}, testkit.Names(t, dir), "no temporary file is left")
 	}
 }
 
@@ -83,7 +64,7 @@ func TestUpdateSymlink(t *testing.T) {
 
 func testUpdateSymlink(t *testing.T, update func(Writer, File, func([]byte) ([]byte, error)) (bool, error)) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"real/a.html": "old"})
+	testkit.WriteTree(t, dir, map[string]string{"real/a.html": "old"})
 	link := filepath.Join(dir, "link.html")
 	require.NoError(t, os.Symlink(filepath.Join("real", "a.html"), link))
 	changed, err := update(Writer{}, File{Path: link}, func(old []byte) ([]byte, error) { return append(old, " new"...), nil })
@@ -95,7 +76,7 @@ func testUpdateSymlink(t *testing.T, update func(Writer, File, func([]byte) ([]b
 	data, err := os.ReadFile(filepath.Join(dir, "real", "a.html"))
 	require.NoError(t, err)
 	assert.Equal(t, "old new", string(data))
-	assert.Equal(t, []string{"a.html"}, names(t, filepath.Join(dir, "real")), "no temporary file is left")
+	assert.Equal(t, []string{"a.html"}, testkit.Names(t, filepath.Join(dir, "real")), "no temporary file is left")
 }
 
 func TestUpdateFailureLeavesOriginal(t *testing.T) {
@@ -130,7 +111,7 @@ func TestUpdateFailureLeavesOriginal(t *testing.T) {
 	data, err := os.ReadFile(p)
 	require.NoError(t, err)
 	assert.Equal(t, "original", string(data))
-	assert.Equal(t, []string{"a.html"}, names(t, dir))
+	assert.Equal(t, []string{"a.html"}, testkit.Names(t, dir))
 }
 
 func TestUpdateReadOnlyDir(t *testing.T) {
@@ -153,7 +134,7 @@ func TestUpdateReadOnlyDir(t *testing.T) {
 
 func TestWriteFileIntoMissingDir(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"file": "x"})
+	testkit.WriteTree(t, dir, map[string]string{"file": "x"})
 	// A file where the mirror wants a directory: a clear error, as root too.
 	err := WriteFile(filepath.Join(dir, "file", "a.html"), []byte("x"), 0o644)
 	assert.Error(t, err)
@@ -175,7 +156,7 @@ func TestCopyFile(t *testing.T) {
 	fast := Writer{NoSync: true}
 	require.NoError(t, fast.CopyFile(dst+"2", src))
 	require.NoError(t, fast.WriteFile(dst+"3", []byte("x"), 0o600))
-	assert.Equal(t, []string{"dst.png", "dst.png2", "dst.png3", "src.png"}, names(t, dir))
+	assert.Equal(t, []string{"dst.png", "dst.png2", "dst.png3", "src.png"}, testkit.Names(t, dir))
 }
 
 // TestWriterKeepSame: a file that already holds the data with the same

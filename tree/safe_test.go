@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/safewrite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -63,7 +64,7 @@ func TestRemoveStaleTemp(t *testing.T) {
 	for _, n := range append(append([]string{}, stale...), kept...) {
 		files[n] = "partial"
 	}
-	writeTree(t, dir, files)
+	testkit.WriteTree(t, dir, files)
 	for n := range files {
 		require.NoError(t, os.Chtimes(filepath.Join(dir, n), old, old))
 	}
@@ -137,8 +138,8 @@ func TestDisplayName(t *testing.T) {
 // tree) since the walk is not read, nor copied into a mirror.
 func TestOpenWalked(t *testing.T) {
 	dir, outside, mirror := t.TempDir(), t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
-	writeTree(t, outside, map[string]string{"a.html": "secret", "sub/a.html": "secret"})
+	testkit.WriteTree(t, dir, map[string]string{"sub/a.html": "tree"})
+	testkit.WriteTree(t, outside, map[string]string{"a.html": "secret", "sub/a.html": "secret"})
 	f := walkFile(t, dir, "sub/a.html")
 	data, err := ReadWalked(f, 1<<20)
 	require.NoError(t, err)
@@ -150,7 +151,7 @@ func TestOpenWalked(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(mirror, "sub", "a.html"))
 
 	dir = t.TempDir()
-	writeTree(t, dir, map[string]string{"sub/a.html": "tree"})
+	testkit.WriteTree(t, dir, map[string]string{"sub/a.html": "tree"})
 	f = walkFile(t, dir, "sub/a.html")
 	swapDir(t, dir, outside)
 	readSwapped(t, f, safewrite.ErrSymlink)
@@ -159,7 +160,7 @@ func TestOpenWalked(t *testing.T) {
 	// swapped in for the file is not followed, a dangling one neither;
 	// a root named through a link is the user's choice.
 	dir = t.TempDir()
-	writeTree(t, dir, map[string]string{"a.html": "tree"})
+	testkit.WriteTree(t, dir, map[string]string{"a.html": "tree"})
 	f = walkFile(t, dir, "a.html")
 	require.NoError(t, os.Remove(filepath.Join(dir, "a.html")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), filepath.Join(dir, "a.html")))
@@ -180,7 +181,7 @@ func TestOpenWalked(t *testing.T) {
 
 	// Another regular file in its place: not the one the walk saw.
 	dir = t.TempDir()
-	writeTree(t, dir, map[string]string{"a.html": "tree", "b.html": "other"})
+	testkit.WriteTree(t, dir, map[string]string{"a.html": "tree", "b.html": "other"})
 	f = walkFile(t, dir, "a.html")
 	require.NoError(t, os.Rename(filepath.Join(dir, "b.html"), filepath.Join(dir, "a.html")))
 	readSwapped(t, f, safewrite.ErrChanged)
@@ -214,12 +215,12 @@ func TestCleanMirror(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	name := tempNameOf(hostID, dead.Process.Pid, old)
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"d/" + name: "partial", "d/a.html": "<p>"})
+	testkit.WriteTree(t, dir, map[string]string{"d/" + name: "partial", "d/a.html": "<p>"})
 	require.NoError(t, os.Chtimes(filepath.Join(dir, "d", name), old, old))
 	var removed []string
 	Walker{RemoveStale: true, Removed: func(p string, err error) { removed = append(removed, p) }}.Clean(dir)
 	assert.Equal(t, []string{filepath.Join(dir, "d", name)}, removed)
-	assert.Equal(t, []string{"a.html"}, names(t, filepath.Join(dir, "d")))
+	assert.Equal(t, []string{"a.html"}, testkit.Names(t, filepath.Join(dir, "d")))
 }
 func walkFile(t *testing.T, dir, rel string) File {
 	t.Helper()

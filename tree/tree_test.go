@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -67,19 +68,9 @@ func TestKindString(t *testing.T) {
 	assert.Equal(t, "other html mhtml warc", strings.Join([]string{base.Other.String(), base.HTML.String(), base.MHTML.String(), base.WARC.String()}, " "))
 }
 
-// writeTree makes the files of m (slash paths to contents) under dir.
-func writeTree(t *testing.T, dir string, m map[string]string) {
-	t.Helper()
-	for name, data := range m {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
-	}
-}
-
 func TestWalk(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testkit.WriteTree(t, dir, map[string]string{
 		"index.html":        "<p>",
 		"b/page":            "<!doctype html>",
 		"b/c/style.css":     "body{}",
@@ -114,7 +105,7 @@ func TestWalk(t *testing.T) {
 // A directory named through a symbolic link is walked; links inside are not.
 func TestWalkSymlinkRoot(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, filepath.Join(dir, "real"), map[string]string{"a.html": "<p>", "sub/b.html": "<p>"})
+	testkit.WriteTree(t, filepath.Join(dir, "real"), map[string]string{"a.html": "<p>", "sub/b.html": "<p>"})
 	link := filepath.Join(dir, "link")
 	require.NoError(t, os.Symlink("real", link))
 	var rels, paths []string
@@ -129,7 +120,7 @@ func TestWalkSymlinkRoot(t *testing.T) {
 
 func TestWalkErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.html": "<p>", "locked/b.html": "<p>"})
+	testkit.WriteTree(t, dir, map[string]string{"a.html": "<p>", "locked/b.html": "<p>"})
 	missing := filepath.Join(dir, "missing.html")
 	var paths []string
 	var errs []error
@@ -159,7 +150,7 @@ func TestWalkErrors(t *testing.T) {
 
 func TestWalkStops(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.html": "", "b.html": "", "c.html": ""})
+	testkit.WriteTree(t, dir, map[string]string{"a.html": "", "b.html": "", "c.html": ""})
 	n := 0
 	for range Walk([]string{dir, dir}) {
 		n++
@@ -264,20 +255,9 @@ func TestReadFileLimit(t *testing.T) {
 	assert.ErrorIs(t, err, ErrTooLarge)
 }
 
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
-}
-
 func TestWalkList(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a/b.html": "<p>", "a/c/d.html": "<p>", "e.html": "<p>"})
+	testkit.WriteTree(t, dir, map[string]string{"a/b.html": "<p>", "a/c/d.html": "<p>", "e.html": "<p>"})
 	type row struct{ Path, Rel, Root string }
 	var got []row
 	for f, err := range WalkList(dir, slices.Values([]string{"./a/b.html", "a/c", "e.html", filepath.Join(dir, "e.html")})) {

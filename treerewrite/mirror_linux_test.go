@@ -9,6 +9,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
@@ -71,7 +72,7 @@ func TestMirrorDirSwapped(t *testing.T) {
 	for _, move := range []bool{false, true} {
 		dir, outside := t.TempDir(), t.TempDir()
 		in := filepath.Join(dir, "in")
-		writeTree(t, in, map[string]string{"d/a.html": `<a href="x">`, "d/b.html": `<a href="y">`})
+		testkit.WriteTree(t, in, map[string]string{"d/a.html": `<a href="x">`, "d/b.html": `<a href="y">`})
 		m, err := tree.NewMapper("https://example.org/")
 		require.NoError(t, err)
 		out := filepath.Join(dir, "out")
@@ -97,26 +98,6 @@ func TestMirrorDirSwapped(t *testing.T) {
 		} else {
 			assert.Error(t, res.Err)
 		}
-		assert.Empty(t, names(t, outside), "move %v: nothing written through the link", move)
+		assert.Empty(t, testkit.Names(t, outside), "move %v: nothing written through the link", move)
 	}
-}
-
-func writeTree(t *testing.T, dir string, m map[string]string) {
-	t.Helper()
-	for name, content := range m {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
-}
-
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
 }

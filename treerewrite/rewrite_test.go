@@ -14,6 +14,7 @@ import (
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
 	"github.com/relurl/relurl/htmlrewrite"
+	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 	"github.com/relurl/relurl/safewrite"
@@ -29,18 +30,6 @@ func readers(docURL string) extract.Options {
 	return extract.Options{HTML: htmlrewrite.Options{
 		Document: link.Document{Context: base.Context{Spec: resolve.WHATWG, Retrieval: docURL}},
 	}}
-}
-
-// writeTree makes the files (slash-separated names) under a new
-// temporary directory and returns it.
-func writeTree(t testing.TB, files map[string]string) string {
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
-	}
-	return dir
 }
 
 // rewriteAll rewrites every file walked under paths with r, to dst when
@@ -83,7 +72,7 @@ var site = map[string]string{
 }
 
 func TestRewriterMirror(t *testing.T) {
-	src := writeTree(t, site)
+	src := testkit.NewTree(t, site)
 	out := filepath.Join(t.TempDir(), "mirror")
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
@@ -127,7 +116,7 @@ func TestRewriterMirror(t *testing.T) {
 // naming a file twice), in a mirror the run made too; with it a fresh
 // mirror is written without the look.
 func TestRewriterMirrorTwice(t *testing.T) {
-	src := writeTree(t, map[string]string{"index.html": site["index.html"]})
+	src := testkit.NewTree(t, map[string]string{"index.html": site["index.html"]})
 	m, err := tree.NewMapper("https://example.org/site/")
 	require.NoError(t, err)
 	for _, one := range []bool{false, true} {
@@ -146,7 +135,7 @@ func TestRewriterMirrorTwice(t *testing.T) {
 // A document the rewriter cannot read still belongs to the site: it is
 // copied into the mirror as it was, and its result says so.
 func TestRewriterMirrorCopiesUnrewritable(t *testing.T) {
-	src := writeTree(t, map[string]string{"big.webmanifest": `{"name":"` + strings.Repeat("a", 300) + `"}`})
+	src := testkit.NewTree(t, map[string]string{"big.webmanifest": `{"name":"` + strings.Repeat("a", 300) + `"}`})
 	out := t.TempDir()
 	r := &treerewrite.Rewriter{Options: readers, Mirror: out, MaxSize: 10, Writer: safewrite.Writer{NoSync: true}}
 	got := rewriteAll(t, r, nil, src)["big.webmanifest"]
@@ -159,7 +148,7 @@ func TestRewriterMirrorCopiesUnrewritable(t *testing.T) {
 }
 
 func TestRewriterInPlaceAndDryRun(t *testing.T) {
-	src := writeTree(t, site)
+	src := testkit.NewTree(t, site)
 	m, err := tree.NewMapper("https://example.org/")
 	require.NoError(t, err)
 
@@ -182,7 +171,7 @@ func TestRewriterInPlaceAndDryRun(t *testing.T) {
 }
 
 func TestRewriterToWriter(t *testing.T) {
-	src := writeTree(t, site)
+	src := testkit.NewTree(t, site)
 	m, err := tree.NewMapper("https://example.org/")
 	require.NoError(t, err)
 	r := &treerewrite.Rewriter{Mapper: m, Options: readers}
@@ -204,8 +193,8 @@ func TestRewriterToWriter(t *testing.T) {
 
 // Two inputs bound for one place in the mirror: the second is refused.
 func TestRewriterClaim(t *testing.T) {
-	a := writeTree(t, map[string]string{"p.html": "a", "x.png": "x"})
-	b := writeTree(t, map[string]string{"p.html": "b", "x.png": "y"})
+	a := testkit.NewTree(t, map[string]string{"p.html": "a", "x.png": "x"})
+	b := testkit.NewTree(t, map[string]string{"p.html": "b", "x.png": "y"})
 	for _, copyOthers := range []bool{false, true} {
 		r := &treerewrite.Rewriter{Mirror: "/m", CopyOthers: copyOthers}
 		var errs []string
@@ -230,7 +219,7 @@ func TestMirrorRel(t *testing.T) {
 }
 
 func TestCheckMirror(t *testing.T) {
-	dir := writeTree(t, map[string]string{"in/p.html": "", "q.html": ""})
+	dir := testkit.NewTree(t, map[string]string{"in/p.html": "", "q.html": ""})
 	in := filepath.Join(dir, "in")
 	assert.Error(t, treerewrite.CheckMirror(in, in), "the tree itself")
 	assert.Error(t, treerewrite.CheckMirror(filepath.Join(in, "out"), in), "inside the tree")
@@ -331,8 +320,8 @@ func ExampleRewriter_Rewrite() {
 }
 
 func TestRewriterAll(t *testing.T) {
-	a := writeTree(t, site)
-	b := writeTree(t, map[string]string{"index.html": `<a href=x>`, "only-b.html": `<a href=y>`})
+	a := testkit.NewTree(t, site)
+	b := testkit.NewTree(t, map[string]string{"index.html": `<a href=x>`, "only-b.html": `<a href=y>`})
 	out := t.TempDir()
 	m, err := tree.NewMapper("https://example.org/")
 	require.NoError(t, err)
@@ -414,7 +403,7 @@ func TestRewriterToWriterLeftAsWritten(t *testing.T) {
 		"many.mhtml": mhtml.String(),
 		"big.mjs":    "import './x.js';\n// " + strings.Repeat("x", 200) + "\n",
 	}
-	src := writeTree(t, files)
+	src := testkit.NewTree(t, files)
 	m, err := tree.NewMapper("https://example.org/")
 	require.NoError(t, err)
 	opts := func(docURL string) extract.Options {

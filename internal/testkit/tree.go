@@ -1,0 +1,45 @@
+package testkit
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// WriteTree makes the files of m (slash-separated names to contents)
+// under dir, with their directories.
+func WriteTree(tb testing.TB, dir string, m map[string]string) {
+	tb.Helper()
+	for name, data := range m {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// NewTree makes the files of m under a new temporary directory and
+// returns it.
+func NewTree(tb testing.TB, m map[string]string) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	WriteTree(tb, dir, m)
+	return dir
+}
+
+// Names returns the names in the directory dir, sorted.
+func Names(tb testing.TB, dir string) []string {
+	tb.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
