@@ -1,12 +1,11 @@
 package tree
 
 import (
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/relurl/relurl/internal/testkit"
 )
 
 // TestImportsNoReader: the file layer reads no document. Its walk asks
@@ -15,24 +14,10 @@ import (
 // rewrite driver package treerewrite's.
 func TestImportsNoReader(t *testing.T) {
 	readers := []string{"extract", "htmlrewrite", "xmlrewrite", "jsmodule", "manifest", "archive", "referral", "linkcheck", "treerewrite"}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			for _, r := range readers {
-				if p == "github.com/relurl/relurl/"+r {
-					t.Errorf("%s imports %s", name, p)
-				}
+	for name, paths := range testkit.Imports(t) {
+		for _, p := range paths {
+			if r, ok := strings.CutPrefix(p, "github.com/relurl/relurl/"); ok && slices.Contains(readers, r) {
+				t.Errorf("%s imports %s", name, p)
 			}
 		}
 	}

@@ -1,8 +1,12 @@
 package testkit
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -42,4 +46,33 @@ func Names(tb testing.TB, dir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+// Imports returns the import paths of each Go file of the package in the
+// current directory, tests left out, by file name: for the tests that
+// keep a package's dependencies to the ones its layer allows.
+func Imports(tb testing.TB) map[string][]string {
+	tb.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	imports := map[string][]string{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			imports[name] = append(imports[name], p)
+		}
+	}
+	return imports
 }
