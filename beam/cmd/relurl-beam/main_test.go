@@ -64,32 +64,53 @@ func fileURLs(t *testing.T, data []byte) []fileURL {
 }
 
 var (
-	beamOnce sync.Once
-	beamBin  string
-	beamDir  string
+	builtMu sync.Mutex
+	built   = map[string]string{} // binary name -> path
+	binDir  string
 )
 
-// relurlBeam builds this command once for the tests.
-func relurlBeam(t *testing.T) string {
+// buildOnce builds the main package pkg under srcDir once for all the
+// tests, into a directory TestMain removes.
+func buildOnce(t *testing.T, srcDir, pkg, name string) string {
 	t.Helper()
-	beamOnce.Do(func() {
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	if bin, ok := built[name]; ok {
+		return bin
+	}
+	if binDir == "" {
 		dir, err := os.MkdirTemp("", "relurl-beam-test-")
 		if err != nil {
 			t.Fatal(err)
 		}
-		beamDir = dir
-		beamBin = build(t, dir, ".", ".", "relurl-beam")
-	})
-	if beamBin == "" {
-		t.Fatal("relurl-beam was not built")
+		binDir = dir
 	}
-	return beamBin
+	bin := build(t, binDir, srcDir, pkg, name)
+	built[name] = bin
+	return bin
+}
+
+// relurlBeam is this command, built once for the tests.
+func relurlBeam(t *testing.T) string { return buildOnce(t, ".", ".", "relurl-beam") }
+
+// relurlCLI is the repository's relurl command, built once for the tests.
+func relurlCLI(t *testing.T) string {
+	return buildOnce(t, repoRoot(t), "./cmd/relurl", "relurl")
+}
+
+// repoRoot is the main module's directory.
+func repoRoot(t *testing.T) string {
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if beamDir != "" {
-		os.RemoveAll(beamDir)
+	if binDir != "" {
+		os.RemoveAll(binDir)
 	}
 	os.Exit(code)
 }
@@ -98,13 +119,7 @@ func TestMain(m *testing.M) {
 // a corrupt WARC exits 0, its links are relurl links --on-error report's
 // (as a multiset of file and url), and its errors name the corrupt file.
 func TestCommand(t *testing.T) {
-	bins := t.TempDir()
-	beamBin := relurlBeam(t)
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cli := build(t, bins, root, "./cmd/relurl", "relurl")
+	beamBin, cli, root := relurlBeam(t), relurlCLI(t), repoRoot(t)
 
 	in := t.TempDir()
 	corruptAt, err := fixture.Write(in, root)
@@ -193,13 +208,7 @@ func TestUsage(t *testing.T) {
 // exits 0 and writes WAT shards whose metadata records, as package wat's
 // reader reads them, give the links of relurl links --format wat's file.
 func TestFormatWAT(t *testing.T) {
-	bins := t.TempDir()
-	beamBin := relurlBeam(t)
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cli := build(t, bins, root, "./cmd/relurl", "relurl")
+	beamBin, cli, root := relurlBeam(t), relurlCLI(t), repoRoot(t)
 	in := t.TempDir()
 	if _, err := fixture.Write(in, root); err != nil {
 		t.Fatal(err)
