@@ -313,13 +313,19 @@ func isDirectory(path string) bool {
 	return err == nil && fi.IsDir()
 }
 
+// fileFailure is the dead letter of a file that failed as a whole, named
+// as its link records name it.
+func fileFailure(path string, err error) Failure {
+	f := Failure{File: path, Error: err.Error()}
+	if name, escaped := tree.JSONName(path); escaped {
+		f.File, f.FileEncoding = name, tree.PercentEncoded
+	}
+	return f
+}
+
 func (fn *extractFn) read(ctx context.Context, m fileio.FileMetadata, emit func(Link), fail func(Failure)) fileStats {
 	failed := func(err error) fileStats {
-		f := Failure{File: m.Path, Error: err.Error()}
-		if name, escaped := tree.JSONName(m.Path); escaped {
-			f.File, f.FileEncoding = name, tree.PercentEncoded
-		}
-		fail(f)
+		fail(fileFailure(m.Path, err))
 		return fileStats{failed: true}
 	}
 	fsys, err := filesystem.New(ctx, m.Path)

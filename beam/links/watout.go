@@ -103,13 +103,7 @@ func checkWATInput(path string, opts Options) error {
 // the links do not hold (each record's headers, HTTP status, head).
 func (fn *extractFn) readWAT(ctx context.Context, m fileio.FileMetadata, out chan<- extracted) {
 	fail := func(f Failure) { out <- extracted{fail: &f} }
-	fileFailed := func(err error) {
-		f := Failure{File: m.Path, Error: err.Error()}
-		if name, escaped := tree.JSONName(m.Path); escaped {
-			f.File, f.FileEncoding = name, tree.PercentEncoded
-		}
-		fail(f)
-	}
+	fileFailed := func(err error) { fail(fileFailure(m.Path, err)) }
 	if err := checkWATInput(m.Path, fn.Opts); err != nil {
 		fileFailed(err)
 		out <- extracted{stats: &fileStats{failed: true}}
