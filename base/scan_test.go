@@ -76,6 +76,11 @@ func TestScanHTMLBrowser(t *testing.T) {
 		{"end tag closes svg in html", `<svg><foreignObject><div><svg><g></div><base href=d></foreignObject></svg>`, Element{Found: true, Href: "d", Line: 1, Column: 40, Offset: 39}, 0},
 		{"end tag closes math in html", `<math><mi><b><math></b><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 24, Offset: 23}, 0},
 		{"end tag stops at annotation-xml", `<svg><foreignObject><div><math><annotation-xml></div><base href=m>`, Element{}, 1},
+		// A second <a> closes the first and what is open inside it, and
+		// reconstructs the formatting elements among those (HTML
+		// §13.2.6.4.7, §13.2.4.3): </font> closes the new HTML <font>, not
+		// the MathML one, and the <base> stays in the text integration point.
+		{"a in a reconstructs font", `<math><font><mtext><a href=x><font><a href=y></a></font><base href=h>`, Element{Found: true, Href: "h", Line: 1, Column: 57, Offset: 56}, 0},
 		// CDATA is text in foreign content.
 		{"cdata", `<svg><![CDATA[ x > <base href=c> ]]></svg><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 43, Offset: 42}, 0},
 		{"cdata in integration point", `<svg><foreignObject><![CDATA[ > <base href=c> ]]></foreignObject></svg>`, Element{}, 0},

@@ -92,6 +92,7 @@ const (
 	propRoot     // svg or math: foreign content starts
 	propTemplate // template
 	propHeadEnd  // head, body, html, br: their end tags move the head
+	propFormat   // a formatting element (HTML §13.2.4.3), a excepted
 )
 
 func (p prop) kind() uint8 {
@@ -146,6 +147,8 @@ func props(name string) prop {
 		return propSpecial
 	case "a":
 		return propA
+	case "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u":
+		return propFormat
 	}
 	return 0
 }
@@ -382,8 +385,11 @@ func (t *Tree) closeItem(name string) {
 // closeA closes an open <a> before another opens, as the adoption agency
 // algorithm does for it (HTML §13.2.6.4.7, an "a" start tag): with no
 // special element opened inside it, the <a> and what is open inside it
-// are popped; otherwise (where the algorithm moves the nodes below the
-// furthest block) it is only taken off the stack.
+// are popped, and the formatting elements among those come back, since
+// the new <a> first reconstructs the active formatting elements
+// (§13.2.4.3): <a><font><a> leaves <font><a> open. Otherwise (where the
+// algorithm moves the nodes below the furthest block) it is only taken
+// off the stack.
 func (t *Tree) closeA() {
 	if t.count[countA] == 0 {
 		return
@@ -395,9 +401,18 @@ func (t *Tree) closeA() {
 			if inside {
 				t.count[f.counted()]--
 				t.stack = append(t.stack[:i], t.stack[i+1:]...)
-			} else {
-				t.truncate(i)
+				return
 			}
+			kept := i
+			for j := i; j < len(t.stack); j++ {
+				if g := t.stack[j]; g.prop&propFormat != 0 {
+					t.stack[kept] = g
+					kept++
+				} else {
+					t.count[g.counted()]--
+				}
+			}
+			t.stack = t.stack[:kept]
 			return
 		}
 		inside = inside || f.prop&propSpecial != 0
