@@ -189,7 +189,7 @@ func ExampleScanWARC_recordError() {
 	fmt.Println(stats.Records, stats.Documents, stats.RecordErrors, err)
 	// Output:
 	// 0 http://example.test/a/a.html
-	// mime: record at 158 (http://example.test/b/): corrupt compressed data: gzip: invalid checksum; resumed at 317
+	// archive: record at 158 (http://example.test/b/): corrupt compressed data: gzip: invalid checksum; resumed at 317
 	// 317 http://example.test/c/c.html
 	// 3 2 1 <nil>
 }

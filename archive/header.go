@@ -273,7 +273,7 @@ type Error struct {
 	Detail string // what was found, e.g. the boundary sought
 }
 
-func (e *Error) Error() string { return "mime: " + e.text(e.Err.Error()) }
+func (e *Error) Error() string { return "archive: " + e.text(e.Err.Error()) }
 
 // Text is the error without the package's name, as a command shows it.
 func (e *Error) Text() string { return e.text(errtext.Of(e.Err)) }

@@ -144,11 +144,11 @@ func TestLinksCSS(t *testing.T) {
 // TestLinksNoSpec: the zero Spec is an error, as in package resolve.
 func TestLinksNoSpec(t *testing.T) {
 	err := Links(strings.NewReader("x"), Options{}, func(Link) error { return nil })
-	assert.EqualError(t, err, "mime: links: no resolution spec")
+	assert.EqualError(t, err, "archive: links: no resolution spec")
 	_, err = Rewrite(&bytes.Buffer{}, strings.NewReader("x"), Options{})
-	assert.EqualError(t, err, "mime: rewrite: no resolution spec")
+	assert.EqualError(t, err, "archive: rewrite: no resolution spec")
 	err = WARCLinks(strings.NewReader("x"), Options{}, func(WARCLink) error { return nil })
-	assert.EqualError(t, err, "mime: WARC links: no resolution spec")
+	assert.EqualError(t, err, "archive: WARC links: no resolution spec")
 }
 
 var mhtmlFixtures = func() []string {

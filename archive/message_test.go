@@ -246,11 +246,11 @@ func TestFixtureErrors(t *testing.T) {
 	}{
 		// Junk before the first delimiter's dashes: no body part before
 		// the close delimiter.
-		{"mhtml/chromium/invalid-bad-boundary.mht", ErrNoParts, `mime: read the message: multipart body has no delimiter line for its boundary (boundary "----=_NextPart_000_CA35_2BC72789.A73F63D7")`},
+		{"mhtml/chromium/invalid-bad-boundary.mht", ErrNoParts, `archive: read the message: multipart body has no delimiter line for its boundary (boundary "----=_NextPart_000_CA35_2BC72789.A73F63D7")`},
 		// multipart/related without boundary=.
-		{"mhtml/mhtml2html/missing_boundary_header.mhtml", ErrNoBoundary, "mime: read the message: multipart without a boundary parameter (multipart/related)"},
+		{"mhtml/mhtml2html/missing_boundary_header.mhtml", ErrNoBoundary, "archive: read the message: multipart without a boundary parameter (multipart/related)"},
 		// Part headers where the first delimiter should be.
-		{"mhtml/mhtml2html/missing_boundary.mhtml", ErrNoParts, `mime: read the message: multipart body has no delimiter line for its boundary (boundary "----MultipartBoundary--13Auk8ODqvYITpKWs1cqVnvH965JWLgToStNEOgxaj----")`},
+		{"mhtml/mhtml2html/missing_boundary.mhtml", ErrNoParts, `archive: read the message: multipart body has no delimiter line for its boundary (boundary "----MultipartBoundary--13Auk8ODqvYITpKWs1cqVnvH965JWLgToStNEOgxaj----")`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -407,19 +407,19 @@ func TestBounds(t *testing.T) {
 	}
 	_, err := Parse(nested(5), Options{Limits: Limits{Depth: 3}})
 	assert.ErrorIs(t, err, ErrTooDeep)
-	assert.EqualError(t, err, "mime: read part 1.1.1.1: nesting too deep (more than 3 levels)")
+	assert.EqualError(t, err, "archive: read part 1.1.1.1: nesting too deep (more than 3 levels)")
 	_, err = Parse(nested(3), Options{Limits: Limits{Depth: 3}})
 	assert.NoError(t, err)
 
 	many := "Content-Type: multipart/mixed; boundary=b\r\n\r\n" + strings.Repeat("--b\r\n\r\nx\r\n", 20) + "--b--\r\n"
 	_, err = Parse([]byte(many), Options{Limits: Limits{Parts: 10}})
 	assert.ErrorIs(t, err, ErrTooManyParts)
-	assert.EqualError(t, err, "mime: read part 10: too many parts (the message has more than 10: not read)")
+	assert.EqualError(t, err, "archive: read part 10: too many parts (the message has more than 10: not read)")
 
 	big := "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nX-Big: " + strings.Repeat("a", 200) + "\r\n\r\nx\r\n--b--\r\n"
 	_, err = Parse([]byte(big), Options{Limits: Limits{HeaderBytes: 100}})
 	assert.ErrorIs(t, err, ErrHeaderTooLarge)
-	assert.EqualError(t, err, "mime: read part 1: header too large (more than 100 bytes)")
+	assert.EqualError(t, err, "archive: read part 1: header too large (more than 100 bytes)")
 
 	_, err = Read(strings.NewReader(many), Options{Limits: Limits{Size: 50}})
 	assert.ErrorIs(t, err, ErrTooLarge)
@@ -429,7 +429,7 @@ func TestBounds(t *testing.T) {
 	m.lim.DecodedBytes = 0
 	_, err = m.Decode(m.Part("1"))
 	assert.ErrorIs(t, err, ErrTooLarge)
-	assert.EqualError(t, err, "mime: decode part 1: too large")
+	assert.EqualError(t, err, "archive: decode part 1: too large")
 }
 
 // TestUnknownEncoding: RFC 2045 §6.4: a body in an unknown transfer
@@ -440,7 +440,7 @@ func TestUnknownEncoding(t *testing.T) {
 	require.NoError(t, err)
 	b, err := m.Decode(m.Root)
 	assert.Equal(t, "begin 644\r\n", string(b))
-	assert.EqualError(t, err, `mime: decode the message: unknown Content-Transfer-Encoding "x-uuencode"`)
+	assert.EqualError(t, err, `archive: decode the message: unknown Content-Transfer-Encoding "x-uuencode"`)
 }
 
 // TestFixtureBodies: decoded bodies as testdata/mhtml/README.md describes

@@ -112,7 +112,7 @@ func TestRecoverCorruptMember(t *testing.T) {
 		f := bytes.Clone(file)
 		f[offs[3]-8] ^= 0xff
 		_, err := ScanWARCLinks(bytes.NewReader(f), Options{Spec: resolve.RFC3986}, func(WARCLink) error { return nil }, nil)
-		assert.EqualError(t, err, fmt.Sprintf("mime: record at %d (http://x.example/r3): corrupt compressed data: gzip: invalid checksum; resumed at %d", offs[2], offs[3]))
+		assert.EqualError(t, err, fmt.Sprintf("archive: record at %d (http://x.example/r3): corrupt compressed data: gzip: invalid checksum; resumed at %d", offs[2], offs[3]))
 	})
 }
 

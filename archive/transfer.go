@@ -51,7 +51,7 @@ func (d *decodedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-var errSeek = errors.New("mime: decoded body: unsupported seek")
+var errSeek = errors.New("archive: decoded body: unsupported seek")
 
 // Seek tells the position (0, io.SeekCurrent) and goes to an absolute one
 // (io.SeekStart), decoding again from the start.

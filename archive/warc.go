@@ -57,7 +57,7 @@ func (e *RecordError) Message() string {
 	return errtext.Of(e.Err) + ": " + e.Detail
 }
 
-func (e *RecordError) Error() string { return "mime: " + e.Text() }
+func (e *RecordError) Error() string { return "archive: " + e.Text() }
 
 // Text is the error without the package's name, as a command shows it.
 func (e *RecordError) Text() string {
@@ -774,7 +774,7 @@ func firstStart(p []byte) int {
 // A lengthError ends a block that is shorter than its Content-Length.
 type lengthError struct{ end int64 }
 
-func (e *lengthError) Error() string { return "mime: " + e.Text() }
+func (e *lengthError) Error() string { return "archive: " + e.Text() }
 
 // Text is the error without the package's name, as a command shows it.
 func (e *lengthError) Text() string {

@@ -135,7 +135,7 @@ func TestWARCFixtures(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 			if tt.file == "warc/example-trunc.warc" {
 				require.Len(t, rerrs, 1)
-				assert.EqualError(t, rerrs[0], "mime: record at 1197 (http://example.com/): Content-Length does not match the record: 4 bytes that start no record skipped after the record (its Content-Length too short?)")
+				assert.EqualError(t, rerrs[0], "archive: record at 1197 (http://example.com/): Content-Length does not match the record: 4 bytes that start no record skipped after the record (its Content-Length too short?)")
 			} else {
 				assert.Empty(t, rerrs)
 			}
@@ -173,9 +173,9 @@ func TestWARCTruncatedBlock(t *testing.T) {
 	b, err := io.ReadAll(rec.Block)
 	assert.Equal(t, "short", string(b))
 	assert.ErrorIs(t, err, ErrTruncated)
-	assert.EqualError(t, err, "mime: read block of record at 0: truncated (95 bytes missing)")
+	assert.EqualError(t, err, "archive: read block of record at 0: truncated (95 bytes missing)")
 	_, err = w.Next()
-	assert.EqualError(t, err, "mime: record at 0: truncated: the file ends 95 bytes before the end of the block")
+	assert.EqualError(t, err, "archive: record at 0: truncated: the file ends 95 bytes before the end of the block")
 	_, err = w.Next()
 	assert.Equal(t, io.EOF, err)
 }
@@ -329,7 +329,7 @@ func TestWARCTrailingGarbage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "resource", r.Type)
 	_, err = w.Next()
-	assert.EqualError(t, err, "mime: record at 77: corrupt compressed data: not a gzip member; no record after it")
+	assert.EqualError(t, err, "archive: record at 77: corrupt compressed data: not a gzip member; no record after it")
 	_, err = w.Next()
 	assert.Equal(t, io.EOF, err)
 }
@@ -342,7 +342,7 @@ func TestWARCLinksBounds(t *testing.T) {
 		strconv.Itoa(len(body)) + "\r\n\r\n" + body + "\r\n\r\n"
 	err := WARCLinks(strings.NewReader(data), Options{Spec: resolve.RFC3986, Limits: Limits{DecodedBytes: 100}}, func(WARCLink) error { return nil })
 	assert.ErrorIs(t, err, ErrTooLarge)
-	assert.EqualError(t, err, "mime: record at 0 (http://x.example/): too large: payload over 100 bytes decoded; record skipped")
+	assert.EqualError(t, err, "archive: record at 0 (http://x.example/): too large: payload over 100 bytes decoded; record skipped")
 }
 
 type zeros struct{}
@@ -392,11 +392,11 @@ func TestARCFixtures(t *testing.T) {
 		{"warc/example.arc", []recordSummary{{0, "warcinfo", "", 75}, {151, "response", "http://example.com/", 1591}}, nil, 1},
 		{"warc/example.arc.gz", []recordSummary{{0, "warcinfo", "", 75}, {171, "response", "http://example.com/", 1591}}, nil, 1},
 		{"warc/example-space-in-url.arc", []recordSummary{{0, "warcinfo", "", 75}, {151, "response", spaced, 1591}},
-			[]string{"mime: record at 151 (" + spaced + "): truncated: the file ends 12 bytes before the end of the block"}, 1},
+			[]string{"archive: record at 151 (" + spaced + "): truncated: the file ends 12 bytes before the end of the block"}, 1},
 		{"warc/bad.arc", []recordSummary{{202, "response", "http://example.com/", 1}}, []string{
-			`mime: record at 0 (filedesc://bad.arc.gz): not a WARC record: ARC header: Archive-length "-1"; record skipped`,
-			`mime: record at 134 (http://example.com/): not a WARC record: ARC header: Archive-length "-1"; record skipped`,
-			`mime: record at 262 (http://example.com/): not a WARC record: ARC header: Archive-length "abc"; record skipped`}, 0},
+			`archive: record at 0 (filedesc://bad.arc.gz): not a WARC record: ARC header: Archive-length "-1"; record skipped`,
+			`archive: record at 134 (http://example.com/): not a WARC record: ARC header: Archive-length "-1"; record skipped`,
+			`archive: record at 262 (http://example.com/): not a WARC record: ARC header: Archive-length "abc"; record skipped`}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -209,7 +209,7 @@ func TestLinksRecovery(t *testing.T) {
 				lines, stderr, code := runRelurl(nil, "links", "--format", "text", path)
 				// In the user's terms: no package name.
 				assert.Contains(t, stderr, path+": "+fx.stderr)
-				assert.NotContains(t, stderr, "mime:")
+				assert.NotContains(t, stderr, "archive:")
 				assert.Equal(t, 1, code)
 				assert.Len(t, lines, 6)
 			})

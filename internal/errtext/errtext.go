@@ -1,6 +1,6 @@
 // Package errtext gives the text of an error as relurl shows it to a
 // person: the module's errors without the package names their Error
-// methods start with, as Go errors do ("mime: ", "base: "). An error type
+// methods start with, as Go errors do ("archive: ", "base: "). An error type
 // of the module says itself so by a Text method, built from its fields;
 // nothing is cut out of another error's text.
 package errtext
