@@ -12,13 +12,14 @@ import (
 )
 
 // checkAgainstParse fails t when ScanHTML and the tree builder disagree,
-// in browser mode (htmltreetest.ParsedBase) or strict mode
+// in browser mode (htmltreetest.FirstBase: the tree's, in the document's
+// order, as ScanHTML reads where the parser moves nodes) or strict mode
 // (parsedHeadBase), read without scripting (the default) and with it
 // (Scripting(true)), or in the readings given, and reports whether doc
 // has a base in the last reading.
 func checkAgainstParse(t *testing.T, doc string, strict bool, readings ...bool) bool {
 	t.Helper()
-	oracle := htmltreetest.ParsedBase
+	oracle := htmltreetest.FirstBase
 	if strict {
 		oracle = parsedHeadBase
 	}

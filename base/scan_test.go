@@ -81,6 +81,19 @@ func TestScanHTMLBrowser(t *testing.T) {
 		// §13.2.6.4.7, §13.2.4.3): </font> closes the new HTML <font>, not
 		// the MathML one, and the <base> stays in the text integration point.
 		{"a in a reconstructs font", `<math><font><mtext><a href=x><font><a href=y></a></font><base href=h>`, Element{Found: true, Href: "h", Line: 1, Column: 57, Offset: 56}, 0},
+		// Out of scope, the first <a> is only taken off the stack, from
+		// under the <svg>: the </a> after the svg closes nothing, and the
+		// <base> is in the svg (HTML §13.2.6.4.7, an "a" start tag).
+		{"a out of scope", `<a href=x><svg><g><foreignObject><a href=y></a></foreignObject></g></a><base href=s>`, Element{}, 1},
+		// Behind a marker, it stays open (HTML §13.2.4.3).
+		{"a behind a marker", `<a href=x><template><a href=y></template><svg></a><base href=h>`, Element{Found: true, Href: "h", Line: 1, Column: 51, Offset: 50}, 0},
+		// <noscript> is special (HTML §13.2.4.2): </g> stops at it, so the
+		// current node stays HTML and "<![CDATA[" opens a bogus comment.
+		{"end tag stops at noscript", `<math><mi><g><noscript></g><![CDATA[ > <base href=c> ]]>`, Element{Found: true, Href: "c", Line: 1, Column: 40, Offset: 39}, 0},
+		// A formatting element's end tag reaches past a special element (the
+		// adoption agency algorithm, HTML §13.2.6.4.7): </font> leaves the
+		// div open and closes the svg inside it.
+		{"end of formatting element past a div", `<font><div><svg></font><base href=h>`, Element{Found: true, Href: "h", Line: 1, Column: 24, Offset: 23}, 0},
 		// CDATA is text in foreign content.
 		{"cdata", `<svg><![CDATA[ x > <base href=c> ]]></svg><base href=d>`, Element{Found: true, Href: "d", Line: 1, Column: 43, Offset: 42}, 0},
 		{"cdata in integration point", `<svg><foreignObject><![CDATA[ > <base href=c> ]]></foreignObject></svg>`, Element{}, 0},

@@ -16,9 +16,11 @@ import (
 // checkBaseAgainstParse fails t when the rewriter's decisions about
 // <base> differ from what html.Parse makes of the document (HTML Standard,
 // "the document base URL": the first base element with an href in tree
-// order): the base its links resolve against; --base-element remove
-// leaves no <base href> that counts; --base-element absolute makes the
-// one that counts hold the absolute base. It reports whether doc has one.
+// order, in the document's order where the parser moves nodes, as
+// htmltreetest.FirstBase says): the base its links resolve against;
+// --base-element remove leaves no <base href> that counts; --base-element
+// absolute makes the one that counts hold the absolute base. It reports
+// whether doc has one.
 func checkBaseAgainstParse(t testing.TB, name, doc string) bool {
 	t.Helper()
 	found := false
@@ -34,7 +36,7 @@ func checkBaseAgainstParse(t testing.TB, name, doc string) bool {
 func checkBaseReading(t testing.TB, name, doc string, scripting bool) bool {
 	t.Helper()
 	name = fmt.Sprintf("%s (scripting %v)", name, scripting)
-	want, found := htmltreetest.ParsedBase(doc, scripting)
+	want, found := htmltreetest.FirstBase(doc, scripting)
 	opts := testOptions()
 	opts.Scripting = scripting
 	wantBase := testBase
@@ -60,7 +62,7 @@ func checkBaseReading(t testing.TB, name, doc string, scripting bool) bool {
 		if _, err := Rewrite(&out, strings.NewReader(doc), opts); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		got, gotFound := htmltreetest.ParsedBase(out.String(), scripting)
+		got, gotFound := htmltreetest.FirstBase(out.String(), scripting)
 		switch {
 		case mode == BaseRemove && gotFound:
 			t.Fatalf("%s: --base-element remove left <base href=%q>, which html.Parse takes as the base\n%s\n=>\n%s", name, got, doc, out.String())

@@ -9,9 +9,12 @@
 // other, and with html.Parse (the differential tests compare them).
 //
 // Best effort, bounded by the input: the open HTML elements are tracked
-// with the implied end tags of <p>, <li>, <dd>, <dt> and the end tags
-// that close open elements, not the whole of the insertion modes (tables,
-// formatting elements, foster parenting); at most MaxOpen elements are
+// with the implied end tags of <p>, <li>, <dd>, <dt>, the end tags that
+// close open elements and what a second <a> does to the stack, not the
+// whole of the insertion modes (tables, foster parenting, the formatting
+// elements' reconstruction after misnesting, and the adoption agency's
+// moves of nodes, as in <a><div><a>, which can put an element after one
+// that follows it in the document); at most MaxOpen elements are
 // remembered, deeper foreign ones counted.
 package htmltree
 
@@ -131,8 +134,12 @@ func props(name string) prop {
 		return propVoid | propSpecial | propScope | propHeadEnd
 	case "address", "article", "aside", "blockquote", "center", "details", "dir", "div", "dl", "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol", "section", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing", "plaintext", "xmp":
 		return propClosesP | propSpecial
-	case "dialog", "search", "summary":
+	case "dialog":
 		return propClosesP
+	case "search", "summary":
+		return propClosesP | propSpecial
+	case "colgroup", "frameset", "iframe", "noembed", "noframes", "noscript", "script", "style", "title":
+		return propSpecial
 	case "p":
 		return propClosesP | propSpecial | propP
 	case "li":
@@ -382,41 +389,97 @@ func (t *Tree) closeItem(name string) {
 	}
 }
 
-// closeA closes an open <a> before another opens, as the adoption agency
-// algorithm does for it (HTML §13.2.6.4.7, an "a" start tag): with no
-// special element opened inside it, the <a> and what is open inside it
-// are popped, and the formatting elements among those come back, since
-// the new <a> first reconstructs the active formatting elements
-// (§13.2.4.3): <a><font><a> leaves <font><a> open. Otherwise (where the
-// algorithm moves the nodes below the furthest block) it is only taken
-// off the stack.
+// closeA closes an open <a> before another opens (HTML §13.2.6.4.7, an
+// "a" start tag), as the adoption agency algorithm does, which the model
+// sums up: an <a> in scope is taken off the stack with the elements open
+// inside it, but for the special elements among those, which the
+// algorithm keeps, and the formatting elements, which it keeps or the new
+// <a> reconstructs (§13.2.4.3): <a><font><a> leaves <font><a> open. An <a>
+// out of scope (<a><svg><foreignObject><a>) is only taken off the stack;
+// one behind a marker (<a><template><a>, §13.2.4.3) is left open.
 func (t *Tree) closeA() {
 	if t.count[countA] == 0 {
 		return
 	}
-	inside := false
-	for i := len(t.stack) - 1; i >= 0 && t.stack[i].ns == HTML && !scopeEnd(&t.stack[i]); i-- {
+	inScope := true
+	for i := len(t.stack) - 1; i >= 0; i-- {
 		f := &t.stack[i]
-		if f.tag() == "a" {
-			if inside {
+		if f.ns == HTML && f.named("a") {
+			if !inScope {
 				t.count[f.counted()]--
 				t.stack = append(t.stack[:i], t.stack[i+1:]...)
 				return
 			}
-			kept := i
-			for j := i; j < len(t.stack); j++ {
-				if g := t.stack[j]; g.prop&propFormat != 0 {
-					t.stack[kept] = g
-					kept++
-				} else {
-					t.count[g.counted()]--
-				}
-			}
-			t.stack = t.stack[:kept]
+			t.adopt(i, true)
 			return
 		}
-		inside = inside || f.prop&propSpecial != 0
+		if marker(f) {
+			return
+		}
+		inScope = inScope && !scopeEnd(f)
 	}
+}
+
+// adopt takes the formatting element at i off the stack as the adoption
+// agency algorithm does (HTML §13.2.6.4.7), summed up by what it leaves
+// open: the special elements opened inside it, each a furthest block in
+// turn, and the formatting elements between them, which it recreates.
+// Those after the last special element are popped, and the next start tag
+// reconstructs them (§13.2.4.3): reconstruct says that it comes now, as
+// for the <a> start tag that closed an <a>.
+func (t *Tree) adopt(i int, reconstruct bool) {
+	t.count[t.stack[i].counted()]--
+	kept, special := i, i
+	for j := i + 1; j < len(t.stack); j++ {
+		g := t.stack[j]
+		if g.ns == HTML && g.prop&(propSpecial|propFormat) != 0 {
+			t.stack[kept] = g
+			kept++
+			if g.prop&propSpecial != 0 {
+				special = kept
+			}
+		} else {
+			t.count[g.counted()]--
+		}
+	}
+	if !reconstruct {
+		for _, g := range t.stack[special:kept] {
+			t.count[g.counted()]--
+		}
+		kept = special
+	}
+	t.stack = t.stack[:kept]
+}
+
+// endFormatting processes the end tag of a formatting element (HTML
+// §13.2.6.4.7, "an end tag whose tag name is one of: a, b, ..."): unlike
+// any other end tag, it reaches past special elements to the nearest
+// element of its name in scope.
+func (t *Tree) endFormatting(name string) {
+	for i := len(t.stack) - 1; i >= 0; i-- {
+		f := &t.stack[i]
+		if f.ns == HTML && f.named(name) {
+			t.adopt(i, false)
+			return
+		}
+		if scopeEnd(f) {
+			return
+		}
+	}
+}
+
+// marker reports whether f puts a marker on the list of active formatting
+// elements when it opens (HTML §13.2.4.3): the formatting elements opened
+// before it are not reconstructed inside it, nor closed by a new <a>.
+func marker(f *frame) bool {
+	if f.ns != HTML || f.prop&propScope == 0 {
+		return false
+	}
+	switch f.tag() {
+	case "applet", "caption", "marquee", "object", "td", "th", "template":
+		return true
+	}
+	return false
 }
 
 // Start processes a start tag: name is lower-case, attr gives its
@@ -590,6 +653,10 @@ func (t *Tree) End(name string) {
 			}
 			return
 		}
+	}
+	if p&(propFormat|propA) != 0 {
+		t.endFormatting(name)
+		return
 	}
 	// An HTML end tag closes the nearest open HTML element of its name in
 	// scope, and the elements opened inside it, foreign ones included

@@ -6,6 +6,9 @@ package htmltreetest
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -18,34 +21,73 @@ import (
 // scripting is the parser's scripting flag: set, <noscript> holds raw
 // text; unset (relurl's default reading), markup.
 func ParsedBase(doc string, scripting bool) (href string, found bool) {
-	root, err := html.ParseWithOptions(strings.NewReader(doc), html.ParseOptionEnableScripting(scripting))
-	if err != nil {
+	bases := parsedBases(doc, scripting)
+	if len(bases) == 0 {
 		return "", false
 	}
-	var walk func(n *html.Node) bool
-	walk = func(n *html.Node) bool {
+	return bases[0], true
+}
+
+// parsedBases returns the href of every base element of html.Parse's tree
+// that has one, HTML and outside template contents, in tree order.
+func parsedBases(doc string, scripting bool) []string {
+	root, err := html.ParseWithOptions(strings.NewReader(doc), html.ParseOptionEnableScripting(scripting))
+	if err != nil {
+		return nil
+	}
+	var bases []string
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode && n.Namespace == "" {
 			if n.Data == "template" {
-				return false
+				return
 			}
 			if n.Data == "base" {
 				for _, a := range n.Attr {
 					if a.Namespace == "" && a.Key == "href" {
-						href, found = a.Val, true
-						return true
+						bases = append(bases, a.Val)
+						break
 					}
 				}
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if walk(c) {
-				return true
-			}
+			walk(c)
 		}
-		return false
 	}
 	walk(root)
-	return href, found
+	return bases
+}
+
+// baseTag finds the href of each <base> start tag written as Generate
+// writes them (or as the rewriter writes one back), element or not.
+var baseTag = regexp.MustCompile(`<base href="?([^"\s>]+)`)
+
+// FirstBase is ParsedBase in the document's order instead of the tree's:
+// of the base elements html.Parse makes (HTML, outside template contents),
+// the one whose tag comes first in doc. The two differ only where the
+// parser moves nodes (the adoption agency algorithm, <a><div><a>), which
+// relurl's model of the tree leaves out, taking the document's order.
+// Where two <base> tags have one href (not so in Generate's documents),
+// or the tags are written otherwise, it is ParsedBase.
+func FirstBase(doc string, scripting bool) (href string, found bool) {
+	bases := parsedBases(doc, scripting)
+	if len(bases) == 0 {
+		return "", false
+	}
+	var tags []string
+	for _, m := range baseTag.FindAllStringSubmatch(doc, -1) {
+		if slices.Contains(tags, m[1]) {
+			return bases[0], true
+		}
+		tags = append(tags, m[1])
+	}
+	for _, h := range tags {
+		if slices.Contains(bases, h) {
+			return h, true
+		}
+	}
+	return bases[0], true
 }
 
 // treeGen writes a random, well-formed document (every element closed in
@@ -64,7 +106,20 @@ type treeGen struct {
 	nodes      int
 	misnest    bool
 	sawForeign bool
+	aLeftOpen  bool // an <a> was left open: no other <a> follows
 }
+
+// aState says where a subtree stands with respect to <a> elements: a new
+// <a> inside a special element inside an open <a> (<a><div><a>) runs the
+// adoption agency algorithm with a furthest block, which moves nodes and
+// so changes their tree order; the generator, as the model, leaves it out.
+type aState uint8
+
+const (
+	outsideA aState = iota
+	insideA
+	blockInsideA // a special element inside an <a>: no <a> here
+)
 
 // strayEnds are the end tags a misnested document puts anywhere.
 // Formatting elements (a, b, font) are always closed in order, and left
@@ -114,7 +169,7 @@ var treeVocabulary = []struct {
 }
 
 // tree writes a subtree and reports whether it left an element open.
-func (g *treeGen) tree(depth int, foreign bool) (open bool) {
+func (g *treeGen) tree(depth int, foreign bool, a aState) (open bool) {
 	for n := g.next(4); n > 0 && g.nodes < 60; n-- {
 		g.nodes++
 		if g.next(5) == 0 {
@@ -128,15 +183,29 @@ func (g *treeGen) tree(depth int, foreign bool) (open bool) {
 		if (foreign || g.misnest && g.sawForeign) && v.open == "<template>" {
 			v = treeVocabulary[0]
 		}
+		if v.open == "<a href=x>" && (a == blockInsideA || g.aLeftOpen) {
+			v = treeVocabulary[1] // <span>
+		}
+		inA := a
+		switch {
+		case v.open == "<a href=x>" && a == outsideA:
+			inA = insideA
+		case a == insideA && (v.open == "<div>" || v.open == "<section>" || v.open == "<p>"):
+			inA = blockInsideA
+		}
 		g.b.WriteString(v.open)
 		inner := false
 		if !v.void && depth < 8 {
-			inner = g.tree(depth+1, foreign || v.open == "<svg>" || v.open == "<math>")
+			inner = g.tree(depth+1, foreign || v.open == "<svg>" || v.open == "<math>", inA)
+		}
+		if inner && a == insideA {
+			a = blockInsideA // what is left open may be special
 		}
 		if formatting(v.open) && inner {
 			// Its end tag would close it around an element left open: the
 			// adoption agency's case, which the model leaves out.
 			open = true
+			g.aLeftOpen = g.aLeftOpen || v.open == "<a href=x>"
 			continue
 		}
 		if g.misnest && !formatting(v.open) && g.next(4) == 0 {
@@ -144,6 +213,9 @@ func (g *treeGen) tree(depth int, foreign bool) (open bool) {
 				g.b.WriteString(strayEnds[g.next(len(strayEnds))])
 			}
 			open = open || !v.void
+			if !v.void && a == insideA {
+				a = blockInsideA
+			}
 			continue // the element's own end tag left out
 		}
 		open = open || inner
@@ -155,12 +227,23 @@ func (g *treeGen) tree(depth int, foreign bool) (open bool) {
 // Generate returns a document whose structure next chooses: well formed,
 // or with misnest some end tags left out or put where they close no open
 // element of theirs or an outer one (<div><svg></div>), as real pages
-// have them.
+// have them. Each <base href> in it has an href of its own (h1, h2, …,
+// cdata1, …), which FirstBase needs.
 func Generate(next func(n int) int, misnest bool) string {
 	g := treeGen{next: next, misnest: misnest}
 	g.b.WriteString("<!DOCTYPE html><body>")
-	g.tree(0, false)
-	return g.b.String()
+	g.tree(0, false, outsideA)
+	// Each <base href=cdata> its own href, so that FirstBase can tell
+	// them apart.
+	parts := strings.Split(g.b.String(), "<base href=cdata>")
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString("<base href=cdata" + strconv.Itoa(i) + ">")
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // Chooser returns a choice function that takes its choices from the bytes
