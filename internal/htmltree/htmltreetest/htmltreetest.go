@@ -106,25 +106,46 @@ type treeGen struct {
 	nodes      int
 	misnest    bool
 	sawForeign bool
-	aLeftOpen  bool // an <a> was left open: no other <a> follows
+	pLeftOpen  bool // a <p> was left open: no block inside a formatting element
+	formatting int  // open formatting elements, inside which all is well formed
 }
 
-// aState says where a subtree stands with respect to <a> elements: a new
-// <a> inside a special element inside an open <a> (<a><div><a>) runs the
-// adoption agency algorithm with a furthest block, which moves nodes and
-// so changes their tree order; the generator, as the model, leaves it out.
-type aState uint8
+// nesting says what a subtree is inside, where the generator, as the
+// model, leaves out what the parser does to formatting elements: a new <a>
+// inside an open <a> runs the adoption agency algorithm, which moves nodes
+// (<a><div><a>) and recreates formatting elements, but for the oldest of
+// four alike (<a><b><b><b><b><a>, the Noah's Ark clause); a block that
+// closes a <p> with a formatting element open in it (<p><b><div>) pops the
+// formatting element, which the next start tag reconstructs; and a
+// breakout tag inside an <svg> <a> or <font> closes it, so that its end tag
+// closes an HTML one.
+type nesting uint8
 
 const (
-	outsideA aState = iota
-	insideA
-	blockInsideA // a special element inside an <a>: no <a> here
+	inA nesting = 1 << iota // no <a> here
+	inP
+	formattingInP     // no <div>, <section> or <p> here
+	foreignFormatting // no breakout here
 )
 
-// strayEnds are the end tags a misnested document puts anywhere.
-// Formatting elements (a, b, font) are always closed in order, and left
-// open when an element inside them was: misnested, the adoption agency
-// algorithm moves and recreates nodes, which the model leaves out.
+// breakout holds the start tags of the vocabulary that leave foreign
+// content (HTML §13.2.6.5).
+var breakout = map[string]bool{
+	"<div>": true, "<span>": true, "<p>": true, "<b>": true, "<font color=red>": true,
+	"<img src=i>": true, "<br>": true,
+}
+
+// block reports whether open starts an element that closes a <p>.
+func block(open string) bool {
+	return open == "<div>" || open == "<section>" || open == "<p>"
+}
+
+// strayEnds are the end tags a misnested document puts anywhere but
+// inside a formatting element (a, b, font), which holds a well-formed
+// subtree: an end tag that pops a formatting element leaves it to be
+// reconstructed by the next start tag or text, and one that closes it
+// around an open element calls for the adoption agency algorithm, which
+// moves nodes; the model leaves both out.
 var strayEnds = []string{"</div>", "</p>", "</span>", "</section>", "</svg>", "</math>", "</g>", "</foreignObject>", "</mi>", "</br>"}
 
 // formatting reports whether open starts a formatting element.
@@ -169,7 +190,7 @@ var treeVocabulary = []struct {
 }
 
 // tree writes a subtree and reports whether it left an element open.
-func (g *treeGen) tree(depth int, foreign bool, a aState) (open bool) {
+func (g *treeGen) tree(depth int, foreign bool, s nesting) (open bool) {
 	for n := g.next(4); n > 0 && g.nodes < 60; n-- {
 		g.nodes++
 		if g.next(5) == 0 {
@@ -183,39 +204,42 @@ func (g *treeGen) tree(depth int, foreign bool, a aState) (open bool) {
 		if (foreign || g.misnest && g.sawForeign) && v.open == "<template>" {
 			v = treeVocabulary[0]
 		}
-		if v.open == "<a href=x>" && (a == blockInsideA || g.aLeftOpen) {
+		if v.open == "<a href=x>" && s&inA != 0 || block(v.open) && s&formattingInP != 0 {
 			v = treeVocabulary[1] // <span>
 		}
-		inA := a
-		switch {
-		case v.open == "<a href=x>" && a == outsideA:
-			inA = insideA
-		case a == insideA && (v.open == "<div>" || v.open == "<section>" || v.open == "<p>"):
-			inA = blockInsideA
+		if s&foreignFormatting != 0 && breakout[v.open] {
+			v = treeVocabulary[8] // <g>
+		}
+		in := s
+		if v.open == "<a href=x>" {
+			in |= inA
+		}
+		if foreign && (v.open == "<a href=x>" || v.open == "<font>") {
+			in |= foreignFormatting
+		}
+		if v.open == "<p>" {
+			in |= inP
+		}
+		if formatting(v.open) && (s&inP != 0 || g.pLeftOpen) {
+			in |= formattingInP
 		}
 		g.b.WriteString(v.open)
 		inner := false
 		if !v.void && depth < 8 {
-			inner = g.tree(depth+1, foreign || v.open == "<svg>" || v.open == "<math>", inA)
+			if formatting(v.open) {
+				g.formatting++
+			}
+			inner = g.tree(depth+1, foreign || v.open == "<svg>" || v.open == "<math>", in)
+			if formatting(v.open) {
+				g.formatting--
+			}
 		}
-		if inner && a == insideA {
-			a = blockInsideA // what is left open may be special
-		}
-		if formatting(v.open) && inner {
-			// Its end tag would close it around an element left open: the
-			// adoption agency's case, which the model leaves out.
-			open = true
-			g.aLeftOpen = g.aLeftOpen || v.open == "<a href=x>"
-			continue
-		}
-		if g.misnest && !formatting(v.open) && g.next(4) == 0 {
+		if g.misnest && g.formatting == 0 && !formatting(v.open) && g.next(4) == 0 {
 			if g.next(2) == 0 {
 				g.b.WriteString(strayEnds[g.next(len(strayEnds))])
 			}
 			open = open || !v.void
-			if !v.void && a == insideA {
-				a = blockInsideA
-			}
+			g.pLeftOpen = g.pLeftOpen || v.open == "<p>"
 			continue // the element's own end tag left out
 		}
 		open = open || inner
@@ -232,7 +256,7 @@ func (g *treeGen) tree(depth int, foreign bool, a aState) (open bool) {
 func Generate(next func(n int) int, misnest bool) string {
 	g := treeGen{next: next, misnest: misnest}
 	g.b.WriteString("<!DOCTYPE html><body>")
-	g.tree(0, false, outsideA)
+	g.tree(0, false, 0)
 	// Each <base href=cdata> its own href, so that FirstBase can tell
 	// them apart.
 	parts := strings.Split(g.b.String(), "<base href=cdata>")
