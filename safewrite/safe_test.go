@@ -103,14 +103,14 @@ func TestUpdateSymlinkRace(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		// swap replaces part of the tree at dir with a link to outside.
-		swap func(t *testing.T, dir, outside string)
+		swap func(tb testing.TB, dir, outside string)
 		when string // "walk": after the walk; "write": after the read, before the write
 		want error
 	}{
-		{"file before read", swapFile, "walk", ErrSymlink},
-		{"directory before read", swapDir, "walk", ErrSymlink},
-		{"file before write", swapFile, "write", ErrSymlink},
-		{"directory before write", swapDir, "write", nil},
+		{"file before read", testkit.SwapFile, "walk", ErrSymlink},
+		{"directory before read", testkit.SwapDir, "walk", ErrSymlink},
+		{"file before write", testkit.SwapFile, "write", ErrSymlink},
+		{"directory before write", testkit.SwapDir, "write", nil},
 	} {
 		for _, u := range updaters {
 			t.Run(u.name+"/"+tc.name, func(t *testing.T) {
@@ -138,20 +138,6 @@ func TestUpdateSymlinkRace(t *testing.T) {
 			})
 		}
 	}
-}
-
-// swapFile replaces dir/sub/a.html by a link to outside/a.html.
-func swapFile(t *testing.T, dir, outside string) {
-	p := filepath.Join(dir, "sub", "a.html")
-	require.NoError(t, os.Remove(p))
-	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), p))
-}
-
-// swapDir replaces dir/sub by a link to outside/sub.
-func swapDir(t *testing.T, dir, outside string) {
-	p := filepath.Join(dir, "sub")
-	require.NoError(t, os.Rename(p, filepath.Join(dir, "moved")))
-	require.NoError(t, os.Symlink(filepath.Join(outside, "sub"), p))
 }
 
 func assertNoTemp(t *testing.T, dir string) {

@@ -144,7 +144,7 @@ func TestOpenWalked(t *testing.T) {
 	data, err := ReadWalked(f, 1<<20)
 	require.NoError(t, err)
 	assert.Equal(t, "tree", string(data))
-	swapFile(t, dir, outside)
+	testkit.SwapFile(t, dir, outside)
 	_, err = ReadWalked(f, 1<<20)
 	assert.ErrorIs(t, err, safewrite.ErrSymlink)
 	assert.ErrorIs(t, CopyWalked(safewrite.Writer{}, mirror, "sub/a.html", f), safewrite.ErrSymlink)
@@ -153,7 +153,7 @@ func TestOpenWalked(t *testing.T) {
 	dir = t.TempDir()
 	testkit.WriteTree(t, dir, map[string]string{"sub/a.html": "tree"})
 	f = walkFile(t, dir, "sub/a.html")
-	swapDir(t, dir, outside)
+	testkit.SwapDir(t, dir, outside)
 	readSwapped(t, f, safewrite.ErrSymlink)
 
 	// At the top of the tree (opened in one call, O_NOFOLLOW): a link
@@ -232,18 +232,4 @@ func walkFile(t *testing.T, dir, rel string) File {
 	}
 	t.Fatalf("walk of %s found no %s", dir, rel)
 	return File{}
-}
-
-// swapFile replaces dir/sub/a.html by a link to outside/a.html.
-func swapFile(t *testing.T, dir, outside string) {
-	p := filepath.Join(dir, "sub", "a.html")
-	require.NoError(t, os.Remove(p))
-	require.NoError(t, os.Symlink(filepath.Join(outside, "a.html"), p))
-}
-
-// swapDir replaces dir/sub by a link to outside/sub.
-func swapDir(t *testing.T, dir, outside string) {
-	p := filepath.Join(dir, "sub")
-	require.NoError(t, os.Rename(p, filepath.Join(dir, "moved")))
-	require.NoError(t, os.Symlink(filepath.Join(outside, "sub"), p))
 }

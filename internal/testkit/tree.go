@@ -34,6 +34,31 @@ func NewTree(tb testing.TB, m map[string]string) string {
 	return dir
 }
 
+// SwapFile replaces dir/sub/a.html by a symbolic link to
+// outside/a.html: the race a safe writer must not lose.
+func SwapFile(tb testing.TB, dir, outside string) {
+	tb.Helper()
+	p := filepath.Join(dir, "sub", "a.html")
+	if err := os.Remove(p); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "a.html"), p); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// SwapDir replaces dir/sub by a symbolic link to outside/sub.
+func SwapDir(tb testing.TB, dir, outside string) {
+	tb.Helper()
+	p := filepath.Join(dir, "sub")
+	if err := os.Rename(p, filepath.Join(dir, "moved")); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "sub"), p); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // Names returns the names in the directory dir, sorted.
 func Names(tb testing.TB, dir string) []string {
 	tb.Helper()
