@@ -32,20 +32,15 @@ func TestMain(m *testing.M) {
 	ptest.Main(m)
 }
 
-// readShards reads the shards of the output set prefix and checks that
-// they are a complete set (0 to n-1 of n) and no temporary file is left.
+// readShards reads the lines of the shards of the output set prefix,
+// checked as shardSet checks them.
 func readShards(t *testing.T, prefix string) []string {
 	t.Helper()
-	names, _ := filepath.Glob(prefix + "-*")
-	if len(names) == 0 {
-		t.Fatalf("no shards %s-*", prefix)
-	}
 	var lines []string
-	for i := range names {
-		name := ShardName(prefix, i, len(names))
+	for _, name := range shardSet(t, prefix, ShardName) {
 		data, err := os.ReadFile(name)
 		if err != nil {
-			t.Fatalf("shards %q: %v", names, err)
+			t.Fatal(err)
 		}
 		for l := range strings.SplitSeq(string(data), "\n") {
 			if l != "" {
@@ -53,10 +48,30 @@ func readShards(t *testing.T, prefix string) []string {
 			}
 		}
 	}
+	return lines
+}
+
+// shardSet returns the shards of the output set prefix, named by
+// shardName, checking that they are a complete set (0 to n-1 of n) and
+// that no temporary file is left.
+func shardSet(t *testing.T, prefix string, shardName func(prefix string, i, n int) string) []string {
+	t.Helper()
+	names, _ := filepath.Glob(prefix + "-*")
+	if len(names) == 0 {
+		t.Fatalf("no shards %s-*", prefix)
+	}
+	var shards []string
+	for i := range names {
+		name := shardName(prefix, i, len(names))
+		if !slices.Contains(names, name) {
+			t.Fatalf("shards %q: no %s", names, name)
+		}
+		shards = append(shards, name)
+	}
 	if tmp, _ := filepath.Glob(prefix + ".tmp*"); len(tmp) > 0 {
 		t.Errorf("temporary files left: %v", tmp)
 	}
-	return lines
+	return shards
 }
 
 var (

@@ -55,29 +55,6 @@ func cliWAT(t *testing.T, warcs []string) string {
 	return path
 }
 
-// watShards returns the WAT shards of the output set prefix, checking
-// that they are a complete set (0 to n-1 of n) and no temporary file is
-// left.
-func watShards(t *testing.T, prefix string) []string {
-	t.Helper()
-	names, _ := filepath.Glob(prefix + "-*")
-	if len(names) == 0 {
-		t.Fatalf("no shards %s-*", prefix)
-	}
-	var shards []string
-	for i := range names {
-		name := WATShardName(prefix, i, len(names))
-		if !slices.Contains(names, name) {
-			t.Fatalf("shards %q: no %s", names, name)
-		}
-		shards = append(shards, name)
-	}
-	if tmp, _ := filepath.Glob(prefix + ".tmp*"); len(tmp) > 0 {
-		t.Errorf("temporary files left: %v", tmp)
-	}
-	return shards
-}
-
 // watRecord is a record of a WAT file as far as two runs can agree on
 // it: its WARC headers but the WARC-Record-ID (and a warcinfo's date),
 // which are new on every run, and its block.
@@ -162,7 +139,7 @@ func TestWATOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shards := watShards(t, OutputName(out, OutputLinks))
+	shards := shardSet(t, OutputName(out, OutputLinks), WATShardName)
 
 	var got []watRecord
 	var gotLinks []string
@@ -249,7 +226,7 @@ func TestWATOutputEmpty(t *testing.T) {
 	if _, err := ptest.RunWithMetrics(p); err != nil {
 		t.Fatal(err)
 	}
-	shards := watShards(t, OutputName(out, OutputLinks))
+	shards := shardSet(t, OutputName(out, OutputLinks), WATShardName)
 	if recs := readWAT(t, shards[0]); len(shards) != 1 || len(recs) != 1 || recs[0].Type != "warcinfo" || recs[0].Block != wat.Warcinfo {
 		t.Errorf("shards %q, records %+v: want one shard of a warcinfo record", shards, recs)
 	}
@@ -320,7 +297,7 @@ func TestWATOutputWarcio(t *testing.T) {
 		return lines[1:]
 	}
 	var got []string
-	for _, sh := range watShards(t, OutputName(out, OutputLinks)) {
+	for _, sh := range shardSet(t, OutputName(out, OutputLinks), WATShardName) {
 		got = append(got, metadata(warcio(sh), sh)...)
 	}
 	want := metadata(warcio(cliWAT(t, warcs)), "relurl links --format wat")
