@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/countio"
 	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/link"
 )
@@ -192,20 +193,8 @@ func (x *warcExtractor) recordError(rec *Record, kind error, detail string) erro
 	return &RecordError{Offset: rec.Offset, Target: rec.TargetURI, Err: kind, Detail: detail}
 }
 
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
 func (x *warcExtractor) response(rec *Record) error {
-	cr := &countingReader{r: rec.Block}
+	cr := &countio.Reader{R: rec.Block}
 	br := bufio.NewReader(cr)
 	if p, _ := br.Peek(5); string(p) != "HTTP/" {
 		return nil // not HTTP (dns:, a revisit without headers, ...)
@@ -221,7 +210,7 @@ func (x *warcExtractor) response(rec *Record) error {
 		}
 		return x.recordError(rec, ErrNotWARC, "HTTP response head: "+errtext.Of(err)+"; record skipped")
 	}
-	head := cr.n - int64(br.Buffered())
+	head := cr.N - int64(br.Buffered())
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		if err := x.redirect(rec, loc); err != nil {
 			return err

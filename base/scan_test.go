@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/relurl/relurl/internal/countio"
 	"github.com/relurl/relurl/internal/htmltree/htmltreetest"
 	"github.com/relurl/relurl/resolve"
 )
@@ -179,22 +180,11 @@ const appendixExample = `<!doctype html public "-//IETF//DTD HTML//EN">
 // TestScanHTMLStopsEarly shows the scan ends at the deciding element: it
 // never reads the rest of the stream.
 func TestScanHTMLStopsEarly(t *testing.T) {
-	r := &countingReader{r: strings.NewReader("<base href=x>" + strings.Repeat("<p>filler</p>", 100000))}
+	r := &countio.Reader{R: strings.NewReader("<base href=x>" + strings.Repeat("<p>filler</p>", 100000))}
 	e, _, err := ScanHTML(r, false)
 	require.NoError(t, err)
 	assert.True(t, e.Found)
-	assert.Less(t, r.n, 64<<10)
-}
-
-type countingReader struct {
-	r interface{ Read([]byte) (int, error) }
-	n int
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += n
-	return n, err
+	assert.Less(t, r.N, int64(64<<10))
 }
 
 // TestScanHTMLBounds: nesting and warnings are bounded; deep foreign

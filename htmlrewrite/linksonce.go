@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/countio"
 	"github.com/relurl/relurl/internal/spare"
 	"github.com/relurl/relurl/link"
 )
@@ -183,7 +184,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(link.Link) e
 		return err
 	}
 	h.full = whole
-	src := &countReader{r: rs, n: int64(len(first))}
+	src := &countio.Reader{R: rs, N: int64(len(first))}
 	err = s.run(src)
 	if err == nil && s.err != nil {
 		err = s.err
@@ -191,7 +192,7 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(link.Link) e
 	// Without a <base> tag met, the look-ahead's search is still needed
 	// when the pass stopped early (a tag too long) or when the document
 	// is longer than base.ScanHTML's token bound (its scan could fail).
-	if !late.seen && !h.direct && (err != nil && !errors.Is(err, errRedo) || src.n > base.MaxToken) {
+	if !late.seen && !h.direct && (err != nil && !errors.Is(err, errRedo) || src.N > base.MaxToken) {
 		if werr := whole(); werr != nil {
 			err = werr
 		}
@@ -226,16 +227,4 @@ func linksOnce(rs io.ReadSeeker, start int64, opts Options, fn func(link.Link) e
 	res = s.stats.Base
 	s.free()
 	return res, true, err
-}
-
-// countReader counts the bytes read through it.
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/relurl/relurl/base"
+	"github.com/relurl/relurl/internal/countio"
 	"github.com/relurl/relurl/link"
 )
 
@@ -84,13 +85,13 @@ func rewriteOnce(dst Rewinder, rs io.ReadSeeker, start int64, opts Options) (st 
 	late := &lateBase{rs: rs, start: start, opts: &opts, s: s, fallback: p.base}
 	s.onBase = late.decide
 	s.first = first // the tokenizer reads the first bytes where they are, and frees buf
-	src := &countReader{r: rs, n: int64(len(first))}
+	src := &countio.Reader{R: rs, N: int64(len(first))}
 	st, err = rewriteWith(s, dst, src)
 	// Without a <base> tag met, the look-ahead's search is still needed
 	// when the pass stopped early (a tag too long: the rest is copied as
 	// it is) or when the document is longer than base.ScanHTML's token
 	// bound (its scan could fail).
-	if !late.seen && (err != nil && !errors.Is(err, errRedo) || src.n > base.MaxToken) {
+	if !late.seen && (err != nil && !errors.Is(err, errRedo) || src.N > base.MaxToken) {
 		found, serr := late.search()
 		if found {
 			st = s.stats

@@ -21,6 +21,7 @@ import (
 
 	"github.com/relurl/relurl/base"
 	"github.com/relurl/relurl/extract"
+	"github.com/relurl/relurl/internal/countio"
 	"github.com/relurl/relurl/internal/errtext"
 	"github.com/relurl/relurl/internal/linkref"
 	"github.com/relurl/relurl/internal/ordered"
@@ -272,9 +273,9 @@ func (r *Rewriter) Rewrite(dst io.Writer, f tree.File) Result {
 			res.Err = r.stream(&res, dst, in, f.Kind, docURL, false)
 			break
 		}
-		cw := &countWriter{w: dst}
+		cw := &countio.Writer{W: dst}
 		res.Err = r.stream(&res, cw, in, f.Kind, docURL, true)
-		if cw.n == 0 && tree.Incomplete(res.Err) {
+		if cw.N == 0 && tree.Incomplete(res.Err) {
 			// A reader that stopped at a limit before writing (an
 			// MHTML archive of too many parts): the output says "left
 			// as written", so it is the file as written.
@@ -472,18 +473,6 @@ func (r *Rewriter) makeMirror() error {
 	r.fresh = fresh
 	r.made.Store(true)
 	return nil
-}
-
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // openSource opens the file f as tree.Open does, for reading from its

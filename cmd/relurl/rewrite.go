@@ -8,6 +8,7 @@ import (
 	"github.com/relurl/relurl/cmd/relurl/internal/inputs"
 	"github.com/relurl/relurl/cmd/relurl/internal/progress"
 	"github.com/relurl/relurl/cmd/relurl/internal/summary"
+	"github.com/relurl/relurl/internal/countio"
 	"github.com/relurl/relurl/internal/ordered"
 	"github.com/relurl/relurl/tree"
 )
@@ -107,7 +108,7 @@ func write(w io.Writer) ordered.Out {
 // rewriteStdin rewrites standard input to standard output as it is read:
 // what is written is flushed whenever the command waits for input.
 func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
-	out := &countingWriter{w: s.out}
+	out := &countio.Writer{W: s.out}
 	w := bufio.NewWriterSize(out, 64<<10)
 	in := bufio.NewReaderSize(inputs.FlushBeforeRead(s.in, w), 64<<10)
 	kind, _ := t.inputKind() // Other: by its first bytes
@@ -124,7 +125,7 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		// Standard input cannot be read again: when the reader refused
 		// it before writing, say that nothing was written.
 		nothing := ""
-		if out.n == 0 {
+		if out.N == 0 {
 			nothing = "; nothing written to standard output"
 		}
 		if errors.Is(err, tree.ErrTooLarge) {
@@ -146,16 +147,4 @@ func rewriteStdin(t *treeFlags, s stdio, asJSON bool) int {
 		return exitFailure
 	}
 	return exitOK
-}
-
-// countingWriter counts what is written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
