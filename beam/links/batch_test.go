@@ -9,9 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
-
 	"github.com/relurl/relurl/beam/internal/fixture"
 )
 
@@ -69,13 +66,7 @@ func TestBatchedOutput(t *testing.T) {
 		}, func(Failure) {})
 	}
 	out := filepath.Join(t.TempDir(), "run")
-	p, s := beam.NewPipelineWithRoot()
-	if err := (Job{Inputs: []string{filepath.Join(in, "*")}, Output: out}).Build(s); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ptest.RunWithMetrics(p); err != nil {
-		t.Fatal(err)
-	}
+	runJob(t, Job{Inputs: []string{filepath.Join(in, "*")}, Output: out})
 	got := readShards(t, OutputName(out, OutputLinks))
 	if len(want) < 2*batchSize {
 		t.Fatalf("only %d links extracted", len(want))

@@ -11,9 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
-
 	"github.com/relurl/relurl/beam/internal/fixture"
 )
 
@@ -33,13 +30,7 @@ func TestParquetDuckDB(t *testing.T) {
 	}
 	run := func(format string) string {
 		dir := filepath.Join(t.TempDir(), "out") + "/"
-		p, s := beam.NewPipelineWithRoot()
-		if err := (Job{Inputs: []string{filepath.Join(in, "*.warc.gz")}, Output: dir, Format: format}).Build(s); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ptest.RunWithMetrics(p); err != nil {
-			t.Fatal(err)
-		}
+		runJob(t, Job{Inputs: []string{filepath.Join(in, "*.warc.gz")}, Output: dir, Format: format})
 		return OutputName(dir, OutputLinks)
 	}
 	decode := func(lines []string) []map[string]any {

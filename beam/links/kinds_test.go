@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
-
 	"github.com/relurl/relurl/internal/testkit"
 )
 
@@ -35,13 +32,7 @@ func TestArchiveKinds(t *testing.T) {
 		inputs = append(inputs, filepath.Join(in, d.Name))
 	}
 	out := filepath.Join(t.TempDir(), "out") + "/"
-	p, s := beam.NewPipelineWithRoot()
-	if err := (Job{Inputs: inputs, Output: out}).Build(s); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ptest.RunWithMetrics(p); err != nil {
-		t.Fatal(err)
-	}
+	runJob(t, Job{Inputs: inputs, Output: out})
 	got := readShards(t, OutputName(out, OutputLinks))
 	var want []string
 	for _, f := range inputs {

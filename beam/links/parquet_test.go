@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/parquet-go/parquet-go"
 	"github.com/relurl/relurl/internal/testkit"
 	"github.com/relurl/relurl/linktable"
@@ -26,13 +24,7 @@ func TestParquetOutput(t *testing.T) {
 	warc := filepath.Join(in, testkit.KindsWARCGz)
 	run := func(format string) string {
 		dir := filepath.Join(t.TempDir(), "out") + "/"
-		p, s := beam.NewPipelineWithRoot()
-		if err := (Job{Inputs: []string{warc}, Output: dir, Format: format}).Build(s); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ptest.RunWithMetrics(p); err != nil {
-			t.Fatal(err)
-		}
+		runJob(t, Job{Inputs: []string{warc}, Output: dir, Format: format})
 		return dir
 	}
 	lines := readShards(t, OutputName(run(""), OutputLinks))

@@ -32,6 +32,22 @@ func TestMain(m *testing.M) {
 	ptest.Main(m)
 }
 
+// runJob builds job on a new pipeline and runs it on the direct runner,
+// failing t on an error of either; it returns the run's result, for its
+// metrics.
+func runJob(t *testing.T, job Job) beam.PipelineResult {
+	t.Helper()
+	p, s := beam.NewPipelineWithRoot()
+	if err := job.Build(s); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ptest.RunWithMetrics(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // readShards reads the lines of the shards of the output set prefix,
 // checked as shardSet checks them.
 func readShards(t *testing.T, prefix string) []string {
@@ -228,14 +244,7 @@ func TestPipeline(t *testing.T) {
 		Inputs: []string{filepath.Join(in, "*.warc.gz"), filepath.Join(in, "*.ht*"), filepath.Join(in, "saved.mht")},
 		Output: out, Graphs: []string{"host", "page"},
 	}
-	p, s := beam.NewPipelineWithRoot()
-	if err := job.Build(s); err != nil {
-		t.Fatal(err)
-	}
-	res, err := ptest.RunWithMetrics(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runJob(t, job)
 	got := readShards(t, OutputName(out, OutputLinks))
 
 	good, corrupt := filepath.Join(in, "good.warc.gz"), filepath.Join(in, "corrupt.warc.gz")
@@ -408,14 +417,7 @@ func TestEmptyOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "run")
-	p, s := beam.NewPipelineWithRoot()
-	if err := (Job{Inputs: []string{filepath.Join(in, "*.html")}, Output: out}).Build(s); err != nil {
-		t.Fatal(err)
-	}
-	res, err := ptest.RunWithMetrics(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runJob(t, Job{Inputs: []string{filepath.Join(in, "*.html")}, Output: out})
 	if c := CountsOf(res.Metrics()); c != (Counts{Files: 1, Records: 1, Links: 1}) {
 		t.Errorf("counters %+v", c)
 	}

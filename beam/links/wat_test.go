@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/relurl/relurl/internal/testkit"
 )
 
@@ -38,13 +36,7 @@ func TestWATInput(t *testing.T) {
 		t.Fatal("the WAT gives no links")
 	}
 	dir := filepath.Join(t.TempDir(), "out") + "/"
-	p, s := beam.NewPipelineWithRoot()
-	if err := (Job{Inputs: []string{watPath}, Output: dir}).Build(s); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ptest.RunWithMetrics(p); err != nil {
-		t.Fatal(err)
-	}
+	runJob(t, Job{Inputs: []string{watPath}, Output: dir})
 	sameMultiset(t, "WAT links vs relurl links --input-format wat", readShards(t, OutputName(dir, OutputLinks)), want)
 	if errs := readShards(t, OutputName(dir, OutputErrors)); len(errs) > 0 {
 		t.Errorf("dead letters: %q", errs)

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/relurl/relurl/archive"
 	"github.com/relurl/relurl/beam/internal/fixture"
@@ -131,14 +130,7 @@ func TestWATOutput(t *testing.T) {
 	warcs, html, corruptAt := watFixture(t)
 	out := filepath.Join(t.TempDir(), "out") + "/"
 	job := Job{Inputs: append(slices.Clone(warcs), html), Output: out, Format: "wat", Graphs: []string{"host"}}
-	p, s := beam.NewPipelineWithRoot()
-	if err := job.Build(s); err != nil {
-		t.Fatal(err)
-	}
-	res, err := ptest.RunWithMetrics(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runJob(t, job)
 	shards := shardSet(t, OutputName(out, OutputLinks), WATShardName)
 
 	var got []watRecord
@@ -219,13 +211,7 @@ func TestWATOutput(t *testing.T) {
 func TestWATOutputEmpty(t *testing.T) {
 	_, html, _ := watFixture(t)
 	out := filepath.Join(t.TempDir(), "out") + "/"
-	p, s := beam.NewPipelineWithRoot()
-	if err := (Job{Inputs: []string{html}, Output: out, Format: "wat"}).Build(s); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ptest.RunWithMetrics(p); err != nil {
-		t.Fatal(err)
-	}
+	runJob(t, Job{Inputs: []string{html}, Output: out, Format: "wat"})
 	shards := shardSet(t, OutputName(out, OutputLinks), WATShardName)
 	if recs := readWAT(t, shards[0]); len(shards) != 1 || len(recs) != 1 || recs[0].Type != "warcinfo" || recs[0].Block != wat.Warcinfo {
 		t.Errorf("shards %q, records %+v: want one shard of a warcinfo record", shards, recs)
@@ -277,13 +263,7 @@ func TestWATOutputWarcio(t *testing.T) {
 	}
 	warcs, _, _ := watFixture(t)
 	out := filepath.Join(t.TempDir(), "out") + "/"
-	p, s := beam.NewPipelineWithRoot()
-	if err := (Job{Inputs: warcs, Output: out, Format: "wat"}).Build(s); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ptest.RunWithMetrics(p); err != nil {
-		t.Fatal(err)
-	}
+	runJob(t, Job{Inputs: warcs, Output: out, Format: "wat"})
 	metadata := func(lines []string, what string) []string {
 		if len(lines) == 0 || !strings.Contains(lines[0], `"type":"warcinfo"`) {
 			t.Errorf("%s: warcio's first record is not a warcinfo: %q", what, lines)
