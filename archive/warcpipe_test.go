@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/relurl/relurl/internal/countio"
 	"github.com/relurl/relurl/link"
 	"github.com/relurl/relurl/resolve"
 )
@@ -218,7 +219,7 @@ func TestPipelineStops(t *testing.T) {
 	file := manyMembers(300, rand.New(rand.NewPCG(2, 2)))
 	before := runtime.NumGoroutine()
 	stop := fmt.Errorf("stop")
-	src := &pipeCountReader{r: bytes.NewReader(file)}
+	src := &countio.Reader{R: bytes.NewReader(file)}
 	_, err := scanWARC(src, Options{Spec: resolve.WHATWG}, WARCHandler{
 		Document: func(*Document) error { return stop },
 		RecordError: func(e *RecordError) error {
@@ -226,7 +227,7 @@ func TestPipelineStops(t *testing.T) {
 		},
 	}, true)
 	require.ErrorIs(t, err, stop)
-	n := src.n
+	n := src.N
 	assert.Less(t, n, int64(len(file)), "read ahead past the queue")
 	// Other tests' goroutines may still be ending: wait a little for the
 	// count to come back rather than compare one instant.
@@ -234,17 +235,6 @@ func TestPipelineStops(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines after the scan")
-}
-
-type pipeCountReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *pipeCountReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // TestPipelineBounded: the worker keeps at most the queue's chunks
