@@ -28,6 +28,8 @@ func TestRegressions(t *testing.T) {
 		{"&copy= stays in the query", `<a href="x.html?a=1&copy=2">`, `<a href="` + d + `x.html?a=1&copy=2">`},
 		{"&amp=1 and &notit; are not references", `<a href="y?x&amp=1&notit;">`, `<a href="` + d + `y?x&amp=1&notit;">`},
 		{"&amp; style is kept", `<A HREF = 'x.html?a=1&amp;b=2&copy=3'>`, `<A HREF = '` + d + `x.html?a=1&amp;b=2&copy=3'>`},
+		{"a URL after a reference without \";\" (&quot, &#34): the value is written whole, so the reference reads the same", `<a style="b:url(&quot)x&quot" title=t><i style="b:url(&#34a&#34)">`, `<a style="b:url(&#34;` + d + `)x&#34;" title=t><i style="b:url(&#34;` + d + `a&#34;)">`},
+		{"a srcset URL after &#44 (a comma)", `<img srcset="a.png 1x&#44b.png 2x">`, `<img srcset="` + d + `a.png 1x,` + d + `b.png 2x">`},
 		{"a changed value with other references is re-escaped", `<a href="&#x2e;/x?a&amp;b">`, `<a href="` + d + `x?a&amp;b">`},
 		// gocolly/colly#589, scrapy/w3lib#133: whitespace in href.
 		{"whitespace around and inside href", "<a href=\"\n  /intl/ru_ALL\n/drive/\t\">", "<a href=\"\n  http://ex.com/intl/ru_ALL/drive/\t\">"},

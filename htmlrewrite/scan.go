@@ -1559,12 +1559,17 @@ func (s *scanner) apply(raw []byte, a *attr, dec string, plain bool) {
 	}
 	rv := raw[a.v0:a.v1]
 	m, ok := s.offsets(rv, plain)
-	if ok && a.hasVal {
-		// A sub whose new URL ends with the old reference is the new
-		// prefix, inserted before the author's bytes.
-		kept := func(c sub) bool {
-			return c.d1 > c.d0 && strings.HasSuffix(c.repl, dec[c.d0:c.d1])
+	// A sub whose new URL ends with the old reference is the new
+	// prefix, inserted before the author's bytes.
+	kept := func(c sub) bool {
+		return c.d1 > c.d0 && strings.HasSuffix(c.repl, dec[c.d0:c.d1])
+	}
+	for _, c := range s.subs {
+		if c.repl != dec[c.d0:c.d1] {
+			ok = ok && !splitsReference(rv, m, c.d0) && (kept(c) || !splitsReference(rv, m, c.d1))
 		}
+	}
+	if ok && a.hasVal {
 		q, wrap := a.quote, false
 		if q == 0 {
 			// An unquoted value (never empty) needs quotes only if the new
@@ -1646,6 +1651,20 @@ func (s *scanner) apply(raw []byte, a *attr, dec string, plain bool) {
 		s.scratch = s.escape(s.scratch, v, a.quote)
 	}
 	s.edits = append(s.edits, edit{a.v0, a.v1, r0, len(s.scratch)})
+}
+
+// splitsReference reports whether decoded byte d of the raw value rv (m
+// its offsets) cannot be a place to cut rv: it is inside what one
+// character reference decodes to ("&#44b" is ",b"), or it follows a
+// reference written without ";" ("&quot", "&#34", "&copy" kept as written
+// before "="), whose reading depends on the byte after it ("&quot" then
+// "h" is no longer a quote). A sub there has the value written back whole.
+func splitsReference(rv []byte, m []int32, d int) bool {
+	if m == nil || d == 0 {
+		return false
+	}
+	ref, p := int(m[d-1]), int(m[d])
+	return p == ref || rv[ref] == '&' && p-ref >= 2 && isAlnum(rv[p-1])
 }
 
 // applied returns dec with the subs applied.
