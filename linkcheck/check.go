@@ -887,11 +887,11 @@ func (c *Checker) check(l link.Link, fixedURL string, inTree, present bool, move
 			break
 		}
 		f := add(l, Absolute, "absolute link into the tree breaks when the tree moves")
-		f.Relative = relative(relativizer, fixedURL)
+		f.Relative = fitted(l, relative(relativizer, fixedURL))
 	case form == pathForm:
 		f := add(l, RootRelative, "root-relative link breaks when the tree moves under another path or host")
 		if inTree {
-			f.Relative = relative(relativizer, fixedURL)
+			f.Relative = fitted(l, relative(relativizer, fixedURL))
 		}
 	case form == relativeForm && !strings.HasPrefix(moved, c.to):
 		// Out of the tree, or above its root on a host where "../"
@@ -921,6 +921,17 @@ func relative(r *resolve.Resolver, target string) string {
 		if got, err := r.Reference(ref); err != nil || got != target {
 			return ""
 		}
+	}
+	return ref
+}
+
+// fitted returns the relative reference ref as it can stand where the
+// link l stands: a srcset candidate's URL cannot begin with a comma (HTML
+// "parse a srcset attribute" skips leading commas), and a "./" in front
+// keeps the reference what it was.
+func fitted(l link.Link, ref string) string {
+	if (l.Attr == "srcset" || l.Attr == "imagesrcset") && strings.HasPrefix(ref, ",") {
+		return "./" + ref
 	}
 	return ref
 }

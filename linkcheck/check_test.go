@@ -251,6 +251,26 @@ func TestFix(t *testing.T) {
 	}
 }
 
+// TestFixSrcsetComma: HTML "parse a srcset attribute" skips the commas
+// a candidate begins with, so the relative form of a URL whose path
+// segment begins with one gets "./" in front.
+func TestFixSrcsetComma(t *testing.T) {
+	c := &Checker{Spec: resolve.WHATWG, Root: "https://h/t/"}
+	f := tree.File{Rel: "d/p.html"}
+	for page, want := range map[string]string{
+		`<img srcset="https://h/t/d/,a.png 1x, https://h/t/b.png 2x">`: `<img srcset="./,a.png 1x, ../b.png 2x">`,
+		`<link rel=preload as=image imagesrcset="/t/d/,,b 1x">`:        `<link rel=preload as=image imagesrcset="./,,b 1x">`,
+		`<a href="https://h/t/d/,a.png">`:                              `<a href=",a.png">`,
+	} {
+		found, err := c.Check(f, []byte(page))
+		require.NoError(t, err)
+		got, n, err := c.Fix(f, []byte(page), found)
+		require.NoError(t, err)
+		assert.Equal(t, want, string(got))
+		assert.Equal(t, len(found), n, "every finding is fixed")
+	}
+}
+
 // TestFixStale: a finding whose link is no longer at its offset, or that
 // has no relative form, is left alone.
 func TestFixStale(t *testing.T) {
