@@ -39,6 +39,8 @@ import (
 	"strconv"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/relurl/relurl/internal/countio"
 )
 
 func main() {
@@ -80,8 +82,8 @@ func main() {
 		}
 		_, err = io.WriteString(w, "last.png 2x\"><a href=\"the-end.html\">end</a></body></html>\n")
 	case "css":
-		c := &counter{w: w}
-		for i := 0; c.n < size; i++ {
+		c := &countio.Writer{W: w}
+		for i := 0; c.N < size; i++ {
 			fmt.Fprintf(c, ".r%d { color: #%06x; background: url(\"img/%d.png\") no-repeat; }\n", i, i&0xffffff, i)
 		}
 	case "manifest":
@@ -94,8 +96,8 @@ func main() {
 		}
 		_, err = io.WriteString(w, "}\n")
 	case "module":
-		c := &counter{w: w}
-		for i := 0; c.n < size; i++ {
+		c := &countio.Writer{W: w}
+		for i := 0; c.N < size; i++ {
 			fmt.Fprintf(c, "import a%d from \"./m/%d.js\";\n", i, i)
 		}
 	case "gzipwarc":
@@ -123,18 +125,6 @@ func main() {
 	}
 }
 
-// counter counts what is written through it.
-type counter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *counter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
 // block writes one stretch of page: links of every kind, text, a script,
 // a style, a comment.
 func block(w io.Writer, i int) {
@@ -151,7 +141,7 @@ func block(w io.Writer, i int) {
 }
 
 func page(out io.Writer, size int64, withBase bool) error {
-	w := &counter{w: out}
+	w := &countio.Writer{W: out}
 	io.WriteString(w, "<!doctype html>\n<html><head><meta charset=utf-8>")
 	if withBase {
 		io.WriteString(w, `<base href="https://gen.example/app/">`)
@@ -159,7 +149,7 @@ func page(out io.Writer, size int64, withBase bool) error {
 	io.WriteString(w, "<title>generated</title></head><body>\n")
 	const bigScript = 32 << 20
 	i := 0
-	for ; w.n < size/3; i++ {
+	for ; w.N < size/3; i++ {
 		block(w, i)
 	}
 	if size > 4*bigScript {
@@ -170,7 +160,7 @@ func page(out io.Writer, size int64, withBase bool) error {
 		}
 		io.WriteString(w, "0]}</script>\n")
 	}
-	for ; w.n < size-200; i++ {
+	for ; w.N < size-200; i++ {
 		block(w, i)
 	}
 	io.WriteString(w, "<a href=\"the-end.html\">end</a></body></html>\n")
@@ -180,9 +170,9 @@ func page(out io.Writer, size int64, withBase bool) error {
 // style writes a page whose <style> sheet is size bytes of rules, each
 // with a url(): the sheet passes in pieces, not held whole.
 func style(out io.Writer, size int64) error {
-	w := &counter{w: out}
+	w := &countio.Writer{W: out}
 	io.WriteString(w, "<!doctype html>\n<html><head><style>\n")
-	for i := 0; w.n < size; i++ {
+	for i := 0; w.N < size; i++ {
 		fmt.Fprintf(w, ".r%d { color: #%06x; background: url(\"img/%d.png\") no-repeat; }\n", i, i&0xffffff, i)
 		if i%100 == 0 {
 			fmt.Fprintf(w, "@media (min-width: %dpx) { .m%d { background-image: image-set(\"a%d.png\" 1x, \"b%d.png\" 2x) } }\n/* rule %d: url(not-a-link.png) */\n", i%2000, i, i, i, i)
@@ -200,14 +190,14 @@ func warc(out io.Writer, size int64, zst bool) error {
 			return err
 		}
 	}
-	w := &counter{w: out}
+	w := &countio.Writer{W: out}
 	rng := rand.New(rand.NewPCG(1, 2))
 	raw := make([]byte, 3<<20)
 	for i := range raw {
 		raw[i] = byte(rng.Uint32())
 	}
 	noise := base64.StdEncoding.EncodeToString(raw) // text that hardly compresses
-	for rec := 0; w.n < size; rec++ {
+	for rec := 0; w.N < size; rec++ {
 		var body []byte
 		body = fmt.Appendf(body, "<!doctype html><html><head><title>page %d</title><link rel=stylesheet href=\"/s.css\"></head><body>\n", rec)
 		for j := range 20 {
